@@ -1,0 +1,1 @@
+"""The kschedx command line: Typer commands and Rich rendering, no scheduling logic."""

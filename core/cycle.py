@@ -1,0 +1,332 @@
+"""The scheduling cycle: runs a profile's plugins over a snapshot and records every decision."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kschedx.core import KUBERNETES_VERSION
+from kschedx.core.config import Profile
+from kschedx.core.framework import (
+    MAX_NODE_SCORE,
+    MIN_NODE_SCORE,
+    Code,
+    CycleState,
+    NodeStatusMap,
+    Plugin,
+    PluginSet,
+    PreFilterResult,
+    Status,
+    fit_error_message,
+    go_string_list,
+)
+from kschedx.core.model import PodInfo
+from kschedx.core.result import (
+    CycleResult,
+    NodeScore,
+    NodeVerdict,
+    PluginScores,
+    PreemptionOutcome,
+    PreFilterOutcome,
+)
+from kschedx.core.snapshot import ClusterObjects, NodeInfo, Snapshot
+
+
+def num_feasible_nodes_to_find(num_all: int, percentage: int | None) -> int:
+    """How many feasible nodes upstream looks for before it stops filtering."""
+    min_feasible, min_pct = 100, 5
+    if num_all < min_feasible:
+        return num_all
+    pct = percentage or 0
+    if pct == 0:
+        pct = 50 - num_all // 125
+        if pct < min_pct:
+            pct = min_pct
+    n = num_all * pct // 100
+    return max(n, min_feasible)
+
+
+class Framework:
+    """A profile bound to a snapshot; implements the plugins' ``Handle``."""
+
+    def __init__(self, profile: Profile, snapshot: Snapshot, registry: dict[str, type[Plugin]]) -> None:
+        self.profile = profile
+        self.snapshot = snapshot
+        self.objects: ClusterObjects = snapshot.objects
+        self.plugins = PluginSet(profile, self, registry)
+
+    # ------------------------------------------------------------------ Handle
+
+    def run_pre_filter_add_pod(self, state: CycleState, pod: PodInfo, to_add: PodInfo, node: NodeInfo) -> Status:
+        for pl in self.plugins.extensions:
+            if pl.name in state.skip_filter:
+                continue
+            st: Status = pl.add_pod(state, pod, to_add, node)  # type: ignore[attr-defined]
+            if not st.is_success:
+                return st.with_plugin(pl.name)
+        return Status.success()
+
+    def run_pre_filter_remove_pod(
+        self, state: CycleState, pod: PodInfo, to_remove: PodInfo, node: NodeInfo
+    ) -> Status:
+        for pl in self.plugins.extensions:
+            if pl.name in state.skip_filter:
+                continue
+            st: Status = pl.remove_pod(state, pod, to_remove, node)  # type: ignore[attr-defined]
+            if not st.is_success:
+                return st.with_plugin(pl.name)
+        return Status.success()
+
+    def run_filter(self, state: CycleState, pod: PodInfo, node: NodeInfo, all_reasons: bool = False) -> list[Status]:
+        """Filter plugins in order; the first failure decides (all failures with ``all_reasons``)."""
+        failures: list[Status] = []
+        for pl in self.plugins.filter:
+            if pl.name in state.skip_filter:
+                continue
+            st: Status = pl.filter(state, pod, node)  # type: ignore[attr-defined]
+            if not st.is_success:
+                st = st.with_plugin(pl.name)
+                if st.code not in (Code.UNSCHEDULABLE, Code.UNSCHEDULABLE_AND_UNRESOLVABLE, Code.PENDING):
+                    return [st]
+                failures.append(st)
+                if not all_reasons:
+                    break
+        return failures
+
+    def _nominated_for(self, pod: PodInfo, node: NodeInfo) -> list[PodInfo]:
+        return [
+            p
+            for p in self.snapshot.nominated.get(node.name, ())
+            if p.priority >= pod.priority and p.uid != pod.uid
+        ]
+
+    def run_filter_with_nominated(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status:
+        failures = self.filter_with_nominated(state, pod, node)
+        return failures[0] if failures else Status.success()
+
+    def filter_with_nominated(
+        self, state: CycleState, pod: PodInfo, node: NodeInfo, all_reasons: bool = False
+    ) -> list[Status]:
+        """``RunFilterPluginsWithNominatedPods``: first with equal-or-higher priority nominated
+        pods added to the node, then (if that passed) without them."""
+        nominated = self._nominated_for(pod, node)
+        if nominated:
+            st2 = state.clone()
+            n2 = node.clone()
+            for p in nominated:
+                n2.add_pod(p)
+                s = self.run_pre_filter_add_pod(st2, pod, p, n2)
+                if not s.is_success:
+                    return [s]
+            failures = self.run_filter(st2, pod, n2, all_reasons)
+            if failures:
+                return failures
+        return self.run_filter(state, pod, node, all_reasons)
+
+    # ------------------------------------------------------------------ the cycle
+
+    def run_cycle(
+        self,
+        pod: PodInfo,
+        *,
+        all_reasons: bool = False,
+        run_post_filter: bool = True,
+    ) -> CycleResult:
+        snapshot = self.snapshot
+        nodes = snapshot.nodes()
+        num_all = len(nodes)
+        result = CycleResult(
+            kubernetes_version=KUBERNETES_VERSION,
+            profile=self.profile.scheduler_name,
+            pod=pod.key,
+            pod_priority=pod.priority,
+            num_all_nodes=num_all,
+            pre_filter=PreFilterOutcome(),
+            nodes={},
+            score_plugins=[],
+            totals={},
+            best_nodes=[],
+            selected_node=None,
+            single_feasible_node=False,
+            fit_error=None,
+            num_feasible_nodes_to_find=num_feasible_nodes_to_find(
+                num_all, self.profile.percentage_of_nodes_to_score
+            ),
+        )
+
+        # PreEnqueue: a gated pod never enters the scheduling queue.
+        for pl in self.plugins.pre_enqueue:
+            st: Status = pl.pre_enqueue(pod)  # type: ignore[attr-defined]
+            if not st.is_success:
+                result.gated = list(st.reasons)
+                result.error = None
+                result.pre_filter.code = st.code.label
+                result.pre_filter.plugin = pl.name
+                result.pre_filter.reasons = list(st.reasons)
+                return result
+
+        state = CycleState()
+        statuses = NodeStatusMap()
+        unschedulable_plugins: set[str] = set()
+
+        # ---------------------------------------------------------- PreFilter
+        merged = PreFilterResult()
+        plugins_with_nodes: list[str] = []
+        prefilter_status: Status | None = None
+        for pl in self.plugins.pre_filter:
+            res, st = pl.pre_filter(state, pod, nodes)  # type: ignore[attr-defined]
+            if st.is_skip:
+                state.skip_filter.add(pl.name)
+                result.pre_filter.skipped_plugins.append(pl.name)
+                continue
+            if not st.is_success:
+                prefilter_status = st.with_plugin(pl.name)
+                if st.is_rejected:
+                    unschedulable_plugins.add(pl.name)
+                break
+            if res is not None and res.node_names is not None:
+                plugins_with_nodes.append(pl.name)
+                merged = merged.merge(res)
+                if not merged.node_names:
+                    if len(plugins_with_nodes) == 1:
+                        msg = f"node(s) didn't satisfy plugin {plugins_with_nodes[0]}"
+                    else:
+                        msg = f"node(s) didn't satisfy plugin(s) {go_string_list(plugins_with_nodes)} simultaneously"
+                    prefilter_status = Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, [msg], "")
+                    unschedulable_plugins.update(plugins_with_nodes)
+                    break
+        result.pre_filter.skipped_plugins.sort()
+        result.pre_filter.plugins_with_nodes = list(plugins_with_nodes)
+
+        prefilter_msg = ""
+        if prefilter_status is not None:
+            if prefilter_status.code == Code.ERROR:
+                result.error = f"running PreFilter plugin {prefilter_status.plugin!r}: {prefilter_status.message}"
+                result.pre_filter.code = "Error"
+                result.pre_filter.plugin = prefilter_status.plugin
+                result.pre_filter.reasons = list(prefilter_status.reasons)
+                return result
+            result.pre_filter.code = prefilter_status.code.label
+            result.pre_filter.plugin = prefilter_status.plugin
+            result.pre_filter.reasons = list(prefilter_status.reasons)
+            prefilter_msg = prefilter_status.message
+            statuses.absent = prefilter_status
+            for ni in nodes:
+                result.nodes[ni.name] = NodeVerdict(
+                    False, prefilter_status.code.label, prefilter_status.plugin,
+                    list(prefilter_status.reasons), "PreFilter",
+                )
+            feasible: list[NodeInfo] = []
+        else:
+            candidates = nodes
+            if merged.node_names is not None:
+                result.pre_filter.node_names = sorted(merged.node_names)
+                cut = Status(
+                    Code.UNSCHEDULABLE_AND_UNRESOLVABLE,
+                    [f"node(s) didn't satisfy plugin(s) {go_string_list(sorted(plugins_with_nodes))}"],
+                    "",
+                )
+                statuses.absent = cut
+                candidates = []
+                for ni in nodes:
+                    if ni.name in merged.node_names:
+                        candidates.append(ni)
+                    else:
+                        result.nodes[ni.name] = NodeVerdict(False, cut.code.label, "", list(cut.reasons), "PreFilter")
+
+            # ------------------------------------------------------ Filter
+            feasible = []
+            for ni in candidates:
+                failures = self.filter_with_nominated(state, pod, ni, all_reasons)
+                if not failures:
+                    feasible.append(ni)
+                    result.nodes[ni.name] = NodeVerdict(True)
+                    continue
+                first = failures[0]
+                if first.code == Code.ERROR:
+                    result.error = f"running Filter plugin {first.plugin!r} on {ni.name}: {first.message}"
+                    return result
+                statuses.statuses[ni.name] = first
+                unschedulable_plugins.add(first.plugin)
+                verdict = NodeVerdict(False, first.code.label, first.plugin, list(first.reasons), "Filter")
+                if all_reasons:
+                    verdict.all_failures = [
+                        {"plugin": f.plugin, "code": f.code.label, "reasons": list(f.reasons)} for f in failures
+                    ]
+                result.nodes[ni.name] = verdict
+
+        result.unschedulable_plugins = sorted(p for p in unschedulable_plugins if p)
+
+        if not feasible:
+            before = fit_error_message(num_all, prefilter_msg, statuses, "")
+            result.fit_error_before_post_filter = before
+            post_msg = ""
+            if run_post_filter and self.plugins.post_filter:
+                post_msg, outcome = self._run_post_filter(state, pod, statuses)
+                result.preemption = outcome
+            result.fit_error = fit_error_message(num_all, prefilter_msg, statuses, post_msg)
+            return result
+
+        # ---------------------------------------------------------- PreScore / Score
+        result.single_feasible_node = len(feasible) == 1
+        for pl in self.plugins.pre_score:
+            st = pl.pre_score(state, pod, feasible)  # type: ignore[attr-defined]
+            if st.is_skip:
+                state.skip_score.add(pl.name)
+            elif not st.is_success:
+                result.error = f"running PreScore plugin {pl.name!r}: {st.message}"
+                return result
+
+        totals = {ni.name: 0 for ni in feasible}
+        for pl, weight in self.plugins.score:
+            ps = PluginScores(pl.name, weight, pl.name in state.skip_score)
+            result.score_plugins.append(ps)
+            if ps.skipped:
+                continue
+            raw: dict[str, int] = {}
+            for ni in feasible:
+                s, st = pl.score(state, pod, ni)  # type: ignore[attr-defined]
+                if not st.is_success:
+                    result.error = f"running Score plugin {pl.name!r} on {ni.name}: {st.message}"
+                    return result
+                raw[ni.name] = s
+            normalized = dict(raw)
+            if hasattr(pl, "normalize_score"):
+                st = pl.normalize_score(state, pod, normalized)
+                if not st.is_success:
+                    result.error = f"running NormalizeScore plugin {pl.name!r}: {st.message}"
+                    return result
+            for name, v in normalized.items():
+                if v < MIN_NODE_SCORE or v > MAX_NODE_SCORE:
+                    result.error = (
+                        f"plugin {pl.name!r} returns an invalid score {v}, "
+                        f"it should in the range of [{MIN_NODE_SCORE}, {MAX_NODE_SCORE}] after normalizing"
+                    )
+                    return result
+                ps.scores[name] = NodeScore(raw[name], v, v * weight)
+                totals[name] += v * weight
+        result.totals = totals
+        best = max(totals.values())
+        result.best_nodes = sorted(n for n, t in totals.items() if t == best)
+        result.selected_node = result.best_nodes[0]
+        return result
+
+    def _run_post_filter(
+        self, state: CycleState, pod: PodInfo, statuses: NodeStatusMap
+    ) -> tuple[str, PreemptionOutcome | None]:
+        """``RunPostFilterPlugins``: the first success or unresolvable status ends the run;
+        rejections' reasons are joined."""
+        reasons: list[str] = []
+        outcome: PreemptionOutcome | None = None
+        for pl in self.plugins.post_filter:
+            res: Any
+            res, st = pl.post_filter(state, pod, statuses)  # type: ignore[attr-defined]
+            if isinstance(res, PreemptionOutcome):
+                outcome = res
+            if st.is_success:
+                return "", outcome
+            if st.code == Code.UNSCHEDULABLE_AND_UNRESOLVABLE:
+                return st.message, outcome
+            if not st.is_rejected:
+                return st.message, outcome
+            reasons.extend(st.reasons)
+        return ", ".join(reasons), outcome

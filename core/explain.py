@@ -1,0 +1,189 @@
+"""The engine's front door: load inputs, build the snapshot, run one cycle, return the result.
+
+The CLI calls only this module (and the loaders), so everything a user can ask for is
+also available as a Python API.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from kschedx.core.config import Profile, default_profile
+from kschedx.core.cycle import Framework
+from kschedx.core.errors import InputError
+from kschedx.core.load.admission import admit, resolve_cluster_pod_priorities
+from kschedx.core.load.files import load_cluster
+from kschedx.core.load.manifest import IncomingPod, expand, select_document
+from kschedx.core.model import PodInfo
+from kschedx.core.plugins import REGISTRY
+from kschedx.core.quantity import QuantityError
+from kschedx.core.result import CycleResult
+from kschedx.core.selectors import SelectorError
+from kschedx.core.snapshot import ClusterObjects, Snapshot
+
+Dict = dict[str, Any]
+
+
+@dataclass
+class Options:
+    profile: str | None = None
+    all_reasons: bool = False
+    post_filter: bool = True
+    extra_warnings: list[str] = field(default_factory=list)
+
+
+def load_cluster_files(paths: list[str]) -> ClusterObjects:
+    objects = load_cluster(paths)
+    resolve_cluster_pod_priorities(objects)
+    return objects
+
+
+def prepare_pod(
+    manifest: str, objects: ClusterObjects, *, doc: str | None = None, namespace: str | None = None
+) -> IncomingPod:
+    """The incoming pod as the scheduler would receive it (workload expanded, admitted)."""
+    obj = select_document(manifest, doc)
+    return prepare_object(obj, manifest, objects, namespace=namespace)
+
+
+def prepare_object(obj: Dict, path: str, objects: ClusterObjects, *, namespace: str | None = None) -> IncomingPod:
+    inc = expand(obj, objects, path, namespace)
+    try:
+        inc.warnings.extend(admit(inc.pod, objects, namespace))
+    except InputError as e:
+        raise InputError(e.detail, path=path) from None
+    return inc
+
+
+def select_profile(pod: Dict, profile_name: str | None, profiles: dict[str, Profile] | None = None) -> Profile:
+    name = profile_name or (pod.get("spec") or {}).get("schedulerName") or "default-scheduler"
+    if profiles is None:
+        profiles = {"default-scheduler": default_profile(REGISTRY)}
+    prof = profiles.get(name)
+    if prof is None:
+        known = ", ".join(sorted(profiles))
+        raise InputError(f"no scheduler profile named {name!r} (profiles: {known})")
+    return prof
+
+
+def build_snapshot(objects: ClusterObjects, incoming: IncomingPod | None = None) -> Snapshot:
+    if incoming is not None and incoming.extra_objects:
+        objects = objects.copy()
+        for o in incoming.extra_objects:
+            objects.add(o)
+    return Snapshot(objects)
+
+
+def pod_info(incoming: IncomingPod, path: str = "<manifest>") -> PodInfo:
+    try:
+        return PodInfo(incoming.pod)
+    except (QuantityError, SelectorError, ValueError) as e:
+        raise InputError(str(e), path=path) from None
+
+
+def run(
+    snapshot: Snapshot,
+    incoming: IncomingPod,
+    profile: Profile,
+    options: Options | None = None,
+    path: str = "<manifest>",
+) -> CycleResult:
+    options = options or Options()
+    pod = pod_info(incoming, path)
+    fw = Framework(profile, snapshot, REGISTRY)
+    try:
+        result = fw.run_cycle(pod, all_reasons=options.all_reasons, run_post_filter=options.post_filter)
+    except (QuantityError, SelectorError) as e:
+        raise InputError(str(e), path=path) from None
+    result.notes.append(incoming.rule)
+    result.warnings.extend(incoming.warnings)
+    result.warnings.extend(options.extra_warnings)
+    if incoming.bound_node:
+        result.focus_node = incoming.bound_node
+    n = result.num_all_nodes
+    k = result.num_feasible_nodes_to_find or n
+    if k < n:
+        result.warnings.append(
+            f"the real scheduler stops filtering after {k} feasible nodes of {n} "
+            "(percentageOfNodesToScore); kschedx evaluated every node"
+        )
+    if snapshot.objects.skipped_kinds:
+        kinds = ", ".join(f"{k} ({v})" for k, v in sorted(snapshot.objects.skipped_kinds.items()))
+        result.warnings.append(f"skipped objects of kinds the scheduler doesn't read: {kinds}")
+    return result
+
+
+def explain_files(
+    manifest: str,
+    cluster: list[str],
+    *,
+    doc: str | None = None,
+    namespace: str | None = None,
+    options: Options | None = None,
+) -> CycleResult:
+    """Explain one manifest against cluster dump files with the default profile."""
+    objects = load_cluster_files(cluster)
+    incoming = prepare_pod(manifest, objects, doc=doc, namespace=namespace)
+    profile = select_profile(incoming.pod, options.profile if options else None)
+    snapshot = build_snapshot(objects, incoming)
+    return run(snapshot, incoming, profile, options, manifest)
+
+
+def clone_pod_dict(pod: Dict) -> Dict:
+    return copy.deepcopy(pod)
+
+
+def run_replicas(
+    snapshot: Snapshot,
+    incoming: IncomingPod,
+    profile: Profile,
+    replicas: int,
+    options: Options | None = None,
+    path: str = "<manifest>",
+) -> list[CycleResult]:
+    """Place ``replicas`` copies one after another, each bound to its cycle's selected node.
+
+    Copies are named NAME-0 … NAME-{N-1}; the sequence stops at the first copy that does
+    not fit.  The snapshot is updated incrementally (the caller's snapshot is modified).
+    """
+    base_name = (incoming.pod.get("metadata") or {}).get("name") or "pod"
+    steps: list[CycleResult] = []
+    for i in range(replicas):
+        pod_dict = copy.deepcopy(incoming.pod)
+        meta = pod_dict.setdefault("metadata", {})
+        meta["name"] = f"{base_name}-{i}"
+        meta["uid"] = f"kschedx-replica-{base_name}-{i}"
+        step_in = IncomingPod(pod_dict, incoming.source_kind, incoming.source_name, incoming.rule,
+                              warnings=list(incoming.warnings) if i == 0 else [])
+        result = run(snapshot, step_in, profile, options, path)
+        steps.append(result)
+        if result.selected_node is None:
+            break
+        pod_dict["spec"]["nodeName"] = result.selected_node
+        snapshot.add_pod(PodInfo(pod_dict))
+    return steps
+
+
+def explain_case_json(
+    manifest: str,
+    cluster: list[str],
+    *,
+    config: str | None = None,
+    replicas: int = 1,
+    options: Options | None = None,
+) -> dict[str, Any]:
+    """A golden-style run: the JSON shape of one cycle, or ``{"steps": [...]}`` for replicas."""
+    objects = load_cluster_files(cluster)
+    incoming = prepare_pod(manifest, objects)
+    profiles = None
+    if config is not None:
+        from kschedx.core.config import load_config_file
+
+        profiles = load_config_file(config, REGISTRY)
+    profile = select_profile(incoming.pod, options.profile if options else None, profiles)
+    snapshot = build_snapshot(objects, incoming)
+    if replicas > 1:
+        return {"steps": [r.to_json() for r in run_replicas(snapshot, incoming, profile, replicas, options, manifest)]}
+    return run(snapshot, incoming, profile, options, manifest).to_json()

@@ -1,0 +1,251 @@
+"""One scheduling cycle, as kube-scheduler v1.35's framework runs it.
+
+The framework knows no plugin by name: it runs the extension points of a profile in
+order (PreEnqueue, PreFilter, Filter, PostFilter, PreScore, Score, NormalizeScore),
+keeps the cycle state and node statuses, builds the FitError and selects hosts.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+
+from kschedx.core.model import PodInfo
+from kschedx.core.snapshot import ClusterObjects, NodeInfo, Snapshot
+
+if TYPE_CHECKING:
+    from kschedx.core.config import Profile
+
+MAX_NODE_SCORE = 100
+MIN_NODE_SCORE = 0
+
+
+class Code(enum.IntEnum):
+    SUCCESS = 0
+    ERROR = 1
+    UNSCHEDULABLE = 2
+    UNSCHEDULABLE_AND_UNRESOLVABLE = 3
+    WAIT = 4
+    SKIP = 5
+    PENDING = 6
+
+    @property
+    def label(self) -> str:
+        return _CODE_LABELS[self]
+
+
+_CODE_LABELS = {
+    Code.SUCCESS: "Success",
+    Code.ERROR: "Error",
+    Code.UNSCHEDULABLE: "Unschedulable",
+    Code.UNSCHEDULABLE_AND_UNRESOLVABLE: "UnschedulableAndUnresolvable",
+    Code.WAIT: "Wait",
+    Code.SKIP: "Skip",
+    Code.PENDING: "Pending",
+}
+
+
+@dataclass(slots=True)
+class Status:
+    """A plugin's verdict: a code, the reasons, and the plugin that gave it."""
+
+    code: Code = Code.SUCCESS
+    reasons: list[str] = field(default_factory=list)
+    plugin: str = ""
+
+    @staticmethod
+    def success() -> Status:
+        return _SUCCESS
+
+    @staticmethod
+    def skip() -> Status:
+        return Status(Code.SKIP)
+
+    @staticmethod
+    def unschedulable(*reasons: str) -> Status:
+        return Status(Code.UNSCHEDULABLE, list(reasons))
+
+    @staticmethod
+    def unresolvable(*reasons: str) -> Status:
+        return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, list(reasons))
+
+    @staticmethod
+    def error(message: str) -> Status:
+        return Status(Code.ERROR, [message])
+
+    @property
+    def is_success(self) -> bool:
+        return self.code == Code.SUCCESS
+
+    @property
+    def is_skip(self) -> bool:
+        return self.code == Code.SKIP
+
+    @property
+    def is_rejected(self) -> bool:
+        return self.code in (Code.UNSCHEDULABLE, Code.UNSCHEDULABLE_AND_UNRESOLVABLE, Code.PENDING)
+
+    @property
+    def message(self) -> str:
+        return ", ".join(self.reasons)
+
+    def with_plugin(self, plugin: str) -> Status:
+        return Status(self.code, list(self.reasons), plugin)
+
+
+_SUCCESS = Status()
+
+
+@dataclass(slots=True)
+class PreFilterResult:
+    """A PreFilter plugin's narrowing of the node set; ``None`` means all nodes."""
+
+    node_names: set[str] | None = None
+
+    def merge(self, other: PreFilterResult | None) -> PreFilterResult:
+        if other is None or other.node_names is None:
+            return self
+        if self.node_names is None:
+            return PreFilterResult(set(other.node_names))
+        return PreFilterResult(self.node_names & other.node_names)
+
+
+class CycleState:
+    """Per-cycle plugin state; cloned when nominated pods or preemption try a what-if."""
+
+    __slots__ = ("data", "skip_filter", "skip_score")
+
+    def __init__(self) -> None:
+        self.data: dict[str, Any] = {}
+        self.skip_filter: set[str] = set()
+        self.skip_score: set[str] = set()
+
+    def clone(self) -> CycleState:
+        c = CycleState()
+        for k, v in self.data.items():
+            clone = getattr(v, "clone", None)
+            c.data[k] = clone() if clone is not None else v
+        c.skip_filter = set(self.skip_filter)
+        c.skip_score = set(self.skip_score)
+        return c
+
+
+class Handle(Protocol):
+    """What plugins may see of the framework."""
+
+    snapshot: Snapshot
+    objects: ClusterObjects
+
+    def run_filter_with_nominated(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status: ...
+
+    def run_pre_filter_add_pod(
+        self, state: CycleState, pod: PodInfo, to_add: PodInfo, node: NodeInfo
+    ) -> Status: ...
+
+    def run_pre_filter_remove_pod(
+        self, state: CycleState, pod: PodInfo, to_remove: PodInfo, node: NodeInfo
+    ) -> Status: ...
+
+
+class Plugin:
+    """Base of every plugin: a name, the framework handle and its args.
+
+    A plugin implements only the extension points it has, with these signatures:
+    ``pre_enqueue(pod) -> Status``; ``pre_filter(state, pod, nodes) -> (PreFilterResult|None, Status)``;
+    ``add_pod/remove_pod(state, pod, other, node) -> Status`` (PreFilterExtensions);
+    ``filter(state, pod, node) -> Status``; ``post_filter(state, pod, statuses) -> (Any, Status)``;
+    ``pre_score(state, pod, nodes) -> Status``; ``score(state, pod, node) -> (int, Status)``;
+    ``normalize_score(state, pod, scores: dict[str, int]) -> Status`` (in place).
+    """
+
+    name: ClassVar[str] = ""
+
+    def __init__(self, handle: Handle, args: dict[str, Any] | None = None) -> None:
+        self.handle = handle
+        self.args = args or {}
+
+
+PluginFactory = Callable[[Handle, "dict[str, Any] | None"], Plugin]
+
+
+def default_normalize(scores: dict[str, int], reverse: bool, max_priority: int = MAX_NODE_SCORE) -> None:
+    """``helper.DefaultNormalizeScore``: scale to [0, max] by the maximum, optionally reversed."""
+    top = max(scores.values(), default=0)
+    if top == 0:
+        if reverse:
+            for k in scores:
+                scores[k] = max_priority
+        return
+    for k, v in scores.items():
+        s = max_priority * v // top
+        scores[k] = max_priority - s if reverse else s
+
+
+# --------------------------------------------------------------------------- results of one cycle
+
+
+@dataclass
+class NodeStatusMap:
+    """Statuses of rejected nodes plus the status of nodes absent from the map."""
+
+    statuses: dict[str, Status] = field(default_factory=dict)
+    absent: Status = field(default_factory=lambda: Status.unresolvable())
+
+    def get(self, name: str) -> Status:
+        return self.statuses.get(name, self.absent)
+
+
+def fit_error_message(num_all_nodes: int, prefilter_msg: str, statuses: NodeStatusMap, post_filter_msg: str) -> str:
+    """The FitError text exactly as upstream builds it."""
+    msg = f"0/{num_all_nodes} nodes are available:"
+    if prefilter_msg:
+        msg += f" {prefilter_msg}."
+    else:
+        counts: dict[str, int] = {}
+        for st in statuses.statuses.values():
+            for r in st.reasons:
+                counts[r] = counts.get(r, 0) + 1
+        absent = num_all_nodes - len(statuses.statuses)
+        if absent > 0:
+            for r in statuses.absent.reasons:
+                counts[r] = counts.get(r, 0) + absent
+        # Go sorts the "N reason" strings bytewise.
+        items = sorted(
+            (f"{n} {r}" for r, n in counts.items()), key=lambda s: s.encode("utf-8")
+        )
+        if items:
+            msg += f" {', '.join(items)}."
+    if post_filter_msg:
+        msg += f" {post_filter_msg}"
+    return msg
+
+
+def go_string_list(items: Iterable[str]) -> str:
+    """Go's %v of a []string: ``[a b c]``."""
+    return "[" + " ".join(items) + "]"
+
+
+class PluginSet:
+    """The instantiated plugins of a profile, by extension point, in order."""
+
+    def __init__(self, profile: Profile, handle: Handle, registry: dict[str, type[Plugin]]) -> None:
+        self.profile = profile
+        self.instances: dict[str, Plugin] = {}
+
+        def get(name: str) -> Plugin:
+            inst = self.instances.get(name)
+            if inst is None:
+                cls = registry[name]
+                inst = cls(handle, profile.plugin_args.get(name))
+                self.instances[name] = inst
+            return inst
+
+        self.pre_enqueue = [get(n) for n in profile.pre_enqueue]
+        self.pre_filter = [get(n) for n in profile.pre_filter]
+        self.filter = [get(n) for n in profile.filter]
+        self.post_filter = [get(n) for n in profile.post_filter]
+        self.pre_score = [get(n) for n in profile.pre_score]
+        self.score = [(get(n), w) for n, w in profile.score]
+        self.extensions = [p for p in self.pre_filter if hasattr(p, "add_pod")]

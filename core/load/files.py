@@ -1,0 +1,139 @@
+"""Reading Kubernetes objects from YAML or JSON files (optionally gzip-compressed).
+
+Multi-document YAML and ``kind: List`` documents are flattened into a list of objects.
+YAML goes through libyaml's C loader when it is available; JSON through the json module.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from kschedx.core.errors import InputError
+from kschedx.core.snapshot import ClusterObjects
+
+try:  # pragma: no cover - depends on how PyYAML was built
+    _Loader: Any = yaml.CSafeLoader
+except AttributeError:  # pragma: no cover
+    _Loader = yaml.SafeLoader
+
+Dict = dict[str, Any]
+
+CLUSTER_KINDS = frozenset(
+    {
+        "Node", "Pod", "Namespace", "PersistentVolume", "PersistentVolumeClaim", "StorageClass",
+        "CSINode", "CSIDriver", "Service", "ReplicaSet", "StatefulSet", "ReplicationController",
+        "PodDisruptionBudget", "PriorityClass", "ResourceSlice", "ResourceClaim", "DeviceClass",
+        "ResourceClaimTemplate", "Deployment", "DaemonSet", "Job",
+    }
+)
+
+
+def read_text(path: str) -> str:
+    """The text of a file, '-' for stdin; .gz files are decompressed."""
+    try:
+        if path == "-":
+            return sys.stdin.read()
+        p = Path(path)
+        data = p.read_bytes()
+    except FileNotFoundError:
+        raise InputError("no such file", path=path) from None
+    except IsADirectoryError:
+        raise InputError("is a directory, expected a file", path=path) from None
+    except OSError as e:
+        raise InputError(e.strerror or str(e), path=path) from None
+    if path.endswith(".gz") or data[:2] == b"\x1f\x8b":
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError) as e:
+            raise InputError(f"not a valid gzip file: {e}", path=path) from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError("not UTF-8 text", path=path) from None
+
+
+def parse_documents(text: str, path: str) -> list[tuple[Dict, int | None]]:
+    """Every non-empty document of a YAML or JSON text, with its starting line when known."""
+    stripped = text.lstrip()
+    if stripped[:1] in ("{", "["):
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            # Not JSON after all? YAML is a superset; let it report the error with a line.
+            try:
+                return _parse_yaml(text, path)
+            except InputError:
+                raise InputError(f"invalid JSON: {e.msg}", path=path, line=e.lineno) from None
+        docs = data if isinstance(data, list) else [data]
+        return [(d, None) for d in docs if d is not None]
+    return _parse_yaml(text, path)
+
+
+def _parse_yaml(text: str, path: str) -> list[tuple[Dict, int | None]]:
+    out: list[tuple[Dict, int | None]] = []
+    try:
+        loader = _Loader(text)
+        try:
+            while loader.check_node():
+                node = loader.get_node()
+                line = node.start_mark.line + 1 if node is not None else None
+                doc = loader.construct_document(node)
+                if doc is not None:
+                    out.append((doc, line))
+        finally:
+            loader.dispose()
+    except yaml.MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        line = mark.line + 1 if mark is not None else None
+        problem = e.problem or e.context or "invalid YAML"
+        raise InputError(f"invalid YAML: {problem}", path=path, line=line) from None
+    except yaml.YAMLError as e:
+        raise InputError(f"invalid YAML: {e}", path=path) from None
+    return out
+
+
+def iter_objects(docs: list[tuple[Any, int | None]], path: str) -> Iterator[tuple[Dict, int | None]]:
+    """Objects of the documents, with ``kind: List`` (and ``*List``) items flattened."""
+    for doc, line in docs:
+        if not isinstance(doc, dict):
+            raise InputError(f"expected a Kubernetes object (a mapping), got {type(doc).__name__}", path=path, line=line)
+        kind = doc.get("kind")
+        if isinstance(kind, str) and kind.endswith("List") and isinstance(doc.get("items"), list):
+            item_kind = kind[: -len("List")] if kind != "List" else None
+            for item in doc["items"]:
+                if not isinstance(item, dict):
+                    raise InputError("a List item is not a mapping", path=path, line=line)
+                if item_kind and "kind" not in item:
+                    item = dict(item, kind=item_kind)
+                yield item, line
+        else:
+            yield doc, line
+
+
+def load_objects(path: str) -> list[tuple[Dict, int | None]]:
+    text = read_text(path)
+    return list(iter_objects(parse_documents(text, path), path))
+
+
+def load_cluster(paths: list[str]) -> ClusterObjects:
+    """All the objects of the cluster dumps; kinds the pipeline doesn't read are counted."""
+    objects = ClusterObjects()
+    for path in paths:
+        for obj, line in load_objects(path):
+            kind = obj.get("kind")
+            if not isinstance(kind, str) or not kind:
+                raise InputError("object without a kind", path=path, line=line)
+            if kind in CLUSTER_KINDS:
+                if not isinstance(obj.get("metadata"), dict):
+                    raise InputError(f"{kind} without metadata", path=path, line=line)
+                objects.add(obj)
+            else:
+                objects.skipped_kinds[kind] = objects.skipped_kinds.get(kind, 0) + 1
+    return objects

@@ -1,0 +1,279 @@
+"""Thin typed views over Kubernetes API dicts, with the values the scheduler derives computed once.
+
+``PodInfo`` and ``NodeView`` keep the original dict (``raw``) and expose what the plugins
+read.  Resource arithmetic follows the component-helpers ``PodRequests`` rules that
+kube-scheduler v1.35 uses: init containers, restartable (sidecar) init containers,
+pod-level resources, pod overhead, and the non-zero defaults used for scoring.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+from functools import cached_property
+from typing import Any
+
+from kschedx.core.quantity import QuantityError, parse_quantity
+from kschedx.core.selectors import (
+    NodeSelector,
+    Taint,
+    Toleration,
+    parse_node_selector,
+    parse_taints,
+    parse_tolerations,
+)
+
+Dict = dict[str, Any]
+
+DEFAULT_MILLI_CPU_REQUEST = 100  # 0.1 core
+DEFAULT_MEMORY_REQUEST = 200 * 1024 * 1024  # 200 MiB
+
+_NATIVE_UNPREFIXED = {"cpu", "memory", "ephemeral-storage", "pods", "storage"}
+
+
+def is_hugepages(name: str) -> bool:
+    return name.startswith("hugepages-")
+
+
+def is_extended_resource(name: str) -> bool:
+    """A resource outside the kubernetes.io domain, e.g. ``nvidia.com/gpu``."""
+    if "/" not in name or "kubernetes.io/" in name:
+        return False
+    return not name.startswith("requests.")
+
+
+def is_scalar_resource(name: str) -> bool:
+    """Resources NodeInfo tracks in its scalar map (extended, hugepages, prefixed native, attachable)."""
+    return (
+        is_extended_resource(name)
+        or is_hugepages(name)
+        or "kubernetes.io/" in name
+        or name.startswith("attachable-volumes-")
+    )
+
+
+def amount(name: str, q: Fraction) -> int:
+    """Round like Go: MilliValue for cpu, Value for everything else (both round up)."""
+    if name == "cpu":
+        q = q * 1000
+    return -((-q.numerator) // q.denominator)
+
+
+def tracked_resources(reqs: Mapping[str, Fraction]) -> dict[str, int]:
+    """The integer amounts NodeInfo's ``Resource.Add`` keeps; unknown unprefixed names are dropped."""
+    out: dict[str, int] = {}
+    for name, q in reqs.items():
+        if name in ("cpu", "memory", "ephemeral-storage", "pods") or is_scalar_resource(name):
+            out[name] = amount(name, q)
+    return out
+
+
+def _quantities(spec: Mapping[str, Any] | None, what: str) -> dict[str, Fraction]:
+    out: dict[str, Fraction] = {}
+    for k, v in (spec or {}).items():
+        try:
+            out[str(k)] = parse_quantity(v)
+        except QuantityError as e:
+            raise QuantityError(f"{what}: resource {k!r}: {e}") from None
+    return out
+
+
+def container_requests(c: Mapping[str, Any], what: str = "container") -> dict[str, Fraction]:
+    """A container's requests after API defaulting (a missing request takes its limit)."""
+    res = c.get("resources") or {}
+    reqs = _quantities(res.get("requests"), f"{what} requests")
+    for k, v in _quantities(res.get("limits"), f"{what} limits").items():
+        reqs.setdefault(k, v)
+    return reqs
+
+
+def _add(into: dict[str, Fraction], other: Mapping[str, Fraction]) -> None:
+    for k, v in other.items():
+        into[k] = into.get(k, Fraction(0)) + v
+
+
+def _max(into: dict[str, Fraction], other: Mapping[str, Fraction]) -> None:
+    for k, v in other.items():
+        cur = into.get(k)
+        if cur is None or v > cur:
+            into[k] = v
+
+
+_POD_LEVEL_SUPPORTED = ("cpu", "memory")
+
+
+def pod_level_requests(spec: Mapping[str, Any]) -> dict[str, Fraction]:
+    """Pod-level requests (spec.resources) for the resources that support them, after defaulting."""
+    res = spec.get("resources") or {}
+    if not res:
+        return {}
+    reqs = _quantities(res.get("requests"), "pod requests")
+    for k, v in _quantities(res.get("limits"), "pod limits").items():
+        reqs.setdefault(k, v)
+    return {k: v for k, v in reqs.items() if k in _POD_LEVEL_SUPPORTED or is_hugepages(k)}
+
+
+def pod_requests(
+    spec: Mapping[str, Any],
+    status: Mapping[str, Any] | None = None,
+    non_missing: Mapping[str, Fraction] | None = None,
+) -> dict[str, Fraction]:
+    """The pod's effective requests (``PodRequests`` in component-helpers).
+
+    ``non_missing`` gives defaults for cpu/memory that a container does not request at all
+    (an explicit zero stays zero); the scheduler uses it for its "non-zero" requests.
+    """
+    status_res: dict[str, dict[str, Fraction]] = {}
+    if status:
+        for cs in (status.get("containerStatuses") or []) + (status.get("initContainerStatuses") or []):
+            r = (cs.get("resources") or {}).get("requests")
+            if r:
+                status_res[cs.get("name", "")] = _quantities(r, "status requests")
+
+    def one(c: Mapping[str, Any]) -> dict[str, Fraction]:
+        reqs = container_requests(c)
+        st = status_res.get(c.get("name", ""))
+        if st:
+            # In-place resize: the scheduler keeps the larger of desired and actual requests.
+            _max(reqs, st)
+        if non_missing:
+            for k, v in non_missing.items():
+                reqs.setdefault(k, v)
+        return reqs
+
+    reqs: dict[str, Fraction] = {}
+    for c in spec.get("containers") or []:
+        _add(reqs, one(c))
+
+    restartable: dict[str, Fraction] = {}
+    init_max: dict[str, Fraction] = {}
+    for c in spec.get("initContainers") or []:
+        cr = one(c)
+        if c.get("restartPolicy") == "Always":
+            # Sidecars keep running next to the app containers and the later init containers.
+            _add(reqs, cr)
+            _add(restartable, cr)
+            cr = dict(restartable)
+        else:
+            tmp = dict(cr)
+            _add(tmp, restartable)
+            cr = tmp
+        _max(init_max, cr)
+    _max(reqs, init_max)
+
+    pod_level = pod_level_requests(spec)
+    if pod_level:
+        reqs.update(pod_level)
+
+    overhead = _quantities(spec.get("overhead"), "overhead")
+    if overhead:
+        _add(reqs, overhead)
+    return reqs
+
+
+def non_zero_defaults(spec: Mapping[str, Any], reqs: Mapping[str, Fraction]) -> dict[str, Fraction]:
+    """Per-container defaults for missing cpu/memory requests, as NodeInfo applies them."""
+    defaults = {"cpu": Fraction(DEFAULT_MILLI_CPU_REQUEST, 1000), "memory": Fraction(DEFAULT_MEMORY_REQUEST)}
+    if not pod_level_requests(spec):
+        return defaults
+    # With pod-level requests the defaults only fill what neither level sets.
+    return {k: v for k, v in defaults.items() if k not in reqs}
+
+
+class PodInfo:
+    """A pod as the scheduler sees it: identity, placement, and derived scheduling inputs."""
+
+    def __init__(self, raw: Dict) -> None:
+        self.raw = raw
+        meta = raw.get("metadata") or {}
+        spec = raw.get("spec") or {}
+        status = raw.get("status") or {}
+        self.name: str = meta.get("name") or meta.get("generateName") or ""
+        self.namespace: str = meta.get("namespace") or "default"
+        self.uid: str = meta.get("uid") or f"{self.namespace}/{self.name}"
+        self.labels: dict[str, str] = {str(k): str(v) for k, v in (meta.get("labels") or {}).items()}
+        self.annotations: dict[str, str] = meta.get("annotations") or {}
+        self.node_name: str = spec.get("nodeName") or ""
+        self.nominated_node_name: str = status.get("nominatedNodeName") or ""
+        self.phase: str = status.get("phase") or ""
+        self.priority: int = int(spec.get("priority") or 0)
+        self.scheduler_name: str = spec.get("schedulerName") or "default-scheduler"
+        self.deletion_timestamp: str | None = meta.get("deletionTimestamp")
+        self.spec = spec
+        self.status = status
+        reqs = pod_requests(spec, status)
+        self.requests: dict[str, int] = tracked_resources(reqs)
+        non0 = pod_requests(spec, status, non_zero_defaults(spec, reqs))
+        self.non0_cpu: int = amount("cpu", non0.get("cpu", Fraction(0)))
+        self.non0_mem: int = amount("memory", non0.get("memory", Fraction(0)))
+
+    @property
+    def key(self) -> str:
+        return f"{self.namespace}/{self.name}"
+
+    @cached_property
+    def tolerations(self) -> tuple[Toleration, ...]:
+        return parse_tolerations(self.spec.get("tolerations"))
+
+    @cached_property
+    def affinity(self) -> Dict:
+        return self.spec.get("affinity") or {}
+
+    @cached_property
+    def required_node_selector(self) -> NodeSelector | None:
+        na = self.affinity.get("nodeAffinity") or {}
+        return parse_node_selector(na.get("requiredDuringSchedulingIgnoredDuringExecution"))
+
+    @cached_property
+    def host_ports(self) -> tuple[tuple[str, str, int], ...]:
+        """(hostIP, protocol, hostPort) of every container port that asks for a host port."""
+        out: list[tuple[str, str, int]] = []
+        for c in (self.spec.get("initContainers") or []) + (self.spec.get("containers") or []):
+            for p in c.get("ports") or []:
+                hp = int(p.get("hostPort") or 0)
+                if hp <= 0:
+                    continue
+                out.append((p.get("hostIP") or "0.0.0.0", p.get("protocol") or "TCP", hp))
+        return tuple(out)
+
+    @cached_property
+    def controller_ref(self) -> Dict | None:
+        for ref in (self.raw.get("metadata") or {}).get("ownerReferences") or []:
+            if ref.get("controller"):
+                return dict(ref)
+        return None
+
+    @property
+    def terminal(self) -> bool:
+        return self.phase in ("Succeeded", "Failed")
+
+    def __repr__(self) -> str:
+        return f"PodInfo({self.key} on {self.node_name or '-'})"
+
+
+class NodeView:
+    """A node: labels, taints, allocatable amounts, images."""
+
+    def __init__(self, raw: Dict) -> None:
+        self.raw = raw
+        meta = raw.get("metadata") or {}
+        spec = raw.get("spec") or {}
+        status = raw.get("status") or {}
+        self.name: str = meta.get("name") or ""
+        self.labels: dict[str, str] = {str(k): str(v) for k, v in (meta.get("labels") or {}).items()}
+        self.unschedulable: bool = bool(spec.get("unschedulable"))
+        self.taints: tuple[Taint, ...] = parse_taints(spec.get("taints"))
+        alloc = status.get("allocatable")
+        if alloc is None:
+            alloc = status.get("capacity")  # API defaulting: allocatable defaults to capacity
+        self.allocatable: dict[str, int] = tracked_resources(_quantities(alloc, f"node {self.name} allocatable"))
+        self.allowed_pods: int = self.allocatable.get("pods", 0)
+        images: list[tuple[tuple[str, ...], int]] = []
+        for img in status.get("images") or []:
+            names = tuple(str(n) for n in img.get("names") or [])
+            if names:
+                images.append((names, int(img.get("sizeBytes") or 0)))
+        self.images = images
+
+    def __repr__(self) -> str:
+        return f"NodeView({self.name})"

@@ -1,0 +1,49 @@
+"""ImageLocality: favour nodes that already hold the pod's images, weighted by how widely spread."""
+
+from __future__ import annotations
+
+from kschedx.core.framework import MAX_NODE_SCORE, CycleState, Plugin, Status
+from kschedx.core.model import PodInfo
+from kschedx.core.snapshot import NodeInfo
+
+NAME = "ImageLocality"
+MB = 1024 * 1024
+MIN_THRESHOLD = 23 * MB
+MAX_CONTAINER_THRESHOLD = 1000 * MB
+
+
+def normalized_image_name(name: str) -> str:
+    """Append ":latest" when the name has no tag (a digest's ':' counts as one, as upstream)."""
+    if name.rfind(":") <= name.rfind("/"):
+        return name + ":latest"
+    return name
+
+
+def calculate_priority(sum_scores: int, num_containers: int) -> int:
+    max_threshold = MAX_CONTAINER_THRESHOLD * num_containers
+    if sum_scores < MIN_THRESHOLD:
+        sum_scores = MIN_THRESHOLD
+    elif sum_scores > max_threshold:
+        sum_scores = max_threshold
+    return MAX_NODE_SCORE * (sum_scores - MIN_THRESHOLD) // (max_threshold - MIN_THRESHOLD)
+
+
+class ImageLocality(Plugin):
+    name = NAME
+
+    def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> tuple[int, Status]:
+        snapshot = self.handle.snapshot
+        total_nodes = len(snapshot.nodes())
+        spread = snapshot.image_num_nodes()
+        sizes: dict[str, int] = {}
+        for names, size in node.node.images:
+            for n in names:
+                sizes[n] = size
+        containers = (pod.spec.get("initContainers") or []) + (pod.spec.get("containers") or [])
+        total = 0
+        for c in containers:
+            name = normalized_image_name(str(c.get("image") or ""))
+            size = sizes.get(name)
+            if size is not None:
+                total += int(size * (spread.get(name, 0) / total_nodes))
+        return calculate_priority(total, len(containers)), Status.success()

@@ -1,0 +1,126 @@
+"""NodeAffinity: nodeSelector and required node affinity filter; preferred terms score."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from kschedx.core.framework import CycleState, Plugin, PreFilterResult, Status, default_normalize
+from kschedx.core.model import PodInfo
+from kschedx.core.selectors import (
+    NodeSelector,
+    NodeSelectorTerm,
+    parse_node_selector,
+    parse_node_selector_term,
+)
+from kschedx.core.snapshot import NodeInfo
+
+NAME = "NodeAffinity"
+ERR_REASON_POD = "node(s) didn't match Pod's node affinity/selector"
+ERR_REASON_ENFORCED = "node(s) didn't match scheduler-enforced node affinity"
+ERR_REASON_CONFLICT = "pod affinity terms conflict"
+
+
+@dataclass
+class _Required:
+    node_selector: dict[str, str] | None
+    affinity: NodeSelector | None
+
+    def matches(self, node: NodeInfo) -> bool:
+        labels = node.node.labels
+        if self.node_selector:
+            for k, v in self.node_selector.items():
+                if labels.get(k) != v:
+                    return False
+        if self.affinity is not None and not self.affinity.matches(node.name, labels):
+            return False
+        return True
+
+
+def _weighted_terms(items: list[dict[str, Any]] | None) -> list[tuple[int, NodeSelectorTerm]]:
+    out = []
+    for t in items or []:
+        w = int(t.get("weight") or 0)
+        if w == 0:
+            continue
+        out.append((w, parse_node_selector_term(t.get("preference") or {})))
+    return out
+
+
+class NodeAffinity(Plugin):
+    name = NAME
+
+    def __init__(self, handle: Any, args: dict[str, Any] | None = None) -> None:
+        super().__init__(handle, args)
+        added = (self.args.get("addedAffinity") or {}) if self.args else {}
+        self.added_selector: NodeSelector | None = parse_node_selector(
+            added.get("requiredDuringSchedulingIgnoredDuringExecution")
+        )
+        self.added_preferred = _weighted_terms(added.get("preferredDuringSchedulingIgnoredDuringExecution"))
+        self.has_added_preferred = added.get("preferredDuringSchedulingIgnoredDuringExecution") is not None
+
+    @staticmethod
+    def _required(pod: PodInfo) -> _Required:
+        ns = pod.spec.get("nodeSelector")
+        return _Required({str(k): str(v) for k, v in ns.items()} if ns else None, pod.required_node_selector)
+
+    def pre_filter(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> tuple[PreFilterResult | None, Status]:
+        na = (pod.affinity.get("nodeAffinity") or {})
+        required = na.get("requiredDuringSchedulingIgnoredDuringExecution")
+        if required is None and self.added_selector is None and pod.spec.get("nodeSelector") is None:
+            return None, Status.skip()
+        state.data[NAME] = self._required(pod)
+        terms = (required or {}).get("nodeSelectorTerms") or []
+        if required is None or not terms:
+            return None, Status.success()
+        names: set[str] | None = None
+        for t in terms:
+            term_names: set[str] | None = None
+            for r in (t or {}).get("matchFields") or []:
+                if r.get("key") == "metadata.name" and r.get("operator") == "In":
+                    s = {str(v) for v in r.get("values") or []}
+                    term_names = s if term_names is None else term_names & s
+            if term_names is None:
+                return None, Status.success()  # terms are ORed: this one admits every node
+            names = term_names if names is None else names | term_names
+        if names is not None and not names:
+            return None, Status.unresolvable(ERR_REASON_CONFLICT)
+        if names:
+            return PreFilterResult(names), Status.success()
+        return None, Status.success()
+
+    def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status:
+        if self.added_selector is not None and not self.added_selector.matches(node.name, node.node.labels):
+            return Status.unresolvable(ERR_REASON_ENFORCED)
+        req: _Required | None = state.data.get(NAME)
+        if req is None:
+            req = self._required(pod)
+        if not req.matches(node):
+            return Status.unresolvable(ERR_REASON_POD)
+        return Status.success()
+
+    def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status:
+        if not nodes:
+            return Status.success()
+        na = pod.affinity.get("nodeAffinity") or {}
+        preferred = na.get("preferredDuringSchedulingIgnoredDuringExecution")
+        if preferred is None and not self.has_added_preferred:
+            return Status.skip()
+        state.data[NAME + "/score"] = _weighted_terms(preferred)
+        return Status.success()
+
+    def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> tuple[int, Status]:
+        terms: list[tuple[int, NodeSelectorTerm]] = state.data[NAME + "/score"]
+        total = 0
+        labels = node.node.labels
+        for w, t in self.added_preferred:
+            if t.matches(node.name, labels):
+                total += w
+        for w, t in terms:
+            if t.matches(node.name, labels):
+                total += w
+        return total, Status.success()
+
+    def normalize_score(self, state: CycleState, pod: PodInfo, scores: dict[str, int]) -> Status:
+        default_normalize(scores, reverse=False)
+        return Status.success()

@@ -1,0 +1,23 @@
+"""NodeName: a pod that names a node fits only there.
+
+kschedx explains pods as if ``spec.nodeName`` were unset (such a pod never reaches the
+scheduler), so this filter only matters for pods built in code with a node name.
+"""
+
+from __future__ import annotations
+
+from kschedx.core.framework import CycleState, Plugin, Status
+from kschedx.core.model import PodInfo
+from kschedx.core.snapshot import NodeInfo
+
+NAME = "NodeName"
+ERR_REASON = "node(s) didn't match the requested node name"
+
+
+class NodeName(Plugin):
+    name = NAME
+
+    def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status:
+        if not pod.node_name or pod.node_name == node.name:
+            return Status.success()
+        return Status.unresolvable(ERR_REASON)

@@ -1,0 +1,27 @@
+"""NodePorts: a pod's host ports must be free on the node."""
+
+from __future__ import annotations
+
+from kschedx.core.framework import CycleState, Plugin, PreFilterResult, Status
+from kschedx.core.model import PodInfo
+from kschedx.core.snapshot import NodeInfo
+
+NAME = "NodePorts"
+ERR_REASON = "node(s) didn't have free ports for the requested pod ports"
+
+
+class NodePorts(Plugin):
+    name = NAME
+
+    def pre_filter(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> tuple[PreFilterResult | None, Status]:
+        if not pod.host_ports:
+            return None, Status.skip()
+        state.data[NAME] = pod.host_ports
+        return None, Status.success()
+
+    def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status:
+        ports = state.data.get(NAME, pod.host_ports)
+        for ip, proto, port in ports:
+            if node.used_ports.check_conflict(ip, proto, port):
+                return Status.unschedulable(ERR_REASON)
+        return Status.success()

@@ -1,0 +1,183 @@
+"""The resource-allocation scorer shared by NodeResourcesFit and NodeResourcesBalancedAllocation.
+
+Upstream's ``resourceAllocationScorer``: per configured resource, the node's allocatable and
+what would be requested with the pod on it; cpu and memory use the non-zero requests
+(unless ``use_requested``), extended resources the pod doesn't request are left out.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from kschedx.core.framework import MAX_NODE_SCORE
+from kschedx.core.model import (
+    DEFAULT_MEMORY_REQUEST,
+    DEFAULT_MILLI_CPU_REQUEST,
+    PodInfo,
+    amount,
+    is_scalar_resource,
+    pod_requests,
+)
+from kschedx.core.snapshot import NodeInfo
+
+
+@dataclass(frozen=True)
+class ResourceSpec:
+    name: str
+    weight: int
+
+
+DEFAULT_RESOURCES = (ResourceSpec("cpu", 1), ResourceSpec("memory", 1))
+
+Scorer = Callable[[Sequence[int], Sequence[int]], int]
+
+
+def pod_request_list(pod: PodInfo, resources: Sequence[ResourceSpec], use_requested: bool) -> list[int]:
+    """The pod's request per scored resource (non-zero defaults unless ``use_requested``)."""
+    non_missing = None
+    if not use_requested:
+        non_missing = {"cpu": Fraction(DEFAULT_MILLI_CPU_REQUEST, 1000), "memory": Fraction(DEFAULT_MEMORY_REQUEST)}
+    reqs = pod_requests(pod.spec, pod.status, non_missing)
+    return [amount(r.name, reqs.get(r.name, Fraction(0))) for r in resources]
+
+
+def allocatable_and_requested(node: NodeInfo, resource: str, pod_request: int, use_requested: bool) -> tuple[int, int]:
+    if pod_request == 0 and is_scalar_resource(resource):
+        return 0, 0  # an extended resource the pod doesn't ask for is not scored
+    alloc = node.node.allocatable
+    if resource == "cpu":
+        used = node.requested.get("cpu", 0) if use_requested else node.non0_cpu
+        return alloc.get("cpu", 0), used + pod_request
+    if resource == "memory":
+        used = node.requested.get("memory", 0) if use_requested else node.non0_mem
+        return alloc.get("memory", 0), used + pod_request
+    if resource == "ephemeral-storage":
+        return alloc.get(resource, 0), node.requested.get(resource, 0) + pod_request
+    if resource in alloc:
+        return alloc[resource], node.requested.get(resource, 0) + pod_request
+    return 0, 0
+
+
+def allocation_vectors(
+    node: NodeInfo, resources: Sequence[ResourceSpec], pod_requests_: Sequence[int], use_requested: bool
+) -> tuple[list[int], list[int]]:
+    requested = [0] * len(resources)
+    allocatable = [0] * len(resources)
+    for i, r in enumerate(resources):
+        a, q = allocatable_and_requested(node, r.name, pod_requests_[i], use_requested)
+        if a == 0:
+            continue
+        allocatable[i] = a
+        requested[i] = q
+    return requested, allocatable
+
+
+def least_allocated_scorer(resources: Sequence[ResourceSpec]) -> Scorer:
+    def score(requested: Sequence[int], allocatable: Sequence[int]) -> int:
+        total = weights = 0
+        for i, r in enumerate(resources):
+            cap = allocatable[i]
+            if cap == 0:
+                continue
+            req = requested[i]
+            s = 0 if req > cap else (cap - req) * MAX_NODE_SCORE // cap
+            total += s * r.weight
+            weights += r.weight
+        return total // weights if weights else 0
+
+    return score
+
+
+def most_allocated_scorer(resources: Sequence[ResourceSpec]) -> Scorer:
+    def score(requested: Sequence[int], allocatable: Sequence[int]) -> int:
+        total = weights = 0
+        for i, r in enumerate(resources):
+            cap = allocatable[i]
+            if cap == 0:
+                continue
+            req = min(requested[i], cap)
+            total += (req * MAX_NODE_SCORE // cap) * r.weight
+            weights += r.weight
+        return total // weights if weights else 0
+
+    return score
+
+
+MAX_UTILIZATION = 100
+MAX_CUSTOM_PRIORITY_SCORE = 10
+
+
+def broken_linear(shape: Sequence[tuple[int, int]]) -> Callable[[int], int]:
+    """Piecewise-linear interpolation over (utilization, score) points, integer arithmetic as Go."""
+
+    def f(p: int) -> int:
+        for i, (u, s) in enumerate(shape):
+            if p <= u:
+                if i == 0:
+                    return s
+                pu, ps = shape[i - 1]
+                return ps + _go_div((s - ps) * (p - pu), u - pu)
+        return shape[-1][1]
+
+    return f
+
+
+def _go_div(a: int, b: int) -> int:
+    """Go's integer division truncates toward zero."""
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b > 0) else -q
+
+
+def requested_to_capacity_ratio_scorer(
+    resources: Sequence[ResourceSpec], shape: Sequence[tuple[int, int]]
+) -> Scorer:
+    scaled = [(u, s * (MAX_NODE_SCORE // MAX_CUSTOM_PRIORITY_SCORE)) for u, s in shape]
+    raw = broken_linear(scaled)
+
+    def resource_score(requested: int, capacity: int) -> int:
+        if capacity == 0 or requested > capacity:
+            return raw(MAX_UTILIZATION)
+        return raw(requested * MAX_UTILIZATION // capacity)
+
+    def score(requested: Sequence[int], allocatable: Sequence[int]) -> int:
+        total = weights = 0
+        for i, r in enumerate(resources):
+            if allocatable[i] == 0:
+                continue
+            s = resource_score(requested[i], allocatable[i])
+            if s > 0:
+                total += s * r.weight
+                weights += r.weight
+        if weights == 0:
+            return 0
+        return _go_round(total / weights)
+
+    return score
+
+
+def _go_round(x: float) -> int:
+    """Go's math.Round: half away from zero."""
+    return int(math.floor(x + 0.5)) if x >= 0 else -int(math.floor(-x + 0.5))
+
+
+def balanced_scorer(requested: Sequence[int], allocatable: Sequence[int]) -> int:
+    fractions: list[float] = []
+    total = 0.0
+    for i in range(len(requested)):
+        if allocatable[i] == 0:
+            continue
+        f = requested[i] / allocatable[i]
+        if f > 1:
+            f = 1.0
+        total += f
+        fractions.append(f)
+    std = 0.0
+    if len(fractions) == 2:
+        std = abs((fractions[0] - fractions[1]) / 2)
+    elif len(fractions) > 2:
+        mean = total / len(fractions)
+        std = math.sqrt(sum((f - mean) * (f - mean) for f in fractions) / len(fractions))
+    return int((1 - std) * MAX_NODE_SCORE)

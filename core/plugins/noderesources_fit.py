@@ -1,0 +1,126 @@
+"""NodeResourcesFit: the node must have room for the pod's requests; scoring by strategy.
+
+Filter reasons are upstream's ("Too many pods", "Insufficient cpu", ...).  A request larger
+than the node's whole allocatable can never fit there however many pods leave, so the
+status is UnschedulableAndUnresolvable (preemption cannot help); otherwise Unschedulable.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from kschedx.core.framework import Code, CycleState, Plugin, PreFilterResult, Status
+from kschedx.core.model import PodInfo, is_extended_resource
+from kschedx.core.plugins.noderesources_allocation import (
+    DEFAULT_RESOURCES,
+    ResourceSpec,
+    Scorer,
+    allocation_vectors,
+    least_allocated_scorer,
+    most_allocated_scorer,
+    pod_request_list,
+    requested_to_capacity_ratio_scorer,
+)
+from kschedx.core.snapshot import NodeInfo
+
+NAME = "NodeResourcesFit"
+
+
+@dataclass
+class InsufficientResource:
+    resource: str
+    reason: str
+    requested: int
+    used: int
+    capacity: int
+    unresolvable: bool
+
+
+def fits_request(
+    requests: dict[str, int],
+    node: NodeInfo,
+    ignored: frozenset[str] = frozenset(),
+    ignored_groups: frozenset[str] = frozenset(),
+) -> list[InsufficientResource]:
+    """Every resource the node lacks for the pod, in upstream's order."""
+    out: list[InsufficientResource] = []
+    alloc = node.node.allocatable
+    allowed = node.node.allowed_pods
+    if len(node.pods) + 1 > allowed:
+        out.append(InsufficientResource("pods", "Too many pods", 1, len(node.pods), allowed, False))
+    cpu = requests.get("cpu", 0)
+    mem = requests.get("memory", 0)
+    eph = requests.get("ephemeral-storage", 0)
+    scalars = {k: v for k, v in requests.items() if k not in ("cpu", "memory", "ephemeral-storage", "pods")}
+    if cpu == 0 and mem == 0 and eph == 0 and not scalars:
+        return out
+    for name, req in (("cpu", cpu), ("memory", mem), ("ephemeral-storage", eph)):
+        if req > 0:
+            cap = alloc.get(name, 0)
+            used = node.requested.get(name, 0)
+            if req > cap - used:
+                out.append(InsufficientResource(name, f"Insufficient {name}", req, used, cap, req > cap))
+    for name, req in scalars.items():
+        if req == 0:
+            continue
+        if is_extended_resource(name) and (name in ignored or name.split("/")[0] in ignored_groups):
+            continue
+        cap = alloc.get(name, 0)
+        used = node.requested.get(name, 0)
+        if req > cap - used:
+            out.append(InsufficientResource(name, f"Insufficient {name}", req, used, cap, req > cap))
+    return out
+
+
+def parse_resources(items: list[dict[str, Any]] | None) -> tuple[ResourceSpec, ...]:
+    if not items:
+        return DEFAULT_RESOURCES
+    return tuple(ResourceSpec(str(r["name"]), int(r.get("weight") or 1)) for r in items)
+
+
+class NodeResourcesFit(Plugin):
+    name = NAME
+
+    def __init__(self, handle: Any, args: dict[str, Any] | None = None) -> None:
+        super().__init__(handle, args)
+        a = self.args
+        self.ignored = frozenset(a.get("ignoredResources") or ())
+        self.ignored_groups = frozenset(a.get("ignoredResourceGroups") or ())
+        strategy = a.get("scoringStrategy") or {}
+        self.strategy = strategy.get("type") or "LeastAllocated"
+        self.resources = parse_resources(strategy.get("resources"))
+        self.scorer: Scorer
+        if self.strategy == "MostAllocated":
+            self.scorer = most_allocated_scorer(self.resources)
+        elif self.strategy == "RequestedToCapacityRatio":
+            shape = (strategy.get("requestedToCapacityRatio") or {}).get("shape") or []
+            points = [(int(p["utilization"]), int(p["score"])) for p in shape]
+            self.scorer = requested_to_capacity_ratio_scorer(self.resources, points)
+        else:
+            self.scorer = least_allocated_scorer(self.resources)
+
+    def pre_filter(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> tuple[PreFilterResult | None, Status]:
+        state.data[NAME] = pod.requests
+        return None, Status.success()
+
+    def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status:
+        requests = state.data.get(NAME, pod.requests)
+        missing = fits_request(requests, node, self.ignored, self.ignored_groups)
+        if not missing:
+            return Status.success()
+        code = Code.UNSCHEDULABLE
+        if any(m.unresolvable for m in missing):
+            code = Code.UNSCHEDULABLE_AND_UNRESOLVABLE
+        return Status(code, [m.reason for m in missing])
+
+    def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status:
+        state.data[NAME + "/score"] = pod_request_list(pod, self.resources, use_requested=False)
+        return Status.success()
+
+    def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> tuple[int, Status]:
+        reqs = state.data.get(NAME + "/score")
+        if reqs is None:
+            reqs = pod_request_list(pod, self.resources, use_requested=False)
+        requested, allocatable = allocation_vectors(node, self.resources, reqs, use_requested=False)
+        return self.scorer(requested, allocatable), Status.success()

@@ -1,0 +1,23 @@
+"""NodeUnschedulable: cordoned nodes only take pods that tolerate the unschedulable taint."""
+
+from __future__ import annotations
+
+from kschedx.core.framework import CycleState, Plugin, Status
+from kschedx.core.model import PodInfo
+from kschedx.core.selectors import Taint, tolerates
+from kschedx.core.snapshot import NodeInfo
+
+NAME = "NodeUnschedulable"
+ERR_REASON_UNSCHEDULABLE = "node(s) were unschedulable"
+_UNSCHEDULABLE_TAINT = Taint("node.kubernetes.io/unschedulable", "", "NoSchedule")
+
+
+class NodeUnschedulable(Plugin):
+    name = NAME
+
+    def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status:
+        if not node.node.unschedulable:
+            return Status.success()
+        if tolerates(pod.tolerations, _UNSCHEDULABLE_TAINT):
+            return Status.success()
+        return Status.unresolvable(ERR_REASON_UNSCHEDULABLE)

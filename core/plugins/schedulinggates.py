@@ -1,0 +1,18 @@
+"""SchedulingGates: a pod with scheduling gates waits in the queue and is never scheduled."""
+
+from __future__ import annotations
+
+from kschedx.core.framework import Code, Plugin, Status
+from kschedx.core.model import PodInfo
+
+NAME = "SchedulingGates"
+
+
+class SchedulingGates(Plugin):
+    name = NAME
+
+    def pre_enqueue(self, pod: PodInfo) -> Status:
+        gates = [g.get("name", "") for g in pod.spec.get("schedulingGates") or []]
+        if not gates:
+            return Status.success()
+        return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, [f"waiting for scheduling gates: [{' '.join(gates)}]"])

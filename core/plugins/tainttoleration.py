@@ -1,0 +1,38 @@
+"""TaintToleration: NoSchedule/NoExecute taints filter; untolerated PreferNoSchedule taints score."""
+
+from __future__ import annotations
+
+from kschedx.core.framework import CycleState, Plugin, Status, default_normalize
+from kschedx.core.model import PodInfo
+from kschedx.core.selectors import Toleration, find_untolerated_taint, tolerates
+from kschedx.core.snapshot import NodeInfo
+
+NAME = "TaintToleration"
+_FILTER_EFFECTS = frozenset({"NoSchedule", "NoExecute"})
+
+
+class TaintToleration(Plugin):
+    name = NAME
+
+    def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status:
+        taint = find_untolerated_taint(node.node.taints, pod.tolerations, _FILTER_EFFECTS)
+        if taint is None:
+            return Status.success()
+        return Status.unresolvable(f"node(s) had untolerated taint {{{taint.key}: {taint.value}}}")
+
+    def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status:
+        # Only tolerations that can tolerate PreferNoSchedule (effect empty or PreferNoSchedule) count.
+        state.data[NAME] = [t for t in pod.tolerations if t.effect in ("", "PreferNoSchedule")]
+        return Status.success()
+
+    def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> tuple[int, Status]:
+        tols: list[Toleration] = state.data[NAME]
+        count = 0
+        for taint in node.node.taints:
+            if taint.effect == "PreferNoSchedule" and not tolerates(tols, taint):
+                count += 1
+        return count, Status.success()
+
+    def normalize_score(self, state: CycleState, pod: PodInfo, scores: dict[str, int]) -> Status:
+        default_normalize(scores, reverse=True)
+        return Status.success()

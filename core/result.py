@@ -1,0 +1,167 @@
+"""Plain dataclasses for what a cycle decided and why: the single source for every renderer."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+
+@dataclass
+class NodeVerdict:
+    feasible: bool
+    code: str | None = None
+    plugin: str | None = None
+    reasons: list[str] = field(default_factory=list)
+    rejected_at: str | None = None  # "PreFilter" or "Filter"
+    # Every failing filter plugin (only with all_reasons): [(plugin, code, reasons)]
+    all_failures: list[dict[str, Any]] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        if self.feasible:
+            return {"feasible": True}
+        out: dict[str, Any] = {
+            "feasible": False,
+            "code": self.code,
+            "plugin": self.plugin,
+            "reasons": list(self.reasons),
+            "rejectedAt": self.rejected_at,
+        }
+        if self.all_failures is not None:
+            out["allFailures"] = self.all_failures
+        return out
+
+
+@dataclass
+class NodeScore:
+    raw: int
+    normalized: int
+    weighted: int
+
+
+@dataclass
+class PluginScores:
+    name: str
+    weight: int
+    skipped: bool
+    scores: dict[str, NodeScore] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "weight": self.weight,
+            "skipped": self.skipped,
+            "scores": {n: asdict(s) for n, s in self.scores.items()},
+        }
+
+
+@dataclass
+class PreFilterOutcome:
+    code: str = "Success"
+    plugin: str | None = None
+    reasons: list[str] = field(default_factory=list)
+    node_names: list[str] | None = None
+    plugins_with_nodes: list[str] = field(default_factory=list)
+    skipped_plugins: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "plugin": self.plugin,
+            "reasons": list(self.reasons),
+            "nodeNames": self.node_names,
+            "pluginsWithNodes": list(self.plugins_with_nodes),
+            "skippedPlugins": list(self.skipped_plugins),
+        }
+
+
+@dataclass
+class Candidate:
+    node: str
+    victims: list[str]
+    num_pdb_violations: int
+
+
+@dataclass
+class PreemptionOutcome:
+    eligible: bool
+    message: str = ""
+    candidates: list[Candidate] = field(default_factory=list)
+    nominated_node: str | None = None
+    victims: list[str] = field(default_factory=list)
+    tied_best_nodes: list[str] = field(default_factory=list)
+    evaluated: bool = True
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "evaluated": self.evaluated,
+            "eligible": self.eligible,
+            "message": self.message,
+            "candidates": [
+                {"node": c.node, "victims": list(c.victims), "numPDBViolations": c.num_pdb_violations}
+                for c in self.candidates
+            ],
+            "nominatedNode": self.nominated_node,
+            "victims": list(self.victims),
+            "tiedBestNodes": list(self.tied_best_nodes),
+        }
+
+
+@dataclass
+class CycleResult:
+    """One scheduling cycle of one pod."""
+
+    kubernetes_version: str
+    profile: str
+    pod: str
+    pod_priority: int
+    num_all_nodes: int
+    pre_filter: PreFilterOutcome
+    nodes: dict[str, NodeVerdict]
+    score_plugins: list[PluginScores]
+    totals: dict[str, int]
+    best_nodes: list[str]
+    selected_node: str | None
+    single_feasible_node: bool
+    fit_error: str | None
+    fit_error_before_post_filter: str | None = None
+    unschedulable_plugins: list[str] = field(default_factory=list)
+    preemption: PreemptionOutcome | None = None
+    gated: list[str] | None = None
+    error: str | None = None
+    warnings: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    focus_node: str | None = None
+    num_feasible_nodes_to_find: int | None = None
+
+    @property
+    def feasible_nodes(self) -> list[str]:
+        return [n for n, v in self.nodes.items() if v.feasible]
+
+    @property
+    def schedulable(self) -> bool:
+        return self.selected_node is not None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kubernetesVersion": self.kubernetes_version,
+            "profile": self.profile,
+            "pod": self.pod,
+            "podPriority": self.pod_priority,
+            "numAllNodes": self.num_all_nodes,
+            "preFilter": self.pre_filter.to_json(),
+            "nodes": {n: v.to_json() for n, v in sorted(self.nodes.items())},
+            "numFeasibleNodes": len(self.feasible_nodes),
+            "scorePlugins": [p.to_json() for p in self.score_plugins],
+            "totals": dict(self.totals),
+            "bestNodes": list(self.best_nodes),
+            "selectedNode": self.selected_node,
+            "singleFeasibleNode": self.single_feasible_node,
+            "fitError": self.fit_error,
+            "fitErrorBeforePostFilter": self.fit_error_before_post_filter,
+            "unschedulablePlugins": list(self.unschedulable_plugins),
+            "preemption": self.preemption.to_json() if self.preemption else None,
+            "schedulingGates": self.gated,
+            "error": self.error,
+            "warnings": list(self.warnings),
+            "notes": list(self.notes),
+        }

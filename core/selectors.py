@@ -1,0 +1,299 @@
+"""Label selectors, node selector terms, taints and tolerations.
+
+Selectors are compiled once into small matcher objects so that evaluating them against
+thousands of nodes or pods does no parsing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+Labels = Mapping[str, str]
+
+
+class SelectorError(ValueError):
+    """A selector that the API server would reject."""
+
+
+# --------------------------------------------------------------------------- label selectors
+
+
+@dataclass(frozen=True, slots=True)
+class Requirement:
+    key: str
+    op: str  # "In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt"
+    values: frozenset[str]
+
+    def matches(self, labels: Labels) -> bool:
+        op = self.op
+        if op == "In":
+            v = labels.get(self.key)
+            return v is not None and v in self.values
+        if op == "NotIn":
+            v = labels.get(self.key)
+            return v is None or v not in self.values
+        if op == "Exists":
+            return self.key in labels
+        if op == "DoesNotExist":
+            return self.key not in labels
+        if op in ("Gt", "Lt"):
+            v = labels.get(self.key)
+            if v is None:
+                return False
+            try:
+                have = int(v)
+            except ValueError:
+                return False
+            want = int(next(iter(self.values)))
+            return have > want if op == "Gt" else have < want
+        return False
+
+
+@dataclass(frozen=True, slots=True)
+class LabelSelector:
+    """A compiled metav1.LabelSelector. ``nothing`` is the nil selector, matching no object."""
+
+    requirements: tuple[Requirement, ...]
+    nothing: bool = False
+
+    def matches(self, labels: Labels) -> bool:
+        if self.nothing:
+            return False
+        for r in self.requirements:
+            if not r.matches(labels):
+                return False
+        return True
+
+    @property
+    def empty(self) -> bool:
+        """True for the empty selector ``{}``, which matches everything."""
+        return not self.nothing and not self.requirements
+
+    def with_requirements(self, extra: Sequence[Requirement]) -> LabelSelector:
+        if self.nothing:
+            return self
+        return LabelSelector(self.requirements + tuple(extra))
+
+    def describe(self) -> str:
+        if self.nothing:
+            return "<none>"
+        parts = []
+        for r in self.requirements:
+            vals = ",".join(sorted(r.values))
+            if r.op == "In" and len(r.values) == 1:
+                parts.append(f"{r.key}={vals}")
+            elif r.op == "In":
+                parts.append(f"{r.key} in ({vals})")
+            elif r.op == "NotIn":
+                parts.append(f"{r.key} notin ({vals})")
+            elif r.op == "Exists":
+                parts.append(r.key)
+            elif r.op == "DoesNotExist":
+                parts.append(f"!{r.key}")
+            else:
+                parts.append(f"{r.key} {r.op.lower()} {vals}")
+        return ",".join(parts) or "<all>"
+
+
+NOTHING = LabelSelector((), nothing=True)
+EVERYTHING = LabelSelector(())
+
+_LABEL_OPS = {"In", "NotIn", "Exists", "DoesNotExist"}
+
+
+def parse_label_selector(spec: Mapping[str, Any] | None) -> LabelSelector:
+    """Compile a metav1.LabelSelector dict; None gives the selector that matches nothing."""
+    if spec is None:
+        return NOTHING
+    if not isinstance(spec, Mapping):
+        raise SelectorError(f"label selector must be a mapping, got {type(spec).__name__}")
+    reqs: list[Requirement] = []
+    for k, v in (spec.get("matchLabels") or {}).items():
+        reqs.append(Requirement(str(k), "In", frozenset([_label_value(v)])))
+    for expr in spec.get("matchExpressions") or []:
+        op = expr.get("operator")
+        key = expr.get("key")
+        values = [_label_value(x) for x in (expr.get("values") or [])]
+        if op not in _LABEL_OPS:
+            raise SelectorError(f"{op!r} is not a valid label selector operator")
+        if not key:
+            raise SelectorError("label selector requirement has an empty key")
+        if op in ("In", "NotIn") and not values:
+            raise SelectorError(f"values: Required value: must be specified when `operator` is 'In' or 'NotIn' (key {key!r})")
+        if op in ("Exists", "DoesNotExist") and values:
+            raise SelectorError(f"values: Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist' (key {key!r})")
+        reqs.append(Requirement(str(key), op, frozenset(values)))
+    return LabelSelector(tuple(reqs))
+
+
+def selector_from_set(labels: Labels) -> LabelSelector:
+    """A selector requiring every given label (``labels.SelectorFromSet``)."""
+    return LabelSelector(tuple(Requirement(k, "In", frozenset([v])) for k, v in labels.items()))
+
+
+def _label_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
+# --------------------------------------------------------------------------- node selectors
+
+
+@dataclass(frozen=True, slots=True)
+class NodeSelectorTerm:
+    """One nodeSelectorTerm: its expressions (labels) and fields (metadata.name) are ANDed."""
+
+    expressions: tuple[Requirement, ...]
+    fields: tuple[Requirement, ...]
+    valid: bool = True
+
+    def matches(self, node_name: str, labels: Labels) -> bool:
+        if not self.valid or (not self.expressions and not self.fields):
+            return False
+        for r in self.expressions:
+            if not r.matches(labels):
+                return False
+        if self.fields:
+            fields = {"metadata.name": node_name}
+            for r in self.fields:
+                if not r.matches(fields):
+                    return False
+        return True
+
+
+@dataclass(frozen=True, slots=True)
+class NodeSelector:
+    """Required node affinity: the terms are ORed."""
+
+    terms: tuple[NodeSelectorTerm, ...]
+
+    def matches(self, node_name: str, labels: Labels) -> bool:
+        for t in self.terms:
+            if t.matches(node_name, labels):
+                return True
+        return False
+
+
+_NODE_OPS = {"In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt"}
+
+
+def _node_requirement(expr: Mapping[str, Any], field: bool) -> Requirement | None:
+    op = expr.get("operator")
+    key = expr.get("key") or ""
+    values = [_label_value(x) for x in (expr.get("values") or [])]
+    if field:
+        # Only metadata.name with In/NotIn and exactly one value is accepted for fields.
+        if key != "metadata.name" or op not in ("In", "NotIn") or len(values) != 1:
+            return None
+        return Requirement(key, op, frozenset(values))
+    if op not in _NODE_OPS or not key:
+        return None
+    if op in ("In", "NotIn") and not values:
+        return None
+    if op in ("Exists", "DoesNotExist") and values:
+        return None
+    if op in ("Gt", "Lt"):
+        if len(values) != 1:
+            return None
+        try:
+            int(values[0])
+        except ValueError:
+            return None
+    return Requirement(str(key), op, frozenset(values))
+
+
+def parse_node_selector_term(term: Mapping[str, Any]) -> NodeSelectorTerm:
+    valid = True
+    exprs: list[Requirement] = []
+    fields: list[Requirement] = []
+    for e in term.get("matchExpressions") or []:
+        r = _node_requirement(e, field=False)
+        if r is None:
+            valid = False
+        else:
+            exprs.append(r)
+    for e in term.get("matchFields") or []:
+        r = _node_requirement(e, field=True)
+        if r is None:
+            valid = False
+        else:
+            fields.append(r)
+    return NodeSelectorTerm(tuple(exprs), tuple(fields), valid)
+
+
+def parse_node_selector(spec: Mapping[str, Any] | None) -> NodeSelector | None:
+    if spec is None:
+        return None
+    return NodeSelector(tuple(parse_node_selector_term(t or {}) for t in spec.get("nodeSelectorTerms") or []))
+
+
+# --------------------------------------------------------------------------- taints and tolerations
+
+
+@dataclass(frozen=True, slots=True)
+class Taint:
+    key: str
+    value: str
+    effect: str
+
+    def __str__(self) -> str:
+        v = f"={self.value}" if self.value else ""
+        return f"{self.key}{v}:{self.effect}"
+
+
+@dataclass(frozen=True, slots=True)
+class Toleration:
+    key: str
+    operator: str
+    value: str
+    effect: str
+
+    def tolerates(self, taint: Taint) -> bool:
+        if self.effect and self.effect != taint.effect:
+            return False
+        if self.key and self.key != taint.key:
+            return False
+        if self.operator in ("", "Equal"):
+            return self.value == taint.value
+        if self.operator == "Exists":
+            return True
+        return False
+
+
+def parse_taints(items: Sequence[Mapping[str, Any]] | None) -> tuple[Taint, ...]:
+    return tuple(
+        Taint(str(t.get("key") or ""), _label_value(t.get("value") or ""), str(t.get("effect") or ""))
+        for t in items or []
+    )
+
+
+def parse_tolerations(items: Sequence[Mapping[str, Any]] | None) -> tuple[Toleration, ...]:
+    return tuple(
+        Toleration(
+            str(t.get("key") or ""),
+            str(t.get("operator") or ""),
+            _label_value(t.get("value") or ""),
+            str(t.get("effect") or ""),
+        )
+        for t in items or []
+    )
+
+
+def tolerates(tolerations: Sequence[Toleration], taint: Taint) -> bool:
+    for t in tolerations:
+        if t.tolerates(taint):
+            return True
+    return False
+
+
+def find_untolerated_taint(
+    taints: Sequence[Taint], tolerations: Sequence[Toleration], effects: frozenset[str]
+) -> Taint | None:
+    """The first taint with one of ``effects`` that no toleration tolerates."""
+    for taint in taints:
+        if taint.effect in effects and not tolerates(tolerations, taint):
+            return taint
+    return None

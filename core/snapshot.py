@@ -1,0 +1,252 @@
+"""The cluster snapshot: one NodeInfo per node plus the indexes the plugins need.
+
+Mirrors the scheduler cache's snapshot: pods aggregated per node (requested and non-zero
+requested resources, host ports, image states), and cluster-wide lookups (pods by
+namespace, nominated pods, image spread, the controller objects default spreading reads).
+``add_pod``/``remove_pod`` keep every aggregate incremental so what-if edits and replica
+steps never rebuild the whole snapshot.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from kschedx.core.model import NodeView, PodInfo
+
+Dict = dict[str, Any]
+
+
+class HostPortInfo:
+    """Host ports in use on a node: ip -> {(protocol, port)}; 0.0.0.0 conflicts with every ip."""
+
+    WILDCARD = "0.0.0.0"
+
+    def __init__(self) -> None:
+        self.ports: dict[str, dict[tuple[str, int], int]] = {}
+
+    def add(self, ip: str, protocol: str, port: int) -> None:
+        bucket = self.ports.setdefault(ip or self.WILDCARD, {})
+        bucket[(protocol or "TCP", port)] = bucket.get((protocol or "TCP", port), 0) + 1
+
+    def remove(self, ip: str, protocol: str, port: int) -> None:
+        bucket = self.ports.get(ip or self.WILDCARD)
+        if not bucket:
+            return
+        k = (protocol or "TCP", port)
+        n = bucket.get(k, 0) - 1
+        if n <= 0:
+            bucket.pop(k, None)
+        else:
+            bucket[k] = n
+        if not bucket:
+            self.ports.pop(ip or self.WILDCARD, None)
+
+    def check_conflict(self, ip: str, protocol: str, port: int) -> bool:
+        if port <= 0:
+            return False
+        ip = ip or self.WILDCARD
+        k = (protocol or "TCP", port)
+        if ip == self.WILDCARD:
+            return any(k in b for b in self.ports.values())
+        for candidate in (self.WILDCARD, ip):
+            b = self.ports.get(candidate)
+            if b and k in b:
+                return True
+        return False
+
+    def __len__(self) -> int:
+        return sum(len(b) for b in self.ports.values())
+
+    def clone(self) -> HostPortInfo:
+        c = HostPortInfo()
+        c.ports = {ip: dict(b) for ip, b in self.ports.items()}
+        return c
+
+
+class NodeInfo:
+    """A node with the pods on it and their aggregated requests."""
+
+    def __init__(self, node: NodeView) -> None:
+        self.node = node
+        self.name = node.name
+        self.pods: list[PodInfo] = []
+        self.requested: dict[str, int] = {}
+        self.non0_cpu = 0
+        self.non0_mem = 0
+        self.used_ports = HostPortInfo()
+        self.generation = 0
+
+    @property
+    def allocatable(self) -> dict[str, int]:
+        return self.node.allocatable
+
+    def add_pod(self, pod: PodInfo) -> None:
+        self.pods.append(pod)
+        req = self.requested
+        for k, v in pod.requests.items():
+            if k == "pods":
+                continue
+            req[k] = req.get(k, 0) + v
+        self.non0_cpu += pod.non0_cpu
+        self.non0_mem += pod.non0_mem
+        for ip, proto, port in pod.host_ports:
+            self.used_ports.add(ip, proto, port)
+        self.generation += 1
+
+    def remove_pod(self, pod: PodInfo) -> bool:
+        for i, p in enumerate(self.pods):
+            if p.uid == pod.uid:
+                del self.pods[i]
+                break
+        else:
+            return False
+        req = self.requested
+        for k, v in pod.requests.items():
+            if k == "pods":
+                continue
+            req[k] = req.get(k, 0) - v
+        self.non0_cpu -= pod.non0_cpu
+        self.non0_mem -= pod.non0_mem
+        for ip, proto, port in pod.host_ports:
+            self.used_ports.remove(ip, proto, port)
+        self.generation += 1
+        return True
+
+    def clone(self) -> NodeInfo:
+        c = NodeInfo.__new__(NodeInfo)
+        c.node = self.node
+        c.name = self.name
+        c.pods = list(self.pods)
+        c.requested = dict(self.requested)
+        c.non0_cpu = self.non0_cpu
+        c.non0_mem = self.non0_mem
+        c.used_ports = self.used_ports.clone()
+        c.generation = self.generation
+        return c
+
+    def __repr__(self) -> str:
+        return f"NodeInfo({self.name}, {len(self.pods)} pods)"
+
+
+@dataclass
+class ClusterObjects:
+    """Every object of a cluster dump, by kind (raw API dicts, in input order)."""
+
+    by_kind: dict[str, list[Dict]] = field(default_factory=lambda: defaultdict(list))
+    skipped_kinds: dict[str, int] = field(default_factory=dict)
+
+    def of(self, kind: str) -> list[Dict]:
+        return self.by_kind.get(kind, [])
+
+    def add(self, obj: Dict) -> None:
+        self.by_kind[obj.get("kind") or ""].append(obj)
+
+    def copy(self) -> ClusterObjects:
+        return ClusterObjects(defaultdict(list, {k: list(v) for k, v in self.by_kind.items()}), dict(self.skipped_kinds))
+
+
+class Snapshot:
+    """NodeInfos and cluster-wide indexes for one scheduling cycle."""
+
+    def __init__(self, objects: ClusterObjects) -> None:
+        self.objects = objects
+        self.node_infos: list[NodeInfo] = []
+        self.by_name: dict[str, NodeInfo] = {}
+        for raw in objects.of("Node"):
+            ni = NodeInfo(NodeView(raw))
+            if ni.name in self.by_name:
+                continue
+            self.node_infos.append(ni)
+            self.by_name[ni.name] = ni
+        # Pods bound to nodes we don't know still exist for the API (e.g. counted by PDBs)
+        # but occupy no node of the snapshot.
+        self.pods_by_uid: dict[str, PodInfo] = {}
+        self.nominated: dict[str, list[PodInfo]] = defaultdict(list)
+        self.orphan_pods: list[PodInfo] = []
+        for raw in objects.of("Pod"):
+            pod = PodInfo(raw)
+            if pod.terminal:
+                continue
+            if pod.node_name:
+                ni = self.by_name.get(pod.node_name)
+                if ni is None:
+                    self.orphan_pods.append(pod)
+                    continue
+                ni.add_pod(pod)
+                self.pods_by_uid[pod.uid] = pod
+            elif pod.nominated_node_name and pod.nominated_node_name in self.by_name:
+                self.nominated[pod.nominated_node_name].append(pod)
+        self._image_nodes: dict[str, int] | None = None
+        self.namespace_labels: dict[str, dict[str, str]] = {
+            (ns.get("metadata") or {}).get("name", ""): {
+                str(k): str(v) for k, v in ((ns.get("metadata") or {}).get("labels") or {}).items()
+            }
+            for ns in objects.of("Namespace")
+        }
+        self.generation = 0
+
+    # ------------------------------------------------------------------ lookups
+
+    def nodes(self) -> list[NodeInfo]:
+        return self.node_infos
+
+    def get(self, name: str) -> NodeInfo | None:
+        return self.by_name.get(name)
+
+    def all_pods(self) -> Iterable[PodInfo]:
+        for ni in self.node_infos:
+            yield from ni.pods
+
+    def image_num_nodes(self) -> dict[str, int]:
+        """How many nodes hold each image name (ImageStateSummary.NumNodes)."""
+        if self._image_nodes is None:
+            counts: dict[str, int] = defaultdict(int)
+            for ni in self.node_infos:
+                seen: set[str] = set()
+                for names, _size in ni.node.images:
+                    for n in names:
+                        if n not in seen:
+                            seen.add(n)
+                            counts[n] += 1
+            self._image_nodes = dict(counts)
+        return self._image_nodes
+
+    def namespace_labels_of(self, ns: str) -> dict[str, str] | None:
+        return self.namespace_labels.get(ns)
+
+    # ------------------------------------------------------------------ edits
+
+    def add_pod(self, pod: PodInfo) -> None:
+        ni = self.by_name[pod.node_name]
+        ni.add_pod(pod)
+        self.pods_by_uid[pod.uid] = pod
+        self.generation += 1
+
+    def remove_pod(self, pod: PodInfo) -> None:
+        ni = self.by_name.get(pod.node_name)
+        if ni is not None and ni.remove_pod(pod):
+            self.pods_by_uid.pop(pod.uid, None)
+            self.generation += 1
+
+    def remove_node(self, name: str) -> None:
+        ni = self.by_name.pop(name, None)
+        if ni is None:
+            return
+        self.node_infos = [n for n in self.node_infos if n.name != name]
+        for p in ni.pods:
+            self.pods_by_uid.pop(p.uid, None)
+        self.nominated.pop(name, None)
+        self._image_nodes = None
+        self.generation += 1
+
+    def add_node(self, raw: Dict) -> NodeInfo:
+        ni = NodeInfo(NodeView(copy.deepcopy(raw)))
+        self.node_infos.append(ni)
+        self.by_name[ni.name] = ni
+        self._image_nodes = None
+        self.generation += 1
+        return ni
