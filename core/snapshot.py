@@ -165,6 +165,8 @@ class Snapshot:
         # Pods bound to nodes we don't know still exist for the API (e.g. counted by PDBs)
         # but occupy no node of the snapshot.
         self.pods_by_uid: dict[str, PodInfo] = {}
+        # Bound pods per namespace: pod-relation plugins match selectors only within namespaces.
+        self.pods_by_namespace: dict[str, dict[str, PodInfo]] = defaultdict(dict)
         self.nominated: dict[str, list[PodInfo]] = defaultdict(list)
         self.orphan_pods: list[PodInfo] = []
         for raw in objects.of("Pod"):
@@ -178,6 +180,7 @@ class Snapshot:
                     continue
                 ni.add_pod(pod)
                 self.pods_by_uid[pod.uid] = pod
+                self.pods_by_namespace[pod.namespace][pod.uid] = pod
             elif pod.nominated_node_name and pod.nominated_node_name in self.by_name:
                 self.nominated[pod.nominated_node_name].append(pod)
         self._image_nodes: dict[str, int] | None = None
@@ -224,12 +227,14 @@ class Snapshot:
         ni = self.by_name[pod.node_name]
         ni.add_pod(pod)
         self.pods_by_uid[pod.uid] = pod
+        self.pods_by_namespace[pod.namespace][pod.uid] = pod
         self.generation += 1
 
     def remove_pod(self, pod: PodInfo) -> None:
         ni = self.by_name.get(pod.node_name)
         if ni is not None and ni.remove_pod(pod):
             self.pods_by_uid.pop(pod.uid, None)
+            self.pods_by_namespace.get(pod.namespace, {}).pop(pod.uid, None)
             self.generation += 1
 
     def remove_node(self, name: str) -> None:
@@ -239,6 +244,7 @@ class Snapshot:
         self.node_infos = [n for n in self.node_infos if n.name != name]
         for p in ni.pods:
             self.pods_by_uid.pop(p.uid, None)
+            self.pods_by_namespace.get(p.namespace, {}).pop(p.uid, None)
         self.nominated.pop(name, None)
         self._image_nodes = None
         self.generation += 1
