@@ -8,6 +8,7 @@ from kschedx.core.selectors import Toleration, find_untolerated_taint, tolerates
 from kschedx.core.snapshot import NodeInfo
 
 NAME = "TaintToleration"
+ERR_REASON_UNTOLERATED = "node(s) had untolerated taint(s)"
 _FILTER_EFFECTS = frozenset({"NoSchedule", "NoExecute"})
 
 
@@ -18,7 +19,8 @@ class TaintToleration(Plugin):
         taint = find_untolerated_taint(node.node.taints, pod.tolerations, _FILTER_EFFECTS)
         if taint is None:
             return Status.success()
-        return Status.unresolvable(f"node(s) had untolerated taint {{{taint.key}: {taint.value}}}")
+        # v1.35 no longer names the taint in the reason (it may carry sensitive values).
+        return Status.unresolvable(ERR_REASON_UNTOLERATED)
 
     def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status:
         # Only tolerations that can tolerate PreferNoSchedule (effect empty or PreferNoSchedule) count.
