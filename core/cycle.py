@@ -60,7 +60,7 @@ class Framework:
         for pl in self.plugins.extensions:
             if pl.name in state.skip_filter:
                 continue
-            st: Status = pl.add_pod(state, pod, to_add, node)  # type: ignore[attr-defined]
+            st: Status = pl.add_pod(state, pod, to_add, node)
             if not st.is_success:
                 return st.with_plugin(pl.name)
         return Status.success()
@@ -71,7 +71,7 @@ class Framework:
         for pl in self.plugins.extensions:
             if pl.name in state.skip_filter:
                 continue
-            st: Status = pl.remove_pod(state, pod, to_remove, node)  # type: ignore[attr-defined]
+            st: Status = pl.remove_pod(state, pod, to_remove, node)
             if not st.is_success:
                 return st.with_plugin(pl.name)
         return Status.success()

@@ -248,4 +248,5 @@ class PluginSet:
         self.post_filter = [get(n) for n in profile.post_filter]
         self.pre_score = [get(n) for n in profile.pre_score]
         self.score = [(get(n), w) for n, w in profile.score]
-        self.extensions = [p for p in self.pre_filter if hasattr(p, "add_pod")]
+        # PreFilter plugins with PreFilterExtensions (add_pod/remove_pod); duck-typed like the others.
+        self.extensions: list[Any] = [p for p in self.pre_filter if hasattr(p, "add_pod")]

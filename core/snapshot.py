@@ -174,11 +174,11 @@ class Snapshot:
             if pod.terminal:
                 continue
             if pod.node_name:
-                ni = self.by_name.get(pod.node_name)
-                if ni is None:
+                owner = self.by_name.get(pod.node_name)
+                if owner is None:
                     self.orphan_pods.append(pod)
                     continue
-                ni.add_pod(pod)
+                owner.add_pod(pod)
                 self.pods_by_uid[pod.uid] = pod
                 self.pods_by_namespace[pod.namespace][pod.uid] = pod
             elif pod.nominated_node_name and pod.nominated_node_name in self.by_name:

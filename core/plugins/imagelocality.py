@@ -43,7 +43,7 @@ class ImageLocality(Plugin):
         total = 0
         for c in containers:
             name = normalized_image_name(str(c.get("image") or ""))
-            size = sizes.get(name)
-            if size is not None:
-                total += int(size * (spread.get(name, 0) / total_nodes))
+            held = sizes.get(name)
+            if held is not None:
+                total += int(held * (spread.get(name, 0) / total_nodes))
         return calculate_priority(total, len(containers)), Status.success()
