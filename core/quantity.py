@@ -48,7 +48,9 @@ def parse_quantity(text: str | int | float) -> Fraction:
     s = str(text).strip()
     m = _QUANTITY.match(s)
     if m is None:
-        raise QuantityError(f"quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$', got {text!r}")
+        raise QuantityError(
+            f"quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$', got {text!r}"
+        )
     num = Fraction(m.group("num"))
     suffix = m.group("suffix")
     if suffix in _BINARY:

@@ -123,7 +123,9 @@ def parse_label_selector(spec: Mapping[str, Any] | None) -> LabelSelector:
         if op in ("In", "NotIn") and not values:
             raise SelectorError(f"values: Required value: must be specified when `operator` is 'In' or 'NotIn' (key {key!r})")
         if op in ("Exists", "DoesNotExist") and values:
-            raise SelectorError(f"values: Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist' (key {key!r})")
+            raise SelectorError(
+                f"values: Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist' (key {key!r})"
+            )
         reqs.append(Requirement(str(key), op, frozenset(values)))
     return LabelSelector(tuple(reqs))
 
