@@ -1,28 +1,409 @@
-"""PodTopologySpread (placeholder until implemented)."""
+"""PodTopologySpread: spread matching pods evenly over topology domains.
+
+Hard constraints (``whenUnsatisfiable: DoNotSchedule``) are counted in PreFilter and
+checked per node in Filter: a node is rejected when placing the pod there would make its
+domain exceed the global minimum by more than ``maxSkew``.  Soft constraints
+(``ScheduleAnyway``) — or, for a pod without constraints, the default constraints
+(System: hostname maxSkew 3 and zone maxSkew 5, with a selector taken from the Services,
+ReplicationControllers, ReplicaSets and StatefulSets selecting the pod) — score nodes by
+the weighted number of matching pods in their domains, fewer being better.
+"""
 
 from __future__ import annotations
 
-from kschedx.core.framework import CycleState, Plugin, PreFilterResult, Status
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from kschedx.core.errors import InputError
+from kschedx.core.framework import MAX_NODE_SCORE, CycleState, Handle, Plugin, PreFilterResult, Status
 from kschedx.core.model import PodInfo
+from kschedx.core.plugins.podtopologyspread_common import (
+    DO_NOT_SCHEDULE,
+    LABEL_HOSTNAME,
+    SCHEDULE_ANYWAY,
+    SYSTEM_DEFAULT_CONSTRAINTS,
+    Constraint,
+    InclusionPolicy,
+    default_selector,
+    matching_pods_per_node,
+    node_has_keys,
+    parse_constraints,
+)
+from kschedx.core.selectors import SelectorError
 from kschedx.core.snapshot import NodeInfo
 
 NAME = "PodTopologySpread"
+PRE_FILTER_KEY = "PreFilter" + NAME
+PRE_SCORE_KEY = "PreScore" + NAME
+
+ERR_REASON_CONSTRAINTS_NOT_MATCH = "node(s) didn't match pod topology spread constraints"
+ERR_REASON_NODE_LABEL_NOT_MATCH = ERR_REASON_CONSTRAINTS_NOT_MATCH + " (missing required label)"
+
+SYSTEM_DEFAULTING = "System"
+LIST_DEFAULTING = "List"
+
+_MAX_INT32 = 2**31 - 1
+
+
+# --------------------------------------------------------------------------- PreFilter state
+
+
+class CriticalPaths:
+    """The two domains with the fewest matching pods for one constraint.
+
+    ``paths[0]`` always holds the minimum; ``paths[1]`` is only guaranteed to be no smaller
+    (upstream keeps two entries because preemption only ever removes pods from one node).
+    """
+
+    __slots__ = ("paths",)
+
+    def __init__(self) -> None:
+        self.paths: list[list[Any]] = [["", _MAX_INT32], ["", _MAX_INT32]]
+
+    def update(self, value: str, num: int) -> None:
+        p = self.paths
+        if value == p[0][0]:
+            i = 0
+        elif value == p[1][0]:
+            i = 1
+        else:
+            i = -1
+        if i >= 0:
+            p[i][1] = num
+            if p[0][1] > p[1][1]:
+                p[0], p[1] = p[1], p[0]
+        elif num < p[0][1]:
+            p[1] = p[0]
+            p[0] = [value, num]
+        elif num < p[1][1]:
+            p[1] = [value, num]
+
+    @property
+    def min_match(self) -> int:
+        return int(self.paths[0][1])
+
+    def clone(self) -> CriticalPaths:
+        c = CriticalPaths()
+        c.paths = [list(self.paths[0]), list(self.paths[1])]
+        return c
+
+
+@dataclass
+class PreFilterState:
+    """Matching pods per domain of each hard constraint, and each constraint's minimum."""
+
+    constraints: list[Constraint]
+    critical_paths: list[CriticalPaths] = field(default_factory=list)
+    # Per constraint: domain value -> matching pods; a domain is present (maybe with 0)
+    # when at least one eligible node belongs to it.
+    counts: list[dict[str, int]] = field(default_factory=list)
+
+    def min_match(self, i: int) -> int:
+        """The global minimum for constraint ``i``, 0 while fewer than minDomains domains exist."""
+        if len(self.counts[i]) < self.constraints[i].min_domains:
+            return 0
+        return self.critical_paths[i].min_match
+
+    def clone(self) -> PreFilterState:
+        return PreFilterState(
+            self.constraints,  # never mutated: shared
+            [p.clone() for p in self.critical_paths],
+            [dict(m) for m in self.counts],
+        )
+
+
+@dataclass
+class PreScoreState:
+    constraints: list[Constraint]
+    # Feasible nodes lacking a topology key (non-default constraints only): scored 0.
+    ignored: set[str]
+    # Per constraint (non-hostname only): domain value -> matching pods.
+    counts: list[dict[str, int]]
+    # Per constraint: log(number of domains + 2), so small topologies are not drowned out.
+    weights: list[float]
+    # Per constraint: node name -> matching pods on it (the hostname constraints' counts).
+    per_node: list[dict[str, int]]
+
+
+def topology_normalizing_weight(size: int) -> float:
+    return math.log(size + 2)
+
+
+def score_for_count(count: int, max_skew: int, weight: float) -> float:
+    # maxSkew-1 waters down differences between domains: the higher the tolerated skew,
+    # the less a few extra pods matter.
+    return count * weight + (max_skew - 1)
+
+
+def go_round(x: float) -> int:
+    """Go's math.Round: halves away from zero (Python's round() goes to even)."""
+    if x < 0:
+        return -go_round(-x)
+    r = math.floor(x)
+    if x - r >= 0.5:
+        r += 1
+    return int(r)
+
+
+# --------------------------------------------------------------------------- args
+
+
+def _validate_args(args: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
+    defaulting = args.get("defaultingType") or SYSTEM_DEFAULTING
+    constraints = list(args.get("defaultConstraints") or [])
+    prefix = "PodTopologySpread args"
+    if defaulting not in (SYSTEM_DEFAULTING, LIST_DEFAULTING):
+        raise InputError(f'{prefix}: defaultingType: Unsupported value: "{defaulting}": '
+                         'supported values: "List", "System"')
+    if defaulting == SYSTEM_DEFAULTING and constraints:
+        raise InputError(f'{prefix}: defaultConstraints: Invalid value: when .defaultingType is "System", '
+                         ".defaultConstraints must be empty")
+    seen: set[tuple[str, str]] = set()
+    for i, c in enumerate(constraints):
+        where = f"{prefix}: defaultConstraints[{i}]"
+        if not isinstance(c, dict):
+            raise InputError(f"{where}: must be a mapping")
+        if int(c.get("maxSkew") or 0) <= 0:
+            raise InputError(f"{where}.maxSkew: Invalid value: {c.get('maxSkew')}: must be greater than zero")
+        if not c.get("topologyKey"):
+            raise InputError(f"{where}.topologyKey: Required value: can not be empty")
+        when = c.get("whenUnsatisfiable")
+        if when not in (DO_NOT_SCHEDULE, SCHEDULE_ANYWAY):
+            raise InputError(f'{where}.whenUnsatisfiable: Unsupported value: "{when}": '
+                             'supported values: "DoNotSchedule", "ScheduleAnyway"')
+        if c.get("labelSelector") is not None:
+            raise InputError(f"{where}.labelSelector: Forbidden: constraint must not define a selector, "
+                             "as they deduced for each pod")
+        pair = (str(c["topologyKey"]), str(when))
+        if pair in seen:
+            raise InputError(f"{where}: Duplicate value: {{{pair[0]!r}, {pair[1]!r}}}")
+        seen.add(pair)
+    return defaulting, constraints
+
+
+# --------------------------------------------------------------------------- the plugin
 
 
 class PodTopologySpread(Plugin):
     name = NAME
 
-    def pre_filter(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> tuple[PreFilterResult | None, Status]:
-        return None, Status.skip()
+    def __init__(self, handle: Handle, args: dict[str, Any] | None = None) -> None:
+        super().__init__(handle, args)
+        defaulting, constraints = _validate_args(self.args)
+        self.system_defaulted = defaulting == SYSTEM_DEFAULTING
+        self.default_constraints: list[dict[str, Any]] = (
+            [dict(c) for c in SYSTEM_DEFAULT_CONSTRAINTS] if self.system_defaulted else constraints
+        )
 
-    def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status:
+    # ------------------------------------------------------------------ constraints
+
+    def _default_constraints(self, pod: PodInfo, action: str) -> list[Constraint]:
+        constraints = parse_constraints(self.default_constraints, pod.labels, action)
+        if not constraints:
+            return []
+        selector = default_selector(pod, self.handle.objects)
+        if selector.empty:
+            return []  # nothing selects the pod: no default spreading
+        return [c.with_selector(selector) for c in constraints]
+
+    def _constraints(self, pod: PodInfo, action: str) -> list[Constraint]:
+        items = pod.spec.get("topologySpreadConstraints")
+        if items:
+            return parse_constraints(items, pod.labels, action)
+        return self._default_constraints(pod, action)
+
+    # ------------------------------------------------------------------ PreFilter / Filter
+
+    def pre_filter(
+        self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]
+    ) -> tuple[PreFilterResult | None, Status]:
+        try:
+            constraints = self._constraints(pod, DO_NOT_SCHEDULE)
+        except SelectorError as e:
+            return None, Status.error(f"get constraints from pod: {e}")
+        if not constraints:
+            return None, Status.skip()
+
+        snapshot = self.handle.snapshot
+        per_node = [matching_pods_per_node(snapshot, pod.namespace, c.selector) for c in constraints]
+        counts: list[dict[str, int]] = [{} for _ in constraints]
+        policy = InclusionPolicy(pod)
+        for ni in nodes:
+            labels = ni.node.labels
+            if not node_has_keys(labels, constraints):
+                continue
+            name = ni.name
+            for i, ok in enumerate(policy.eligible(constraints, ni)):
+                if not ok:
+                    continue
+                value = labels[constraints[i].topology_key]
+                m = counts[i]
+                m[value] = m.get(value, 0) + per_node[i].get(name, 0)
+
+        paths: list[CriticalPaths] = []
+        for m in counts:
+            cp = CriticalPaths()
+            # Upstream feeds the domains in Go map order (random); feeding them from the
+            # fewest pods up keeps paths[1] the true second minimum, deterministically.
+            for value, num in sorted(m.items(), key=lambda kv: (kv[1], kv[0])):
+                cp.update(value, num)
+            paths.append(cp)
+        state.data[PRE_FILTER_KEY] = PreFilterState(constraints, paths, counts)
+        return None, Status.success()
+
+    def _update_with_pod(
+        self, state: CycleState, pod: PodInfo, other: PodInfo, node: NodeInfo, delta: int
+    ) -> Status:
+        s: PreFilterState | None = state.data.get(PRE_FILTER_KEY)
+        if s is None:
+            return Status.error(f'reading "{PRE_FILTER_KEY}" from cycleState: not found')
+        if other.namespace != pod.namespace:
+            return Status.success()
+        labels = node.node.labels
+        if not node_has_keys(labels, s.constraints):
+            return Status.success()
+        # Unlike PreFilter's counting, terminating pods and empty selectors are not special here.
+        eligible = InclusionPolicy(pod).eligible(s.constraints, node)
+        for i, c in enumerate(s.constraints):
+            if not c.selector.matches(other.labels):
+                continue
+            if not eligible[i]:
+                continue
+            value = labels[c.topology_key]
+            n = s.counts[i].get(value, 0) + delta
+            s.counts[i][value] = n
+            s.critical_paths[i].update(value, n)
         return Status.success()
 
+    def add_pod(self, state: CycleState, pod: PodInfo, pod_to_add: PodInfo, node: NodeInfo) -> Status:
+        return self._update_with_pod(state, pod, pod_to_add, node, 1)
+
+    def remove_pod(self, state: CycleState, pod: PodInfo, pod_to_remove: PodInfo, node: NodeInfo) -> Status:
+        return self._update_with_pod(state, pod, pod_to_remove, node, -1)
+
+    def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status:
+        s: PreFilterState | None = state.data.get(PRE_FILTER_KEY)
+        if s is None:
+            return Status.error(f'reading "{PRE_FILTER_KEY}" from cycleState: not found')
+        if not s.constraints:
+            return Status.success()
+        labels = node.node.labels
+        for i, c in enumerate(s.constraints):
+            value = labels.get(c.topology_key)
+            if value is None:
+                return Status.unresolvable(ERR_REASON_NODE_LABEL_NOT_MATCH)
+            self_match = 1 if c.selector.matches(pod.labels) else 0
+            skew = s.counts[i].get(value, 0) + self_match - s.min_match(i)
+            if skew > c.max_skew:
+                return Status.unschedulable(ERR_REASON_CONSTRAINTS_NOT_MATCH)
+        return Status.success()
+
+    # ------------------------------------------------------------------ PreScore / Score
+
     def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status:
-        return Status.skip()
+        snapshot = self.handle.snapshot
+        all_nodes = snapshot.nodes()
+        if not all_nodes:
+            return Status.skip()
+        has_own = bool(pod.spec.get("topologySpreadConstraints"))
+        try:
+            if has_own:
+                constraints = parse_constraints(pod.spec.get("topologySpreadConstraints"), pod.labels,
+                                                SCHEDULE_ANYWAY)
+            else:
+                constraints = self._default_constraints(pod, SCHEDULE_ANYWAY)
+        except SelectorError as e:
+            what = "obtaining pod's soft topology spread constraints" if has_own else \
+                "setting default soft topology spread constraints"
+            return Status.error(f"calculating preScoreState: {what}: {e}")
+        if not constraints:
+            return Status.skip()
+        # System defaults don't require every key, so nodes without a zone label still get
+        # hostname spreading.
+        require_all = has_own or not self.system_defaulted
+
+        ignored: set[str] = set()
+        counts: list[dict[str, int]] = [{} for _ in constraints]
+        for ni in nodes:
+            labels = ni.node.labels
+            if require_all and not node_has_keys(labels, constraints):
+                ignored.add(ni.name)
+                continue
+            for i, c in enumerate(constraints):
+                if c.topology_key == LABEL_HOSTNAME:
+                    continue  # counted per node in Score
+                # A missing key (system defaults only) is the domain "" here, as upstream.
+                counts[i].setdefault(labels.get(c.topology_key, ""), 0)
+        weights: list[float] = []
+        for i, c in enumerate(constraints):
+            size = len(counts[i])
+            if c.topology_key == LABEL_HOSTNAME:
+                size = len(nodes) - len(ignored)
+            weights.append(topology_normalizing_weight(size))
+
+        per_node = [matching_pods_per_node(snapshot, pod.namespace, c.selector) for c in constraints]
+        policy = InclusionPolicy(pod)
+        # Only domains holding a feasible node are counted, over every node of the cluster.
+        if any(counts):
+            for ni in all_nodes:
+                labels = ni.node.labels
+                if require_all and not node_has_keys(labels, constraints):
+                    continue
+                eligible = policy.eligible(constraints, ni)
+                name = ni.name
+                for i, c in enumerate(constraints):
+                    if not eligible[i]:
+                        continue
+                    m = counts[i]
+                    value = labels.get(c.topology_key, "")
+                    if value not in m:
+                        continue
+                    n = per_node[i].get(name)
+                    if n:
+                        m[value] += n
+        state.data[PRE_SCORE_KEY] = PreScoreState(constraints, ignored, counts, weights, per_node)
+        return Status.success()
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> tuple[int, Status]:
-        return 0, Status.success()
+        s: PreScoreState | None = state.data.get(PRE_SCORE_KEY)
+        if s is None:
+            return 0, Status.error(f'error reading "{PRE_SCORE_KEY}" from cycleState: not found')
+        if node.name in s.ignored:
+            return 0, Status.success()
+        labels = node.node.labels
+        total = 0.0
+        for i, c in enumerate(s.constraints):
+            value = labels.get(c.topology_key)
+            if value is None:
+                continue
+            if c.topology_key == LABEL_HOSTNAME:
+                cnt = s.per_node[i].get(node.name, 0)
+            else:
+                cnt = s.counts[i][value]
+            total += score_for_count(cnt, c.max_skew, s.weights[i])
+        return go_round(total), Status.success()
 
     def normalize_score(self, state: CycleState, pod: PodInfo, scores: dict[str, int]) -> Status:
+        s: PreScoreState | None = state.data.get(PRE_SCORE_KEY)
+        if s is None:
+            return Status.error(f'error reading "{PRE_SCORE_KEY}" from cycleState: not found')
+        min_score: int | None = None
+        max_score = 0
+        for name, v in scores.items():
+            if name in s.ignored:
+                continue
+            if min_score is None or v < min_score:
+                min_score = v
+            if v > max_score:
+                max_score = v
+        for name, v in scores.items():
+            if name in s.ignored:
+                scores[name] = 0
+            elif max_score == 0:
+                scores[name] = MAX_NODE_SCORE
+            else:
+                assert min_score is not None
+                # Fewer matching pods score higher: the node with the fewest gets 100.
+                scores[name] = MAX_NODE_SCORE * (max_score + min_score - v) // max_score
         return Status.success()
