@@ -1,22 +1,28 @@
-"""Output formats behind one entry point: ``render_result(result, fmt)``."""
+"""Output formats behind one entry point: ``render_result(result, fmt)``.
+
+One module per format (``table`` for table and wide, ``json_yaml``); each is imported only
+when chosen, so ``-o json`` never loads Rich.
+"""
 
 from __future__ import annotations
 
-import json
-import sys
-
 from kschedx.core.result import CycleResult
+
+FORMATS = ("table", "wide", "json", "yaml")
 
 
 def render_result(result: CycleResult, fmt: str, *, top: int | None = None, no_color: bool = False) -> None:
     if fmt == "json":
-        sys.stdout.write(json.dumps(result.to_json(), indent=2) + "\n")
-        return
-    if fmt == "yaml":
-        import yaml
+        from kschedx.cli.render.json_yaml import render_json
 
-        sys.stdout.write(yaml.safe_dump(result.to_json(), sort_keys=False))
-        return
-    from kschedx.cli.render.table import render_table
+        render_json(result)
+    elif fmt == "yaml":
+        from kschedx.cli.render.json_yaml import render_yaml
 
-    render_table(result, wide=(fmt == "wide"), top=top, no_color=no_color)
+        render_yaml(result)
+    elif fmt in ("table", "wide"):
+        from kschedx.cli.render.table import render_table
+
+        render_table(result, wide=(fmt == "wide"), top=top, no_color=no_color)
+    else:
+        raise ValueError(f"unknown output format {fmt!r}")

@@ -1,0 +1,1 @@
+"""One module per ``kschedx`` command; ``kschedx.cli.app`` registers each with one line."""

@@ -1,0 +1,87 @@
+"""``kschedx explain``: one scheduling cycle of one pod, explained.
+
+Parses options, calls the engine's front door (:mod:`kschedx.core.explain`), and hands
+the :class:`~kschedx.core.result.CycleResult` to a renderer. No scheduling logic here.
+"""
+
+from __future__ import annotations
+
+import os
+from enum import StrEnum
+from typing import Annotated
+
+import typer
+
+from kschedx.cli.common import EXIT_FITS, EXIT_INPUT, EXIT_UNSCHEDULABLE, engine_errors, fail
+
+
+class Output(StrEnum):
+    table = "table"
+    wide = "wide"
+    json = "json"
+    yaml = "yaml"
+
+
+def explain(
+    manifest: Annotated[
+        str,
+        typer.Argument(metavar="MANIFEST", help="Pod or workload manifest (a path, or - for stdin).", show_default=False),
+    ],
+    cluster: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--cluster", "-c", metavar="FILE",
+            help="Cluster dump: YAML or JSON, multi-document or kind: List, .gz ok. Repeatable.",
+            show_default=False,
+        ),
+    ] = None,
+    namespace: Annotated[
+        str | None,
+        typer.Option("--namespace", "-n", metavar="NS", help="Namespace of the pod [default: the manifest's, else default].",
+                     show_default=False),
+    ] = None,
+    doc: Annotated[
+        str | None,
+        typer.Option("--doc", metavar="NAME", help="Pick the document NAME (or KIND/NAME) of a multi-document manifest.",
+                     show_default=False),
+    ] = None,
+    profile: Annotated[
+        str | None,
+        typer.Option("--profile", metavar="NAME",
+                     help="Scheduler profile [default: the pod's schedulerName, else default-scheduler].",
+                     show_default=False),
+    ] = None,
+    output: Annotated[
+        Output,
+        typer.Option("--output", "-o", metavar="FORMAT", help="table, wide, json or yaml.", case_sensitive=False),
+    ] = Output.table,
+    top: Annotated[
+        int | None,
+        typer.Option("--top", metavar="K", min=1, help="Show only the first K node rows of the table.",
+                     show_default=False),
+    ] = None,
+    all_reasons: Annotated[
+        bool,
+        typer.Option("--all-reasons", help="List every failing filter per node, not only the first (the one the "
+                     "scheduler reports)."),
+    ] = False,
+    no_color: Annotated[bool, typer.Option("--no-color", help="No colours (NO_COLOR is respected too).")] = False,
+    debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks on errors.")] = False,
+) -> None:
+    """Explain where a pod would land, and why not on the other nodes.
+
+    Exit codes: 0 the pod fits, 1 unschedulable, 2 usage or input error, 3 cluster access error.
+    """
+    if not cluster:
+        raise fail("no cluster given: pass --cluster FILE (a dump of the cluster's objects)", EXIT_INPUT)
+
+    with engine_errors(debug, manifest):
+        from kschedx.core import explain as engine
+
+        options = engine.Options(profile=profile, all_reasons=all_reasons)
+        result = engine.explain_files(manifest, cluster, doc=doc, namespace=namespace, options=options)
+
+    from kschedx.cli.render import render_result
+
+    render_result(result, output.value, top=top, no_color=no_color or os.environ.get("NO_COLOR", "") != "")
+    raise typer.Exit(EXIT_FITS if result.schedulable else EXIT_UNSCHEDULABLE)
