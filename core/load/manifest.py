@@ -125,18 +125,20 @@ def _pod_from_template(tpl: Dict, ns: str, name: str) -> Dict:
 
 
 def _default_storage_class(objects: ClusterObjects) -> str | None:
-    best: tuple[str, str] | None = None
+    defaults: list[tuple[str, str]] = []
     for sc in objects.of("StorageClass"):
         m = sc.get("metadata") or {}
         ann = m.get("annotations") or {}
         if ann.get("storageclass.kubernetes.io/is-default-class") == "true" or ann.get(
             "storageclass.beta.kubernetes.io/is-default-class"
         ) == "true":
-            # DefaultStorageClass admission picks the newest default class, then by name.
-            key = (m.get("creationTimestamp") or "", m.get("name") or "")
-            if best is None or key > best:
-                best = key
-    return best[1] if best else None
+            defaults.append((str(m.get("creationTimestamp") or ""), str(m.get("name") or "")))
+    if not defaults:
+        return None
+    # DefaultStorageClass admission picks the newest default class; among equally new ones
+    # the first by name. (RFC 3339 UTC timestamps of the API order as strings.)
+    newest = max(ts for ts, _ in defaults)
+    return min(name for ts, name in defaults if ts == newest)
 
 
 def expand(obj: Dict, objects: ClusterObjects, path: str, namespace: str | None) -> IncomingPod:
@@ -310,37 +312,48 @@ def _statefulset(obj: Dict, objects: ClusterObjects, path: str, ns: str, name: s
         inc.extra_objects.append(owner)
         inc.rule += ", owned by the StatefulSet (added to the snapshot)"
     sel_labels = ((spec.get("selector") or {}).get("matchLabels")) or {}
-    volumes = pod["spec"].setdefault("volumes", [])
     default_sc: str | None = None
     made: list[str] = []
+    # The controller mounts one claim per template (first), then the template's other volumes.
+    claim_volumes: list[Dict] = []
+    template_names: set[str] = set()
     for vct in spec.get("volumeClaimTemplates") or []:
         vmeta = vct.get("metadata") or {}
         tname = vmeta.get("name")
         if not tname:
             raise InputError(f"StatefulSet {name!r} has a volumeClaimTemplate without a name", path=path)
         claim = f"{tname}-{pod_name}"
-        volumes[:] = [v for v in volumes if v.get("name") != tname]
-        volumes.append({"name": tname, "persistentVolumeClaim": {"claimName": claim}})
+        template_names.add(tname)
+        claim_volumes.append({"name": tname, "persistentVolumeClaim": {"claimName": claim}})
         if _find(objects, "PersistentVolumeClaim", ns, claim) is not None:
             continue
         pvc_spec = copy.deepcopy(vct.get("spec") or {})
-        if not pvc_spec.get("storageClassName"):
+        annotations = dict(vmeta.get("annotations") or {})
+        # DefaultStorageClass admission fills only a claim that names no class at all: an
+        # explicit "" (or the beta class annotation) is a choice and stays.
+        if pvc_spec.get("storageClassName") is None and "volume.beta.kubernetes.io/storage-class" not in annotations:
             if default_sc is None:
                 default_sc = _default_storage_class(objects) or ""
             if default_sc:
                 pvc_spec["storageClassName"] = default_sc
         pvc_labels = dict(vmeta.get("labels") or {})
         pvc_labels.update(sel_labels)
+        pvc_meta: Dict = {"name": claim, "namespace": ns, "labels": pvc_labels, "uid": _uid("PVC", ns, claim)}
+        if annotations:
+            pvc_meta["annotations"] = annotations
         inc.extra_objects.append(
             {
                 "apiVersion": "v1",
                 "kind": "PersistentVolumeClaim",
-                "metadata": {"name": claim, "namespace": ns, "labels": pvc_labels, "uid": _uid("PVC", ns, claim)},
+                "metadata": pvc_meta,
                 "spec": pvc_spec,
                 "status": {"phase": "Pending"},
             }
         )
         made.append(claim)
+    if claim_volumes:
+        others = [v for v in pod["spec"].get("volumes") or [] if v.get("name") not in template_names]
+        pod["spec"]["volumes"] = claim_volumes + others
     if made:
         inc.rule += "; new Pending PVC(s) " + ", ".join(made)
     return inc
