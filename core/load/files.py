@@ -28,7 +28,7 @@ Dict = dict[str, Any]
 CLUSTER_KINDS = frozenset(
     {
         "Node", "Pod", "Namespace", "PersistentVolume", "PersistentVolumeClaim", "StorageClass",
-        "CSINode", "CSIDriver", "Service", "ReplicaSet", "StatefulSet", "ReplicationController",
+        "CSINode", "CSIDriver", "CSIStorageCapacity", "Service", "ReplicaSet", "StatefulSet", "ReplicationController",
         "PodDisruptionBudget", "PriorityClass", "ResourceSlice", "ResourceClaim", "DeviceClass",
         "ResourceClaimTemplate", "Deployment", "DaemonSet", "Job",
     }
