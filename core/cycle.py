@@ -52,6 +52,8 @@ class Framework:
         self.profile = profile
         self.snapshot = snapshot
         self.objects: ClusterObjects = snapshot.objects
+        # Warnings plugins raise during a cycle (bound to the cycle result's list).
+        self.warnings: list[str] = []
         self.plugins = PluginSet(profile, self, registry)
 
     # ------------------------------------------------------------------ Handle
@@ -152,6 +154,7 @@ class Framework:
                 num_all, self.profile.percentage_of_nodes_to_score
             ),
         )
+        self.warnings = result.warnings
 
         # PreEnqueue: a gated pod never enters the scheduling queue.
         for pl in self.plugins.pre_enqueue:

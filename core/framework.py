@@ -137,6 +137,7 @@ class Handle(Protocol):
 
     snapshot: Snapshot
     objects: ClusterObjects
+    warnings: list[str]
 
     def run_filter_with_nominated(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status: ...
 
