@@ -16,6 +16,7 @@ from kschedx.core.errors import InputError
 from kschedx.core.load.admission import admit, resolve_cluster_pod_priorities
 from kschedx.core.load.files import load_cluster
 from kschedx.core.load.manifest import IncomingPod, expand, select_document
+from kschedx.core.load.validate import check_pod_shape
 from kschedx.core.model import PodInfo
 from kschedx.core.plugins import REGISTRY
 from kschedx.core.quantity import QuantityError
@@ -50,6 +51,7 @@ def prepare_pod(
 
 def prepare_object(obj: Dict, path: str, objects: ClusterObjects, *, namespace: str | None = None) -> IncomingPod:
     inc = expand(obj, objects, path, namespace)
+    check_pod_shape(inc.pod, path)
     try:
         inc.warnings.extend(admit(inc.pod, objects, namespace))
     except InputError as e:
@@ -115,6 +117,21 @@ def run(
     return result
 
 
+def load_profiles(config: str | None, options: Options | None) -> tuple[dict[str, Profile] | None, Options | None]:
+    """The profiles of a KubeSchedulerConfiguration file (None: the defaults), and the
+    options with a warning added for each extender the file configures."""
+    if config is None:
+        return None, options
+    from kschedx.core.config import load_config
+
+    loaded = load_config(config, REGISTRY)
+    if loaded.extenders:
+        options = options or Options()
+        options = Options(options.profile, options.all_reasons, options.post_filter,
+                          [*options.extra_warnings, *loaded.extender_warnings()])
+    return loaded.profiles, options
+
+
 def explain_files(
     manifest: str,
     cluster: list[str],
@@ -122,12 +139,18 @@ def explain_files(
     doc: str | None = None,
     namespace: str | None = None,
     options: Options | None = None,
+    config: str | None = None,
 ) -> CycleResult:
-    """Explain one manifest against cluster dump files with the default profile."""
+    """Explain one manifest against cluster dump files (the default profile without ``config``)."""
     objects = load_cluster_files(cluster)
     incoming = prepare_pod(manifest, objects, doc=doc, namespace=namespace)
-    profile = select_profile(incoming.pod, options.profile if options else None)
-    snapshot = build_snapshot(objects, incoming)
+    profiles, options = load_profiles(config, options)
+    profile = select_profile(incoming.pod, options.profile if options else None, profiles)
+    try:
+        snapshot = build_snapshot(objects, incoming)
+    except (QuantityError, SelectorError) as e:
+        # A bad quantity of a node or pod in the dump: the message names the object.
+        raise InputError(str(e), path=", ".join(cluster)) from None
     return run(snapshot, incoming, profile, options, manifest)
 
 
@@ -177,11 +200,7 @@ def explain_case_json(
     """A golden-style run: the JSON shape of one cycle, or ``{"steps": [...]}`` for replicas."""
     objects = load_cluster_files(cluster)
     incoming = prepare_pod(manifest, objects)
-    profiles = None
-    if config is not None:
-        from kschedx.core.config import load_config_file
-
-        profiles = load_config_file(config, REGISTRY)
+    profiles, options = load_profiles(config, options)
     profile = select_profile(incoming.pod, options.profile if options else None, profiles)
     snapshot = build_snapshot(objects, incoming)
     if replicas > 1:
