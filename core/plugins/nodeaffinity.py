@@ -57,7 +57,9 @@ class NodeAffinity(Plugin):
             added.get("requiredDuringSchedulingIgnoredDuringExecution")
         )
         self.added_preferred = _weighted_terms(added.get("preferredDuringSchedulingIgnoredDuringExecution"))
-        self.has_added_preferred = added.get("preferredDuringSchedulingIgnoredDuringExecution") is not None
+        # Upstream keeps the added preferred terms only when the list is non-empty, and
+        # PreScore skips when neither the pod nor the args have any.
+        self.has_added_preferred = bool(added.get("preferredDuringSchedulingIgnoredDuringExecution"))
 
     @staticmethod
     def _required(pod: PodInfo) -> _Required:

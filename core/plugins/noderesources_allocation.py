@@ -179,5 +179,9 @@ def balanced_scorer(requested: Sequence[int], allocatable: Sequence[int]) -> int
         std = abs((fractions[0] - fractions[1]) / 2)
     elif len(fractions) > 2:
         mean = total / len(fractions)
-        std = math.sqrt(sum((f - mean) * (f - mean) for f in fractions) / len(fractions))
+        # Accumulate left to right like Go (sum() compensates rounding since Python 3.12).
+        acc = 0.0
+        for f in fractions:
+            acc = acc + (f - mean) * (f - mean)
+        std = math.sqrt(acc / len(fractions))
     return int((1 - std) * MAX_NODE_SCORE)
