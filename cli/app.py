@@ -15,6 +15,7 @@ import typer
 
 from kschedx import __version__
 from kschedx.cli.commands import explain as explain_cmd
+from kschedx.cli.commands import plugins as plugins_cmd
 
 app = typer.Typer(
     name="kschedx",
@@ -43,6 +44,7 @@ def main_callback(
 
 
 app.command("explain", no_args_is_help=True)(explain_cmd.explain)
+app.command("plugins")(plugins_cmd.plugins)
 
 
 def _prog_name() -> str:

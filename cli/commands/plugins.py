@@ -1,0 +1,136 @@
+"""``kschedx plugins``: the plugins of each scheduler profile, per extension point, in order.
+
+Loads the KubeSchedulerConfiguration (or the v1.35 defaults), lets the engine build the
+profiles exactly as kube-scheduler does (:func:`kschedx.core.config.plugins_report`) and
+renders the result: a Rich table per profile, or the same data as JSON or YAML.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from enum import StrEnum
+from typing import Annotated, Any
+
+import typer
+
+from kschedx.cli.common import engine_errors
+
+
+class Output(StrEnum):
+    table = "table"
+    json = "json"
+    yaml = "yaml"
+
+
+def plugins(
+    config: Annotated[
+        str | None,
+        typer.Option("--config", metavar="FILE",
+                     help="KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1, YAML or JSON) "
+                     "[default: the v1.35 defaults].",
+                     show_default=False),
+    ] = None,
+    profile: Annotated[
+        str | None,
+        typer.Option("--profile", metavar="NAME", help="Show only this profile [default: every profile].",
+                     show_default=False),
+    ] = None,
+    output: Annotated[
+        Output,
+        typer.Option("--output", "-o", metavar="FORMAT", help="table, json or yaml.", case_sensitive=False),
+    ] = Output.table,
+    no_color: Annotated[bool, typer.Option("--no-color", help="No colours (NO_COLOR is respected too).")] = False,
+    debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks on errors.")] = False,
+) -> None:
+    """Show the configured plugins per extension point, with score weights and effective args.
+
+    Exit codes: 0 shown, 2 invalid configuration or unknown profile.
+    """
+    with engine_errors(debug, config or "the default configuration"):
+        from kschedx.core.config import default_config, load_config, plugins_report
+        from kschedx.core.plugins import REGISTRY
+
+        loaded = load_config(config, REGISTRY) if config is not None else default_config(REGISTRY)
+        report = plugins_report(loaded, REGISTRY, profile)
+
+    if output == Output.json:
+        sys.stdout.write(json.dumps(report, indent=2) + "\n")
+    elif output == Output.yaml:
+        import yaml
+
+        dumper: Any = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+        sys.stdout.write(str(yaml.dump(report, Dumper=dumper, sort_keys=False, default_flow_style=False)))
+    else:
+        render_table(report, no_color=no_color or os.environ.get("NO_COLOR", "") != "")
+
+
+def _args_text(args: dict[str, Any]) -> str:
+    import yaml
+
+    if not args:
+        return "{}"
+    return str(yaml.safe_dump(args, sort_keys=False, default_flow_style=None, width=70)).rstrip()
+
+
+def render_table(report: dict[str, Any], *, no_color: bool = False) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
+    from kschedx.cli.render.console import make_console
+
+    console = make_console(no_color=no_color)
+    source = report["config"] or "v1.35 defaults (no --config)"
+    console.print(Text(f"Scheduler configuration: {source}", style="bold"))
+    for prof in report["profiles"]:
+        pct = prof["percentageOfNodesToScore"]
+        pct_text = f"{pct}%" if pct else "adaptive (0)"
+        console.print()
+        console.print(Text(f"Profile {prof['schedulerName']}  (percentageOfNodesToScore: {pct_text})", style="bold cyan"))
+        neutral = [p for p, d in prof["extensionPoints"].items() if not d["evaluated"]]
+        table = Table(
+            show_lines=False,
+            header_style="bold",
+            caption=f"{', '.join(neutral)}: no effect on where the pod lands, listed only.",
+            caption_justify="left",
+        )
+        table.add_column("Extension point")
+        table.add_column("#", justify="right")
+        table.add_column("Plugin")
+        table.add_column("Weight", justify="right")
+        table.add_column("Note", style="dim")
+        points = list(prof["extensionPoints"].items())
+        for i, (point, data) in enumerate(points):
+            plugins = data["plugins"]
+            last = i == len(points) - 1
+            if not plugins:
+                table.add_row(point, "", "-", "", "", end_section=not last)
+                continue
+            for j, pl in enumerate(plugins):
+                note = "not evaluated offline" if data["evaluated"] and not pl["evaluated"] else ""
+                table.add_row(
+                    point if j == 0 else "",
+                    str(j + 1),
+                    pl["name"],
+                    str(pl["weight"]) if "weight" in pl else "",
+                    note,
+                    end_section=(j == len(plugins) - 1) and not last,
+                )
+        console.print(table)
+        args = prof["pluginArgs"]
+        if args:
+            at = Table(title="Plugin args (defaulted)", title_justify="left", header_style="bold", show_lines=True)
+            at.add_column("Plugin")
+            at.add_column("Args")
+            for name, value in args.items():
+                text = _args_text(value)
+                if name == "PodTopologySpread" and value.get("defaultingType") == "System":
+                    # What System defaulting means, since the args themselves list nothing.
+                    text += ("\n# system default constraints (ScheduleAnyway): "
+                             "kubernetes.io/hostname maxSkew 3, topology.kubernetes.io/zone maxSkew 5")
+                at.add_row(name, text)
+            console.print()
+            console.print(at)
+    for w in report["warnings"]:
+        console.print(Text(f"warning: {w}", style="yellow"))
