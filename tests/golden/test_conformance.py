@@ -19,15 +19,10 @@ CASES = Path(__file__).parent / "cases"
 
 # Plugins whose full semantics are still being built, with the issue that builds them.
 PENDING_PLUGINS: dict[str, str] = {
-    "VolumeBinding": "issue 4",
-    "VolumeRestrictions": "issue 4",
-    "VolumeZone": "issue 4",
-    "NodeVolumeLimits": "issue 4",
     "DynamicResources": "issue 9",
     "InterPodAffinity": "issue 3",
 }
 PENDING_FEATURES = {
-    "config": "issue 5 (KubeSchedulerConfiguration)",
     "preemption": "issue 8 (preemption victims)",
     "replicas": "issue 7 (replica placement)",
 }
