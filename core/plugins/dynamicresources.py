@@ -172,7 +172,7 @@ class DynamicResources(Plugin):
     def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status:
         s: DRAState | None = state.data.get(NAME)
         if s is None:
-            return Status.error(f"reading {NAME!r} from cycleState: not found")
+            return Status.error("not found")
         if not s.claims:
             return Status.success()
         view = node.node
@@ -202,7 +202,9 @@ class DynamicResources(Plugin):
     def post_filter(self, state: CycleState, pod: PodInfo, statuses: NodeStatusMap) -> tuple[Any, Status]:
         s: DRAState | None = state.data.get(NAME)
         if s is None:
-            return None, Status.error(f"reading {NAME!r} from cycleState: not found")
+            # PreFilter stopped before this plugin ran (another plugin rejected the pod); upstream
+            # passes the cycle state's bare ErrNotFound up, and it ends PostFilter as an error.
+            return None, Status.error("not found")
         if not s.claims:
             return None, Status.unschedulable("no new claims to deallocate")
         # Upstream picks from a set (random order); the lowest index keeps runs repeatable.
@@ -215,7 +217,7 @@ class DynamicResources(Plugin):
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> tuple[int, Status]:
         s: DRAState | None = state.data.get(NAME)
         if s is None:
-            return 0, Status.error(f"reading {NAME!r} from cycleState: not found")
+            return 0, Status.error("not found")
         if not s.claims:
             return 0, Status.success()
         allocations = s.node_allocations.get(node.name)
