@@ -45,6 +45,12 @@ def explain(
         typer.Option("--doc", metavar="NAME", help="Pick the document NAME (or KIND/NAME) of a multi-document manifest.",
                      show_default=False),
     ] = None,
+    config: Annotated[
+        str | None,
+        typer.Option("--config", metavar="FILE",
+                     help="KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1, YAML or JSON) "
+                     "[default: the v1.35 defaults].", show_default=False),
+    ] = None,
     profile: Annotated[
         str | None,
         typer.Option("--profile", metavar="NAME",
@@ -79,7 +85,7 @@ def explain(
         from kschedx.core import explain as engine
 
         options = engine.Options(profile=profile, all_reasons=all_reasons)
-        result = engine.explain_files(manifest, cluster, doc=doc, namespace=namespace, options=options)
+        result = engine.explain_files(manifest, cluster, doc=doc, namespace=namespace, options=options, config=config)
 
     from kschedx.cli.render import render_result
 

@@ -318,3 +318,57 @@ def test_table_fits_the_terminal_width(width: int) -> None:
         res = run("explain", WEB, "--cluster", CLUSTER, "-o", fmt, env={"COLUMNS": str(width)})
         assert res.exit_code == 0
         assert max(len(line) for line in res.stdout.splitlines()) <= width
+
+
+# --------------------------------------------------------------------------- --config
+
+BINPACK = """\
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+  pluginConfig:
+  - name: NodeResourcesFit
+    args:
+      scoringStrategy:
+        type: MostAllocated
+        resources: [{name: cpu, weight: 1}, {name: memory, weight: 1}]
+- schedulerName: batch
+  plugins:
+    multiPoint:
+      disabled: [{name: ImageLocality}]
+"""
+
+
+def _fit_raw(data: Any) -> dict[str, int]:
+    fit = next(p for p in data["scorePlugins"] if p["name"] == "NodeResourcesFit")
+    return {n: s["raw"] for n, s in fit["scores"].items()}
+
+
+def test_config_changes_the_scoring_strategy(tmp_path: Path) -> None:
+    cfg = write(tmp_path, "sched.yaml", BINPACK)
+    least = json.loads(run("explain", WEB, "--cluster", CLUSTER, "-o", "json").stdout)
+    most_res = run("explain", WEB, "--cluster", CLUSTER, "--config", cfg, "-o", "json")
+    assert most_res.exit_code == 0, most_res.output
+    most = json.loads(most_res.stdout)
+    assert most == engine_json(WEB, config=cfg)
+    # LeastAllocated and MostAllocated rank the same nodes in opposite directions.
+    lo, hi = _fit_raw(least), _fit_raw(most)
+    assert lo.keys() == hi.keys() and lo != hi
+    assert max(lo, key=lambda n: (lo[n], n)) != max(hi, key=lambda n: (hi[n], n))
+
+
+def test_config_profile_selection(tmp_path: Path) -> None:
+    cfg = write(tmp_path, "sched.yaml", BINPACK)
+    res = run("explain", WEB, "--cluster", CLUSTER, "--config", cfg, "--profile", "batch", "-o", "json")
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert data["profile"] == "batch"
+    assert "ImageLocality" not in [p["name"] for p in data["scorePlugins"]]
+
+
+def test_invalid_config_is_an_input_error(tmp_path: Path) -> None:
+    cfg = write(tmp_path, "sched.yaml", BINPACK.replace("disabled: [{name: ImageLocality}]", "enabled: [{name: NoSuchPlugin}]"))
+    assert_input_error(run("explain", WEB, "--cluster", CLUSTER, "--config", cfg), "NoSuchPlugin")
+    bad = write(tmp_path, "bad.yaml", "profiles: [\n")
+    assert_input_error(run("explain", WEB, "--cluster", CLUSTER, "--config", bad), f"{bad}:")
