@@ -15,14 +15,16 @@ from kschedx.core.cycle import Framework
 from kschedx.core.errors import InputError
 from kschedx.core.load.admission import admit, resolve_cluster_pod_priorities
 from kschedx.core.load.files import load_cluster
-from kschedx.core.load.manifest import IncomingPod, expand, select_document
+from kschedx.core.load.manifest import IncomingPod, expand, pin_to_node, select_document
 from kschedx.core.load.validate import check_pod_shape
 from kschedx.core.model import PodInfo
 from kschedx.core.plugins import REGISTRY
 from kschedx.core.quantity import QuantityError
+from kschedx.core.report import Explanation, daemon_verdict
 from kschedx.core.result import CycleResult
 from kschedx.core.selectors import SelectorError
 from kschedx.core.snapshot import ClusterObjects, Snapshot
+from kschedx.core.whatif import Edits, apply_edits
 
 Dict = dict[str, Any]
 
@@ -104,6 +106,17 @@ def run(
     result.warnings.extend(options.extra_warnings)
     if incoming.bound_node:
         result.focus_node = incoming.bound_node
+    if len(result.best_nodes) > 1:
+        result.warnings.append(
+            f"{len(result.best_nodes)} nodes tie at total {result.totals[result.best_nodes[0]]} "
+            f"({', '.join(result.best_nodes)}): the real scheduler picks one of them at random; "
+            f"kschedx reports the first by name"
+        )
+    if result.single_feasible_node:
+        result.warnings.append(
+            f"only {result.selected_node} is feasible: the real scheduler binds it without running "
+            "PreScore and Score; the scores are shown for the explanation only"
+        )
     n = result.num_all_nodes
     k = result.num_feasible_nodes_to_find or n
     if k < n:
@@ -152,6 +165,105 @@ def explain_files(
         # A bad quantity of a node or pod in the dump: the message names the object.
         raise InputError(str(e), path=", ".join(cluster)) from None
     return run(snapshot, incoming, profile, options, manifest)
+
+
+def resolve_replicas(replicas: int | str | None, incoming: IncomingPod) -> int:
+    """``--replicas``: a count, or ``auto`` for the workload's own (a Pod's is 1)."""
+    if replicas is None:
+        return 1
+    if isinstance(replicas, str):
+        if replicas.strip().lower() == "auto":
+            return incoming.workload_replicas if incoming.workload_replicas is not None else 1
+        try:
+            replicas = int(replicas)
+        except ValueError:
+            raise InputError(f"--replicas takes a number or 'auto', not {replicas!r}") from None
+    if replicas < 1:
+        if incoming.workload_replicas == 0 and replicas == 0:
+            return 0
+        raise InputError("--replicas must be at least 1")
+    return replicas
+
+
+def explain_objects(
+    manifest: str,
+    objects: ClusterObjects,
+    *,
+    doc: str | None = None,
+    edits: Edits | None = None,
+    **kwargs: Any,
+) -> Explanation:
+    """Explain a manifest file's pod-bearing document against loaded cluster objects,
+    after the what-if edits."""
+    objects, edit_lines = apply_edits(objects, edits or Edits())
+    obj = select_document(manifest, doc)
+    return explain_object(obj, manifest, objects, edit_lines=edit_lines, **kwargs)
+
+
+def explain_object(
+    obj: Dict,
+    path: str,
+    objects: ClusterObjects,
+    *,
+    namespace: str | None = None,
+    options: Options | None = None,
+    config: str | None = None,
+    replicas: int | str | None = None,
+    edit_lines: list[str] | None = None,
+    source: str = "the cluster",
+) -> Explanation:
+    """One pod-bearing object: one cycle, the replica steps, or (for a DaemonSet) one
+    pinned cycle per node."""
+    incoming = prepare_object(obj, path, objects, namespace=namespace)
+    profiles, options = load_profiles(config, options)
+    profile = select_profile(incoming.pod, options.profile if options else None, profiles)
+    try:
+        snapshot = build_snapshot(objects, incoming)
+    except (QuantityError, SelectorError) as e:
+        # A bad quantity of a node or pod in the dump: the message names the object.
+        raise InputError(str(e), path=source) from None
+
+    edit_lines = edit_lines or []
+    if incoming.daemonset:
+        out = _explain_daemonset(snapshot, incoming, profile, options, path, edit_lines)
+    elif replicas is None:
+        out = Explanation("single", [run(snapshot, incoming, profile, options, path)], edit_lines)
+    else:
+        count = resolve_replicas(replicas, incoming)
+        steps = run_replicas(snapshot, incoming, profile, count, options, path)
+        out = Explanation("replicas", steps, edit_lines, replicas_requested=count)
+    for result in [*out.steps, *([out.daemon_template] if out.daemon_template else [])]:
+        result.edits = list(edit_lines)
+    return out
+
+
+def _explain_daemonset(
+    snapshot: Snapshot,
+    incoming: IncomingPod,
+    profile: Profile,
+    options: Options | None,
+    path: str,
+    edit_lines: list[str],
+) -> Explanation:
+    """One cycle per node with the daemon pod pinned there, as the DaemonSet controller
+    creates it; the verdict per node is whether that pinned pod would be scheduled."""
+    template = run(snapshot, incoming, profile, options, path)
+    out = Explanation("daemonset", [], edit_lines, daemonset=incoming.source_name, daemon_template=template)
+    for ni in snapshot.nodes():
+        pinned = IncomingPod(pin_to_node(incoming.pod, ni.name), incoming.source_kind, incoming.source_name,
+                             incoming.rule)
+        result = run(snapshot, pinned, profile, options, path)
+        out.daemon_nodes.append(daemon_verdict(ni.name, result))
+    return out
+
+
+def explain_paths(
+    manifest: str,
+    cluster: list[str],
+    **kwargs: Any,
+) -> Explanation:
+    """:func:`explain_objects` over cluster dump files."""
+    return explain_objects(manifest, load_cluster_files(cluster), source=", ".join(cluster), **kwargs)
 
 
 def clone_pod_dict(pod: Dict) -> Dict:

@@ -132,6 +132,8 @@ class CycleResult:
     notes: list[str] = field(default_factory=list)
     focus_node: str | None = None
     num_feasible_nodes_to_find: int | None = None
+    # What-if edits applied to the cluster before this cycle (--cordon, --drain, ...).
+    edits: list[str] = field(default_factory=list)
 
     @property
     def feasible_nodes(self) -> list[str]:
@@ -164,4 +166,5 @@ class CycleResult:
             "error": self.error,
             "warnings": list(self.warnings),
             "notes": list(self.notes),
+            "edits": list(self.edits),
         }

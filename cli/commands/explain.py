@@ -57,6 +57,37 @@ def explain(
                      help="Scheduler profile [default: the pod's schedulerName, else default-scheduler].",
                      show_default=False),
     ] = None,
+    replicas: Annotated[
+        str | None,
+        typer.Option("--replicas", metavar="N|auto",
+                     help="Place N copies one after another, each bound where the previous cycle put it; "
+                     "'auto' takes the workload's own count.", show_default=False),
+    ] = None,
+    cordon: Annotated[
+        list[str] | None,
+        typer.Option("--cordon", metavar="NODE", help="Cordon NODE first (repeatable).", show_default=False),
+    ] = None,
+    drain: Annotated[
+        list[str] | None,
+        typer.Option("--drain", metavar="NODE",
+                     help="Cordon NODE and evict its pods (not DaemonSet or static pods) to Pending (repeatable).",
+                     show_default=False),
+    ] = None,
+    without_node: Annotated[
+        list[str] | None,
+        typer.Option("--without-node", metavar="NODE", help="Remove NODE and its pods (repeatable).",
+                     show_default=False),
+    ] = None,
+    add_node: Annotated[
+        list[str] | None,
+        typer.Option("--add-node", metavar="FILE", help="Add the Node(s) of FILE, e.g. a new pool's template "
+                     "(repeatable).", show_default=False),
+    ] = None,
+    add_node_count: Annotated[
+        int,
+        typer.Option("--add-node-count", metavar="K", min=1, help="Add K copies of each --add-node node, "
+                     "named NAME-0 … NAME-{K-1}."),
+    ] = 1,
     output: Annotated[
         Output,
         typer.Option("--output", "-o", metavar="FORMAT", help="table, wide, json or yaml.", case_sensitive=False),
@@ -83,11 +114,15 @@ def explain(
 
     with engine_errors(debug, manifest):
         from kschedx.core import explain as engine
+        from kschedx.core.whatif import Edits
 
         options = engine.Options(profile=profile, all_reasons=all_reasons)
-        result = engine.explain_files(manifest, cluster, doc=doc, namespace=namespace, options=options, config=config)
+        edits = Edits(cordon=cordon or [], drain=drain or [], without=without_node or [],
+                      add_node_files=add_node or [], add_node_count=add_node_count)
+        expl = engine.explain_paths(manifest, cluster, doc=doc, namespace=namespace, options=options,
+                                    config=config, edits=edits, replicas=replicas)
 
-    from kschedx.cli.render import render_result
+    from kschedx.cli.render import render_explanation
 
-    render_result(result, output.value, top=top, no_color=no_color or os.environ.get("NO_COLOR", "") != "")
-    raise typer.Exit(EXIT_FITS if result.schedulable else EXIT_UNSCHEDULABLE)
+    render_explanation(expl, output.value, top=top, no_color=no_color or os.environ.get("NO_COLOR", "") != "")
+    raise typer.Exit(EXIT_FITS if expl.ok else EXIT_UNSCHEDULABLE)

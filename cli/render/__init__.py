@@ -6,6 +6,7 @@ when chosen, so ``-o json`` never loads Rich.
 
 from __future__ import annotations
 
+from kschedx.core.report import Explanation
 from kschedx.core.result import CycleResult
 
 FORMATS = ("table", "wide", "json", "yaml")
@@ -26,3 +27,18 @@ def render_result(result: CycleResult, fmt: str, *, top: int | None = None, no_c
         render_table(result, wide=(fmt == "wide"), top=top, no_color=no_color)
     else:
         raise ValueError(f"unknown output format {fmt!r}")
+
+
+def render_explanation(expl: Explanation, fmt: str, *, top: int | None = None, no_color: bool = False) -> None:
+    """One cycle as :func:`render_result`; replica steps and DaemonSets as their own tables."""
+    if expl.mode == "single" or fmt in ("json", "yaml"):
+        if expl.mode == "single":
+            render_result(expl.steps[0], fmt, top=top, no_color=no_color)
+            return
+        from kschedx.cli.render.json_yaml import render_json, render_yaml
+
+        (render_json if fmt == "json" else render_yaml)(expl)
+        return
+    from kschedx.cli.render.steps import render_steps
+
+    render_steps(expl, no_color=no_color)

@@ -1,15 +1,18 @@
-"""Machine-readable formats: a faithful dump of ``CycleResult.to_json()`` (SPEC §3)."""
+"""Machine-readable formats: a faithful dump of ``to_json()`` (SPEC §3) of a cycle, an
+explanation (replica steps, DaemonSet nodes) or a check report."""
 
 from __future__ import annotations
 
 import json
 import sys
-from typing import Any
-
-from kschedx.core.result import CycleResult
+from typing import Any, Protocol
 
 
-def render_json(result: CycleResult) -> None:
+class Jsonable(Protocol):
+    def to_json(self) -> dict[str, Any]: ...
+
+
+def render_json(result: Jsonable) -> None:
     sys.stdout.write(json.dumps(result.to_json(), indent=2) + "\n")
 
 
@@ -20,5 +23,5 @@ def _yaml_dump(data: Any) -> str:
     return str(yaml.dump(data, Dumper=dumper, sort_keys=False, default_flow_style=False, allow_unicode=True))
 
 
-def render_yaml(result: CycleResult) -> None:
+def render_yaml(result: Jsonable) -> None:
     sys.stdout.write(_yaml_dump(result.to_json()))

@@ -143,7 +143,7 @@ def _verdict(result: CycleResult) -> Text:
             if i:
                 t.append(", ")
             t.append(n, style=S_BEST)
-        t.append(" (the scheduler picks one at random)")
+        t.append(" (a tie: see the warning)")
     return t
 
 
@@ -157,6 +157,8 @@ def _header(result: CycleResult) -> Table:
     grid.add_row("Profile", Text(result.profile))
     for i, note in enumerate(result.notes):
         grid.add_row("Rule" if i == 0 else "", Text(note))
+    for i, edit in enumerate(result.edits):
+        grid.add_row("Edits" if i == 0 else "", Text(edit))
     pf = result.pre_filter
     if result.gated is None and pf.code != "Success" and pf.plugin is not None:
         t = span("✗ ", style=S_BAD)
@@ -168,8 +170,6 @@ def _header(result: CycleResult) -> Table:
         t.append(f" narrowed the candidates to {_plural(len(pf.node_names), 'node')}")
         grid.add_row("PreFilter", t)
     grid.add_row("Result", _verdict(result))
-    if result.single_feasible_node:
-        grid.add_row("", Text("only one feasible node: upstream skips scoring; scores shown anyway", style=S_DIM))
     return grid
 
 

@@ -1,0 +1,137 @@
+"""Tables for runs of many cycles: replica steps (one row per copy) and DaemonSets (one row
+per node). Everything shown comes from the :class:`Explanation`; no logic beyond layout."""
+
+from __future__ import annotations
+
+from rich import box
+from rich.console import Console, Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from kschedx.cli.render.console import make_console
+from kschedx.cli.render.table import S_BAD, S_BEST, S_DIM, S_LABEL, S_OK, S_PLUGIN, S_WARN, span
+from kschedx.core.report import Explanation, summarize_step
+from kschedx.core.result import CycleResult
+
+
+def _header(first: CycleResult, rows: list[tuple[str, Text]]) -> Table:
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style=S_LABEL, no_wrap=True)
+    grid.add_column(overflow="fold")
+    grid.add_row("Profile", Text(first.profile))
+    for i, note in enumerate(first.notes):
+        grid.add_row("Rule" if i == 0 else "", Text(note))
+    for i, edit in enumerate(first.edits):
+        grid.add_row("Edits" if i == 0 else "", Text(edit))
+    for label, value in rows:
+        grid.add_row(label, value)
+    return grid
+
+
+def _warnings(results: list[CycleResult]) -> list[RenderableType]:
+    seen: list[str] = []
+    for r in results:
+        for w in r.warnings:
+            if w not in seen:
+                seen.append(w)
+    out: list[RenderableType] = []
+    for w in seen:
+        t = span("warning: ", style=S_WARN)
+        t.append(w, style=S_DIM)
+        out.append(t)
+    return out
+
+
+def build_replicas(expl: Explanation) -> list[RenderableType]:
+    steps = expl.steps
+    placed = expl.replicas_placed
+    want = expl.replicas_requested
+    verdict = span("✓ all fit", style=S_OK) if placed == want else span(f"✗ {placed} of {want} fit", style=S_BAD)
+    if placed == want:
+        verdict.append(f": {placed} of {want} replicas placed")
+    else:
+        verdict.append(f": copy {placed + 1} does not fit")
+    first = steps[0]
+    pod = Text(first.pod.rsplit("-", 1)[0] + "-{0…" + str(want - 1) + "}")
+    pod.append(f"  priority {first.pod_priority}", style=S_DIM)
+    parts: list[RenderableType] = [_header(first, [("Pods", pod), ("Result", verdict)]), Text("")]
+
+    t = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, title="Replica placement", title_justify="left")
+    t.add_column("#", justify="right")
+    t.add_column("Node", no_wrap=True)
+    t.add_column("Total", justify="right")
+    t.add_column("Runner-up", no_wrap=True)
+    t.add_column("Margin", justify="right")
+    t.add_column("Tie", overflow="fold")
+    for i, s in enumerate(steps):
+        sm = summarize_step(s)
+        if sm.node is None:
+            t.add_row(str(i), span("does not fit", style=S_BAD), "", "", "", "")
+            continue
+        t.add_row(
+            str(i),
+            span(sm.node, style=S_BEST),
+            str(sm.total),
+            f"{sm.runner_up} ({sm.runner_up_total})" if sm.runner_up else "—",
+            str(sm.margin) if sm.margin is not None else "—",
+            ", ".join(sm.tie) if sm.tie else "",
+        )
+    parts.append(t)
+    per_node: dict[str, int] = {}
+    for s in steps:
+        if s.selected_node:
+            per_node[s.selected_node] = per_node.get(s.selected_node, 0) + 1
+    if per_node:
+        spread = ", ".join(f"{n} ×{c}" for n, c in sorted(per_node.items(), key=lambda kv: (-kv[1], kv[0])))
+        parts.append(Text(f"Per node: {spread}", style=S_DIM))
+    last = steps[-1]
+    if last.fit_error:
+        t2 = span("FitError ", style=S_BAD)
+        t2.append(f"(copy {len(steps) - 1}) {last.fit_error}")
+        parts.append(t2)
+    parts.append(Text("Each copy is bound to the first best node by name before the next cycle; "
+                      "-o json has every cycle in full.", style=S_DIM))
+    parts.extend(_warnings(steps))
+    return parts
+
+
+def build_daemonset(expl: Explanation) -> list[RenderableType]:
+    first = expl.first
+    # Pending daemon pods first (the surprise), then the nodes it runs on, then those not targeted.
+    nodes = sorted(expl.daemon_nodes, key=lambda v: (0 if v.targeted and not v.fits else 1 if v.fits else 2, v.node))
+    fits = sum(1 for v in nodes if v.fits)
+    untargeted = sum(1 for v in nodes if not v.targeted)
+    failing = len(nodes) - fits - untargeted
+    verdict = span("✓", style=S_OK) if failing == 0 else span("✗", style=S_BAD)
+    verdict.append(f" runs on {fits} of {len(nodes)} nodes")
+    if untargeted:
+        verdict.append(f"; {untargeted} not targeted (taints or the pod's node selector/affinity)")
+    if failing:
+        verdict.append(f"; {failing} targeted but unschedulable", style=S_BAD)
+    ds = Text(f"{expl.daemonset}")
+    ds.append(f"  pod priority {first.pod_priority}", style=S_DIM)
+    parts: list[RenderableType] = [_header(first, [("DaemonSet", ds), ("Result", verdict)]), Text("")]
+    t = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, title="Daemon pod per node",
+              title_justify="left")
+    t.add_column("Node", no_wrap=True)
+    t.add_column("Verdict", no_wrap=True)
+    t.add_column("Plugin", no_wrap=True)
+    t.add_column("Reason", overflow="fold", ratio=1)
+    for v in nodes:
+        if v.fits:
+            t.add_row(v.node, span("runs", style=S_OK), "", "")
+        elif not v.targeted:
+            t.add_row(v.node, span("not targeted", style=S_DIM), span(v.plugin or "", style=S_PLUGIN),
+                      "; ".join(v.reasons))
+        else:
+            t.add_row(v.node, span("pending", style=S_BAD), span(v.plugin or "", style=S_PLUGIN),
+                      "; ".join(v.reasons))
+    parts.append(t)
+    parts.extend(_warnings([first]))
+    return parts
+
+
+def render_steps(expl: Explanation, *, no_color: bool = False, console: Console | None = None) -> None:
+    console = console or make_console(no_color=no_color)
+    parts = build_daemonset(expl) if expl.mode == "daemonset" else build_replicas(expl)
+    console.print(Group(*parts))

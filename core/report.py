@@ -1,0 +1,145 @@
+"""What one ``explain`` run produced: the edits it applied and its scheduling cycles.
+
+A run is one of three shapes, each a plain dataclass over ``CycleResult``s:
+- one cycle (a pod, or one pod of a workload);
+- replica steps (``--replicas``): one cycle per copy, each bound before the next;
+- a DaemonSet: one cycle per node, the daemon pod pinned to that node.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from kschedx.core.result import CycleResult
+
+# Plugins whose rejection means the DaemonSet controller would not even create the pod for
+# that node (its NodeShouldRunDaemonPod check: taints the pod doesn't tolerate, and the
+# pod's own node selector / affinity), as opposed to a pod created but left Pending.
+DAEMON_NOT_TARGETED_PLUGINS = frozenset({"TaintToleration", "NodeAffinity"})
+
+
+@dataclass
+class StepSummary:
+    """One replica step in a line: where the copy went and by how much it won."""
+
+    pod: str
+    node: str | None
+    total: int | None
+    runner_up: str | None
+    runner_up_total: int | None
+    tie: list[str]
+
+    @property
+    def margin(self) -> int | None:
+        if self.total is None or self.runner_up_total is None:
+            return None
+        return self.total - self.runner_up_total
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "pod": self.pod, "node": self.node, "total": self.total, "runnerUp": self.runner_up,
+            "runnerUpTotal": self.runner_up_total, "margin": self.margin, "tiedWith": self.tie,
+        }
+
+
+def summarize_step(result: CycleResult) -> StepSummary:
+    node = result.selected_node
+    if node is None:
+        return StepSummary(result.pod, None, None, None, None, [])
+    ranked = sorted(result.totals.items(), key=lambda kv: (-kv[1], kv[0]))
+    runner = next(((n, t) for n, t in ranked if n != node), (None, None))
+    ties = [n for n in result.best_nodes if n != node]
+    return StepSummary(result.pod, node, result.totals[node], runner[0], runner[1], ties)
+
+
+@dataclass
+class DaemonNodeVerdict:
+    node: str
+    fits: bool
+    targeted: bool
+    plugin: str | None = None
+    code: str | None = None
+    reasons: list[str] = field(default_factory=list)
+    total: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"fits": self.fits, "targeted": self.targeted}
+        if self.fits:
+            out["total"] = self.total
+        else:
+            out.update({"plugin": self.plugin, "code": self.code, "reasons": list(self.reasons)})
+        return out
+
+
+def daemon_verdict(node: str, result: CycleResult) -> DaemonNodeVerdict:
+    """The verdict of the cycle whose pod was pinned to ``node``."""
+    if result.selected_node == node:
+        return DaemonNodeVerdict(node, True, True, total=result.totals.get(node))
+    v = result.nodes.get(node)
+    if result.gated is not None:
+        return DaemonNodeVerdict(node, False, True, "SchedulingGates", "UnschedulableAndUnresolvable",
+                                 list(result.gated))
+    if v is None or v.feasible:
+        # The cycle failed before judging the node (an Error status).
+        return DaemonNodeVerdict(node, False, True, None, "Error", [result.error or "no verdict"])
+    return DaemonNodeVerdict(node, False, v.plugin not in DAEMON_NOT_TARGETED_PLUGINS, v.plugin, v.code,
+                             list(v.reasons))
+
+
+@dataclass
+class Explanation:
+    """Everything one ``explain`` run decided."""
+
+    mode: str  # "single", "replicas" or "daemonset"
+    steps: list[CycleResult]
+    edits: list[str] = field(default_factory=list)
+    replicas_requested: int = 1
+    daemonset: str | None = None
+    daemon_nodes: list[DaemonNodeVerdict] = field(default_factory=list)
+    # The DaemonSet's own cycle pinned to no node: its header (pod, profile, warnings).
+    daemon_template: CycleResult | None = None
+
+    @property
+    def replicas_placed(self) -> int:
+        return sum(1 for s in self.steps if s.selected_node is not None)
+
+    @property
+    def ok(self) -> bool:
+        """Exit status 0: the pod fits; every replica was placed; the daemon pod fits on
+        every node its controller targets."""
+        if self.mode == "daemonset":
+            return all(v.fits for v in self.daemon_nodes if v.targeted)
+        if self.mode == "replicas":
+            return self.replicas_placed == self.replicas_requested
+        return bool(self.steps) and self.steps[0].schedulable
+
+    @property
+    def first(self) -> CycleResult:
+        return self.daemon_template if self.daemon_template is not None else self.steps[0]
+
+    def to_json(self) -> dict[str, Any]:
+        if self.mode == "daemonset":
+            first = self.first
+            return {
+                "kubernetesVersion": first.kubernetes_version,
+                "profile": first.profile,
+                "daemonSet": self.daemonset,
+                "pod": first.pod,
+                "edits": list(self.edits),
+                "numNodes": len(self.daemon_nodes),
+                "fitsOn": sum(1 for v in self.daemon_nodes if v.fits),
+                "notTargeted": sum(1 for v in self.daemon_nodes if not v.targeted),
+                "nodes": {v.node: v.to_json() for v in sorted(self.daemon_nodes, key=lambda v: v.node)},
+                "warnings": list(first.warnings),
+                "notes": list(first.notes),
+            }
+        if self.mode == "replicas":
+            return {
+                "replicasRequested": self.replicas_requested,
+                "replicasPlaced": self.replicas_placed,
+                "edits": list(self.edits),
+                "summary": [summarize_step(s).to_json() for s in self.steps],
+                "steps": [s.to_json() for s in self.steps],
+            }
+        return self.steps[0].to_json()

@@ -1,0 +1,125 @@
+"""`kschedx explain` with --replicas, what-if edits and DaemonSets, through Typer's CliRunner."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .test_explain_cli import CLUSTER, TOO_BIG, WEB, assert_input_error, run, write
+
+DAEMONSET = """\
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: log-agent, namespace: kube-system}
+spec:
+  selector: {matchLabels: {app: log-agent}}
+  template:
+    metadata: {labels: {app: log-agent}}
+    spec:
+      nodeSelector: {node-pool: general}
+      containers:
+      - name: agent
+        image: fluent/fluent-bit:3.1
+        resources: {requests: {cpu: "%s", memory: 256Mi}}
+"""
+
+
+def as_json(*args: str) -> tuple[int, Any]:
+    res = run(*args, "-o", "json")
+    assert res.exit_code in (0, 1), res.output
+    return res.exit_code, json.loads(res.stdout)
+
+
+def test_replicas_json_steps_bind_each_copy() -> None:
+    code, data = as_json("explain", WEB, "--cluster", CLUSTER, "--replicas", "4")
+    assert code == 0
+    assert data["replicasRequested"] == 4 and data["replicasPlaced"] == 4
+    steps = data["steps"]
+    assert len(steps) == 4
+    for i, step in enumerate(steps):
+        assert step["pod"].endswith(f"-{i}")
+        assert step["selectedNode"] == step["bestNodes"][0]
+        assert data["summary"][i]["node"] == step["selectedNode"]
+    # Each copy sees the previous ones: the first copy's node has one more pod in step 2.
+    first = steps[0]["selectedNode"]
+    if first in steps[1]["totals"]:
+        assert steps[1]["totals"][first] <= steps[0]["totals"][first]
+
+
+def test_replicas_auto_takes_the_workload_count() -> None:
+    spec = yaml.safe_load(Path(WEB).read_text().split("---")[0])
+    code, data = as_json("explain", WEB, "--cluster", CLUSTER, "--replicas", "auto")
+    assert data["replicasRequested"] == spec["spec"]["replicas"]
+
+
+def test_replicas_stop_at_the_first_copy_that_does_not_fit() -> None:
+    code, data = as_json("explain", TOO_BIG, "--cluster", CLUSTER, "--replicas", "3")
+    assert code == 1
+    assert data["replicasPlaced"] == 0 and len(data["steps"]) == 1
+    assert data["steps"][0]["fitError"].startswith("0/12 nodes are available")
+
+
+def test_replicas_table_has_one_row_per_copy() -> None:
+    res = run("explain", WEB, "--cluster", CLUSTER, "--replicas", "3")
+    assert res.exit_code == 0, res.output
+    assert "Replica placement" in res.output and "Runner-up" in res.output and "Margin" in res.output
+    assert "3 of 3 replicas placed" in res.output
+
+
+def test_bad_replicas_value() -> None:
+    assert_input_error(run("explain", WEB, "--cluster", CLUSTER, "--replicas", "lots"), "--replicas")
+
+
+def test_cordon_and_without_node_change_the_verdicts() -> None:
+    _, base = as_json("explain", WEB, "--cluster", CLUSTER)
+    best = base["selectedNode"]
+    _, cordoned = as_json("explain", WEB, "--cluster", CLUSTER, "--cordon", best)
+    assert cordoned["nodes"][best] == {
+        "feasible": False, "code": "UnschedulableAndUnresolvable", "plugin": "NodeUnschedulable",
+        "reasons": ["node(s) were unschedulable"], "rejectedAt": "Filter",
+    }
+    assert cordoned["edits"] == [f"cordoned {best}"]
+    _, removed = as_json("explain", WEB, "--cluster", CLUSTER, "--without-node", best)
+    assert best not in removed["nodes"] and removed["numAllNodes"] == base["numAllNodes"] - 1
+
+
+def test_drain_cordons_and_evicts() -> None:
+    _, drained = as_json("explain", TOO_BIG, "--cluster", CLUSTER, "--drain", "highmem-a1")
+    assert drained["nodes"]["highmem-a1"]["plugin"] == "NodeUnschedulable"
+    assert drained["edits"][0].startswith("drained highmem-a1: cordoned, ")
+    assert "0 pod(s) evicted" not in drained["edits"][0]
+
+
+def test_add_node_makes_room(tmp_path: Path) -> None:
+    tpl = write(tmp_path, "pool.yaml", yaml.safe_dump({
+        "apiVersion": "v1", "kind": "Node",
+        "metadata": {"name": "xl", "labels": {"kubernetes.io/hostname": "xl",
+                                               "topology.kubernetes.io/zone": "eu-west-1a"}},
+        "status": {"capacity": {"cpu": "64", "memory": "512Gi", "pods": "110"}},
+    }))
+    code, data = as_json("explain", TOO_BIG, "--cluster", CLUSTER, "--add-node", tpl, "--add-node-count", "2")
+    assert code == 0
+    assert data["bestNodes"] == ["xl-0", "xl-1"] and data["selectedNode"] == "xl-0"
+    assert any("tie" in w for w in data["warnings"])
+    res = run("explain", TOO_BIG, "--cluster", CLUSTER, "--add-node", tpl)
+    assert res.exit_code == 0 and "added 1 node(s)" in res.output
+
+
+def test_unknown_node_in_an_edit_is_an_input_error() -> None:
+    assert_input_error(run("explain", WEB, "--cluster", CLUSTER, "--cordon", "nope"), "--cordon nope")
+
+
+def test_daemonset_per_node(tmp_path: Path) -> None:
+    fits = write(tmp_path, "ds.yaml", DAEMONSET % "100m")
+    code, data = as_json("explain", fits, "--cluster", CLUSTER)
+    assert code == 0
+    general = [n for n in data["nodes"] if n.startswith("general-")]
+    assert all(data["nodes"][n]["fits"] for n in general)
+    assert all(not v["targeted"] for n, v in data["nodes"].items() if not n.startswith("general-"))
+    big = write(tmp_path, "big.yaml", DAEMONSET % "7")
+    res = run("explain", big, "--cluster", CLUSTER)
+    assert res.exit_code == 1
+    assert "Daemon pod per node" in res.output and "pending" in res.output and "Insufficient cpu" in res.output
