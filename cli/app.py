@@ -14,6 +14,7 @@ from typing import Annotated
 import typer
 
 from kschedx import __version__
+from kschedx.cli.commands import check as check_cmd
 from kschedx.cli.commands import explain as explain_cmd
 from kschedx.cli.commands import plugins as plugins_cmd
 
@@ -44,6 +45,7 @@ def main_callback(
 
 
 app.command("explain", no_args_is_help=True)(explain_cmd.explain)
+app.command("check", no_args_is_help=True)(check_cmd.check)
 app.command("plugins")(plugins_cmd.plugins)
 
 

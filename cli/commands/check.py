@@ -1,0 +1,75 @@
+"""``kschedx check``: one verdict line per pod-bearing document, with CI exit codes."""
+
+from __future__ import annotations
+
+import os
+from enum import StrEnum
+from typing import Annotated
+
+import typer
+
+from kschedx.cli.common import EXIT_INPUT, engine_errors, fail
+
+
+class Output(StrEnum):
+    table = "table"
+    json = "json"
+    yaml = "yaml"
+    markdown = "markdown"
+
+
+def check(
+    manifests: Annotated[
+        list[str],
+        typer.Argument(metavar="MANIFEST...", help="Files, directories (walked for .yaml/.yml/.json) or - for stdin.",
+                       show_default=False),
+    ],
+    cluster: Annotated[
+        list[str] | None,
+        typer.Option("--cluster", "-c", metavar="FILE",
+                     help="Cluster dump: YAML or JSON, multi-document or kind: List, .gz ok. Repeatable.",
+                     show_default=False),
+    ] = None,
+    namespace: Annotated[
+        str | None,
+        typer.Option("--namespace", "-n", metavar="NS", help="Namespace of the pods [default: each manifest's, "
+                     "else default].", show_default=False),
+    ] = None,
+    config: Annotated[
+        str | None,
+        typer.Option("--config", metavar="FILE", help="KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1) "
+                     "[default: the v1.35 defaults].", show_default=False),
+    ] = None,
+    profile: Annotated[
+        str | None,
+        typer.Option("--profile", metavar="NAME", help="Scheduler profile [default: each pod's schedulerName, "
+                     "else default-scheduler].", show_default=False),
+    ] = None,
+    output: Annotated[
+        Output,
+        typer.Option("--output", "-o", metavar="FORMAT", help="table, json, yaml or markdown (for CI job summaries).",
+                     case_sensitive=False),
+    ] = Output.table,
+    no_color: Annotated[bool, typer.Option("--no-color", help="No colours (NO_COLOR is respected too).")] = False,
+    debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks on errors.")] = False,
+) -> None:
+    """Check that every manifest still fits: each pod-bearing document with its replica count.
+
+    Exit codes: 0 every manifest fits, 1 at least one does not (or only partly), 2 a usage
+    or input error (a file that can't be read is reported and the others still checked),
+    3 cluster access error.
+    """
+    if not cluster:
+        raise fail("no cluster given: pass --cluster FILE (a dump of the cluster's objects)", EXIT_INPUT)
+    with engine_errors(debug, ", ".join(manifests)):
+        from kschedx.core import explain as engine
+        from kschedx.core.check import check_paths
+
+        objects = engine.load_cluster_files(cluster)
+        report = check_paths(manifests, objects, namespace=namespace, options=engine.Options(profile=profile),
+                             config=config, source=", ".join(cluster))
+
+    from kschedx.cli.render.check import render_check
+
+    render_check(report, output.value, no_color=no_color or os.environ.get("NO_COLOR", "") != "")
+    raise typer.Exit(report.exit_code)

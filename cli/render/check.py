@@ -1,0 +1,60 @@
+"""``check`` output: a verdict line per document (Rich), JSON/YAML, or a Markdown table
+for CI job summaries."""
+
+from __future__ import annotations
+
+import sys
+
+from rich.text import Text
+
+from kschedx.cli.render.console import make_console
+from kschedx.core.check import ERROR, FITS, PARTIAL, CheckReport
+
+_MARK = {FITS: ("✓", "bold green"), PARTIAL: ("◐", "bold yellow"), ERROR: ("!", "bold red")}
+_MD_MARK = {FITS: "✅ fits", PARTIAL: "⚠️ partly", ERROR: "❗ error"}
+
+
+def _mark(verdict: str) -> tuple[str, str]:
+    return _MARK.get(verdict, ("✗", "bold red"))
+
+
+def render_lines(report: CheckReport, no_color: bool = False) -> None:
+    console = make_console(no_color=no_color)
+    for e in report.entries:
+        mark, style = _mark(e.verdict)
+        t = Text()
+        t.append(f"{mark} ", style=style)
+        t.append(e.workload, style="bold")
+        if e.kind:
+            t.append(f" ({e.file})", style="dim")
+        t.append(f"  {e.message()}")
+        console.print(t)
+    s = report.to_json()["summary"]
+    console.print(Text(
+        f"{len(report.entries)} checked: {s[FITS]} fit, {s[PARTIAL]} fit partly, {s['unschedulable']} don't fit, "
+        f"{s[ERROR]} error(s)", style="dim"))
+
+
+def _md_cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def render_markdown(report: CheckReport) -> None:
+    out = ["| Verdict | Workload | File | Replicas | Detail |", "|---|---|---|---|---|"]
+    for e in report.entries:
+        verdict = _MD_MARK.get(e.verdict, "❌ doesn't fit")
+        replicas = f"{e.placed}/{e.replicas}" if e.explanation is not None else "—"
+        out.append(f"| {verdict} | `{_md_cell(e.workload)}` | `{_md_cell(e.file)}` | {replicas} | "
+                   f"{_md_cell(e.message())} |")
+    sys.stdout.write("\n".join(out) + "\n")
+
+
+def render_check(report: CheckReport, fmt: str, *, no_color: bool = False) -> None:
+    if fmt in ("json", "yaml"):
+        from kschedx.cli.render.json_yaml import render_json, render_yaml
+
+        (render_json if fmt == "json" else render_yaml)(report)
+    elif fmt == "markdown":
+        render_markdown(report)
+    else:
+        render_lines(report, no_color=no_color)

@@ -1,0 +1,171 @@
+"""``check``: does every manifest still fit? One verdict per pod-bearing document.
+
+Each document is placed with its own replica count (a Deployment's, ReplicaSet's or
+StatefulSet's ``spec.replicas``, a Job's parallelism, 1 for a Pod), each copy bound
+before the next, on the cluster as loaded: documents don't see each other's pods. A
+DaemonSet must fit on every node its controller targets. A file that can't be read or
+interpreted is reported as an error line; the others are still checked.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from kschedx.core.errors import InputError
+from kschedx.core.explain import Options, explain_object, load_profiles
+from kschedx.core.load.manifest import load_manifests
+from kschedx.core.report import Explanation
+from kschedx.core.snapshot import ClusterObjects
+
+MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
+
+FITS, PARTIAL, UNSCHEDULABLE, ERROR = "fits", "partial", "unschedulable", "error"
+
+
+@dataclass
+class CheckEntry:
+    file: str
+    kind: str | None = None
+    namespace: str | None = None
+    name: str | None = None
+    explanation: Explanation | None = None
+    error: str | None = None
+
+    @property
+    def replicas(self) -> int:
+        e = self.explanation
+        if e is None:
+            return 0
+        if e.mode == "daemonset":
+            return sum(1 for v in e.daemon_nodes if v.targeted)
+        return e.replicas_requested
+
+    @property
+    def placed(self) -> int:
+        e = self.explanation
+        if e is None:
+            return 0
+        if e.mode == "daemonset":
+            return sum(1 for v in e.daemon_nodes if v.fits)
+        return e.replicas_placed
+
+    @property
+    def verdict(self) -> str:
+        if self.error is not None or self.explanation is None:
+            return ERROR
+        if self.explanation.ok:
+            return FITS
+        return PARTIAL if self.placed > 0 else UNSCHEDULABLE
+
+    @property
+    def workload(self) -> str:
+        return f"{self.kind}/{self.namespace}/{self.name}" if self.kind else self.file
+
+    @property
+    def fit_error(self) -> str | None:
+        e = self.explanation
+        if e is None or e.mode == "daemonset" or not e.steps:
+            return None
+        return e.steps[-1].fit_error
+
+    def message(self) -> str:
+        """The verdict line's text after the workload."""
+        v = self.verdict
+        e = self.explanation
+        if v == ERROR or e is None:
+            return f"error: {self.error}"
+        if e.mode == "daemonset":
+            bad = [d for d in e.daemon_nodes if d.targeted and not d.fits]
+            text = f"runs on {self.placed} of {self.replicas} targeted node(s)"
+            if bad:
+                first = bad[0]
+                text += f"; pending on {', '.join(d.node for d in bad)}: {first.plugin}: {'; '.join(first.reasons)}"
+            return ("fits: " if v == FITS else "doesn't fit: ") + text
+        if v == FITS:
+            nodes = sorted({s.selected_node for s in e.steps if s.selected_node})
+            where = ", ".join(nodes[:5]) + (f" (+{len(nodes) - 5} more)" if len(nodes) > 5 else "")
+            if self.replicas == 1:
+                return f"fits (best: {where})"
+            return f"fits {self.replicas} of {self.replicas} replicas (on {where})"
+        if v == PARTIAL:
+            return f"fits {self.placed} of {self.replicas} replicas; then: {self.fit_error}"
+        return f"doesn't fit: {self.fit_error or (e.steps[-1].error if e.steps else '')}"
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "file": self.file, "kind": self.kind, "namespace": self.namespace, "name": self.name,
+            "verdict": self.verdict, "replicas": self.replicas, "placed": self.placed, "message": self.message(),
+        }
+        if self.error is not None:
+            out["error"] = self.error
+        if self.explanation is not None:
+            out["explanation"] = self.explanation.to_json()
+        return out
+
+
+@dataclass
+class CheckReport:
+    entries: list[CheckEntry] = field(default_factory=list)
+
+    @property
+    def exit_code(self) -> int:
+        """SPEC: 0 every manifest fits, 1 at least one doesn't, 2 an input error."""
+        verdicts = {e.verdict for e in self.entries}
+        if ERROR in verdicts:
+            return 2
+        if verdicts - {FITS}:
+            return 1
+        return 0
+
+    def to_json(self) -> dict[str, Any]:
+        counts = {k: sum(1 for e in self.entries if e.verdict == k) for k in (FITS, PARTIAL, UNSCHEDULABLE, ERROR)}
+        return {"results": [e.to_json() for e in self.entries], "summary": counts}
+
+
+def expand_paths(paths: list[str]) -> list[str]:
+    """Files as given; directories walked (sorted) for YAML and JSON files; '-' is stdin."""
+    out: list[str] = []
+    for p in paths:
+        if p != "-" and os.path.isdir(p):
+            found = sorted(
+                str(f) for f in Path(p).rglob("*") if f.is_file() and f.name.endswith(MANIFEST_SUFFIXES)
+            )
+            if not found:
+                raise InputError("no .yaml, .yml or .json file in the directory", path=p)
+            out.extend(found)
+        else:
+            out.append(p)
+    return out
+
+
+def check_paths(
+    paths: list[str],
+    objects: ClusterObjects,
+    *,
+    namespace: str | None = None,
+    options: Options | None = None,
+    config: str | None = None,
+    source: str = "the cluster",
+) -> CheckReport:
+    load_profiles(config, None)  # a bad configuration fails the run, not each document
+    report = CheckReport()
+    for path in expand_paths(paths):
+        try:
+            docs = load_manifests(path)
+        except InputError as e:
+            report.entries.append(CheckEntry(path, error=str(e)))
+            continue
+        for obj in docs:
+            meta = obj.get("metadata") or {}
+            entry = CheckEntry(path, str(obj.get("kind")), namespace or meta.get("namespace") or "default",
+                               meta.get("name") or meta.get("generateName"))
+            try:
+                entry.explanation = explain_object(obj, path, objects, namespace=namespace, options=options,
+                                                   config=config, replicas="auto", source=source)
+            except InputError as e:
+                entry.error = str(e)
+            report.entries.append(entry)
+    return report
