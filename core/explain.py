@@ -7,7 +7,7 @@ also available as a Python API.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from kschedx.core.config import Profile, default_profile
@@ -35,6 +35,8 @@ class Options:
     all_reasons: bool = False
     post_filter: bool = True
     extra_warnings: list[str] = field(default_factory=list)
+    # --node: the node whose whole story is told (every filter, score inputs, hints).
+    focus: str | None = None
 
 
 def load_cluster_files(paths: list[str]) -> ClusterObjects:
@@ -97,10 +99,17 @@ def run(
     options = options or Options()
     pod = pod_info(incoming, path)
     fw = Framework(profile, snapshot, REGISTRY)
+    if options.focus is not None and snapshot.get(options.focus) is None:
+        raise InputError(f"--node {options.focus}: no node of that name in the cluster")
+    all_reasons = options.all_reasons or options.focus is not None
     try:
-        result = fw.run_cycle(pod, all_reasons=options.all_reasons, run_post_filter=options.post_filter)
+        result = fw.run_cycle(pod, all_reasons=all_reasons, run_post_filter=options.post_filter)
     except (QuantityError, SelectorError) as e:
         raise InputError(str(e), path=path) from None
+    if options.focus is not None:
+        from kschedx.core.focus import node_story
+
+        result.focus = node_story(result, fw.plugins, pod, snapshot, options.focus)
     result.notes.append(incoming.rule)
     result.warnings.extend(incoming.warnings)
     result.warnings.extend(options.extra_warnings)
@@ -140,8 +149,7 @@ def load_profiles(config: str | None, options: Options | None) -> tuple[dict[str
     loaded = load_config(config, REGISTRY)
     if loaded.extenders:
         options = options or Options()
-        options = Options(options.profile, options.all_reasons, options.post_filter,
-                          [*options.extra_warnings, *loaded.extender_warnings()])
+        options = replace(options, extra_warnings=[*options.extra_warnings, *loaded.extender_warnings()])
     return loaded.profiles, options
 
 
@@ -247,6 +255,8 @@ def _explain_daemonset(
 ) -> Explanation:
     """One cycle per node with the daemon pod pinned there, as the DaemonSet controller
     creates it; the verdict per node is whether that pinned pod would be scheduled."""
+    # A node in focus is a one-node story; per node, the daemon verdicts tell it already.
+    options = replace(options, focus=None) if options is not None else None
     template = run(snapshot, incoming, profile, options, path)
     out = Explanation("daemonset", [], edit_lines, daemonset=incoming.source_name, daemon_template=template)
     for ni in snapshot.nodes():

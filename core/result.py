@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from kschedx.core.focus import NodeStory
 
 
 @dataclass
@@ -134,6 +137,8 @@ class CycleResult:
     num_feasible_nodes_to_find: int | None = None
     # What-if edits applied to the cluster before this cycle (--cordon, --drain, ...).
     edits: list[str] = field(default_factory=list)
+    # The whole story of one node (--node).
+    focus: NodeStory | None = None
 
     @property
     def feasible_nodes(self) -> list[str]:
@@ -167,4 +172,5 @@ class CycleResult:
             "warnings": list(self.warnings),
             "notes": list(self.notes),
             "edits": list(self.edits),
+            **({"focus": self.focus.to_json()} if self.focus is not None else {}),
         }

@@ -94,7 +94,8 @@ class LabelSelector:
                 parts.append(f"!{r.key}")
             else:
                 parts.append(f"{r.key} {r.op.lower()} {vals}")
-        return ",".join(parts) or "<all>"
+        # Merged selectors (a Service's and a ReplicaSet's) may repeat a requirement.
+        return ",".join(dict.fromkeys(parts)) or "<all>"
 
 
 NOTHING = LabelSelector((), nothing=True)

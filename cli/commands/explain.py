@@ -97,6 +97,11 @@ def explain(
         typer.Option("--top", metavar="K", min=1, help="Show only the first K node rows of the table.",
                      show_default=False),
     ] = None,
+    node: Annotated[
+        str | None,
+        typer.Option("--node", metavar="NODE", help="The whole story of NODE: every filter's verdict, the inputs "
+                     "behind each score, and what would change the outcome.", show_default=False),
+    ] = None,
     all_reasons: Annotated[
         bool,
         typer.Option("--all-reasons", help="List every failing filter per node, not only the first (the one the "
@@ -116,7 +121,7 @@ def explain(
         from kschedx.core import explain as engine
         from kschedx.core.whatif import Edits
 
-        options = engine.Options(profile=profile, all_reasons=all_reasons)
+        options = engine.Options(profile=profile, all_reasons=all_reasons, focus=node)
         edits = Edits(cordon=cordon or [], drain=drain or [], without=without_node or [],
                       add_node_files=add_node or [], add_node_count=add_node_count)
         expl = engine.explain_paths(manifest, cluster, doc=doc, namespace=namespace, options=options,

@@ -123,3 +123,24 @@ def test_daemonset_per_node(tmp_path: Path) -> None:
     res = run("explain", big, "--cluster", CLUSTER)
     assert res.exit_code == 1
     assert "Daemon pod per node" in res.output and "pending" in res.output and "Insufficient cpu" in res.output
+
+
+def test_node_focus_table_and_json() -> None:
+    res = run("explain", WEB, "--cluster", CLUSTER, "--node", "gpu-a1")
+    assert res.exit_code == 0, res.output
+    assert "Node gpu-a1: not feasible (rejected at Filter)" in res.output
+    assert "Filters, in order" in res.output and "← reported by the scheduler" in res.output
+    assert "tolerate taint nvidia.com/gpu=present:NoSchedule" in res.output
+    code, data = as_json("explain", WEB, "--cluster", CLUSTER, "--node", "gpu-a1")
+    focus = data["focus"]
+    assert focus["node"] == "gpu-a1" and focus["feasible"] is False
+    reported = [f for f in focus["filters"] if f.get("reported")]
+    assert [f["plugin"] for f in reported] == [data["nodes"]["gpu-a1"]["plugin"]] == ["TaintToleration"]
+    best = data["selectedNode"]
+    _, data = as_json("explain", WEB, "--cluster", CLUSTER, "--node", best)
+    assert data["focus"]["rank"] == 1 and data["focus"]["hints"][0].startswith("the winner")
+    assert "Scores and their inputs" in run("explain", WEB, "--cluster", CLUSTER, "--node", best).output
+
+
+def test_node_focus_unknown_node() -> None:
+    assert_input_error(run("explain", WEB, "--cluster", CLUSTER, "--node", "nope"), "--node nope")

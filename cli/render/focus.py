@@ -1,0 +1,64 @@
+"""``--node``: the story of one node, after the usual table — every filter's verdict, the
+inputs behind each score, and what would change the outcome."""
+
+from __future__ import annotations
+
+from rich import box
+from rich.console import Console, Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from kschedx.cli.render.console import make_console
+from kschedx.cli.render.table import S_BAD, S_DIM, S_LABEL, S_OK, S_PLUGIN, span
+from kschedx.core.focus import FAIL, PASS, NodeStory
+
+_OUTCOME = {PASS: ("✓ pass", S_OK), FAIL: ("✗ fail", S_BAD)}
+
+
+def build(story: NodeStory) -> list[RenderableType]:
+    title = span(f"Node {story.node}: ", style=S_LABEL)
+    if story.feasible:
+        title.append("feasible", style=S_OK)
+        title.append(f", total {story.total}, rank {story.rank}" + ("" if story.rank == 1 else f" (winner {story.winner})"))
+    else:
+        title.append("not feasible", style=S_BAD)
+        title.append(f" (rejected at {story.rejected_at})")
+    parts: list[RenderableType] = [Text(""), title]
+
+    ft = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, title="Filters, in order",
+               title_justify="left")
+    ft.add_column("Plugin", no_wrap=True)
+    ft.add_column("Verdict", no_wrap=True)
+    ft.add_column("Reason", overflow="fold", ratio=1)
+    for f in story.filters:
+        label, style = _OUTCOME.get(f.outcome, (f.outcome, S_DIM))
+        reason = Text("; ".join(f.reasons))
+        if f.reported:
+            reason.append("  ← reported by the scheduler", style=S_DIM)
+        ft.add_row(span(f.plugin, style=S_PLUGIN), span(label, style=style), reason)
+    parts.append(ft)
+
+    if story.scores:
+        st = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, title="Scores and their inputs",
+                   title_justify="left")
+        st.add_column("Plugin", no_wrap=True)
+        st.add_column("raw→norm×w", justify="right", no_wrap=True)
+        st.add_column("Inputs", overflow="fold", ratio=1)
+        for s in story.scores:
+            if s.skipped:
+                st.add_row(span(s.plugin, style=S_PLUGIN), span("skipped", style=S_DIM), "")
+                continue
+            st.add_row(span(s.plugin, style=S_PLUGIN), f"{s.raw}→{s.normalized}×{s.weight}={s.weighted}",
+                       "\n".join(s.facts))
+        parts.append(st)
+
+    hint = span("What would change the outcome: ", style=S_LABEL)
+    parts.append(hint)
+    for h in story.hints:
+        parts.append(Text(f"  • {h}"))
+    return parts
+
+
+def render_focus(story: NodeStory, *, no_color: bool = False, console: Console | None = None) -> None:
+    console = console or make_console(no_color=no_color)
+    console.print(Group(*build(story)))

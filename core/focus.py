@@ -1,0 +1,376 @@
+"""``explain --node NODE``: the whole story of one node.
+
+Every filter plugin's verdict on the node (not only the first failure; the one the
+scheduler reports is marked), the inputs behind each score plugin's number, and a
+plain-language hint: the smallest single change that makes the node feasible, or what it
+would take to win. The verdicts and scores come from the cycle itself (run with every
+failing filter recorded); this module only reads the pod, the node and the snapshot to
+describe them, and never changes a decision.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from kschedx.core.framework import PluginSet
+from kschedx.core.model import PodInfo
+from kschedx.core.plugins.imagelocality import normalized_image_name
+from kschedx.core.plugins.noderesources_allocation import allocation_vectors, pod_request_list
+from kschedx.core.plugins.noderesources_fit import fits_request
+from kschedx.core.result import CycleResult
+from kschedx.core.selectors import parse_node_selector_term, tolerates
+from kschedx.core.snapshot import NodeInfo, Snapshot
+
+PASS, FAIL, SKIPPED, NOT_RUN = "pass", "fail", "skipped", "not run"
+
+
+@dataclass
+class FilterCheck:
+    plugin: str
+    outcome: str  # pass, fail, skipped (PreFilter Skip), not run (node cut before Filter)
+    code: str | None = None
+    reasons: list[str] = field(default_factory=list)
+    reported: bool = False  # the failure the scheduler reports for this node
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"plugin": self.plugin, "outcome": self.outcome}
+        if self.outcome == FAIL:
+            out.update({"code": self.code, "reasons": list(self.reasons), "reported": self.reported})
+        return out
+
+
+@dataclass
+class ScoreDetail:
+    plugin: str
+    weight: int
+    skipped: bool
+    raw: int | None
+    normalized: int | None
+    weighted: int | None
+    facts: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"plugin": self.plugin, "weight": self.weight, "skipped": self.skipped, "raw": self.raw,
+                "normalized": self.normalized, "weighted": self.weighted, "facts": list(self.facts)}
+
+
+@dataclass
+class NodeStory:
+    node: str
+    feasible: bool
+    rejected_at: str | None
+    filters: list[FilterCheck]
+    scores: list[ScoreDetail]
+    total: int | None
+    rank: int | None
+    winner: str | None
+    hints: list[str]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "node": self.node, "feasible": self.feasible, "rejectedAt": self.rejected_at,
+            "filters": [f.to_json() for f in self.filters], "scores": [s.to_json() for s in self.scores],
+            "total": self.total, "rank": self.rank, "winner": self.winner, "hints": list(self.hints),
+        }
+
+
+# --------------------------------------------------------------------------- formatting
+
+
+def fmt_amount(resource: str, value: int) -> str:
+    """An amount as a person reads it: millicores for cpu, binary units for bytes."""
+    if resource == "cpu":
+        return f"{value}m"
+    if resource in ("memory", "ephemeral-storage") or resource.startswith("hugepages-"):
+        for unit, size in (("Gi", 1 << 30), ("Mi", 1 << 20), ("Ki", 1 << 10)):
+            if value >= size:
+                q = Fraction(value, size)
+                return f"{float(q):.1f}{unit}".replace(".0" + unit, unit)
+        return f"{value}"
+    return str(value)
+
+
+def _pct(num: int, den: int) -> str:
+    return f"{num * 100 // den}%" if den else "n/a"
+
+
+# --------------------------------------------------------------------------- filters
+
+
+def filter_checks(result: CycleResult, plugins: PluginSet, node: str) -> tuple[list[FilterCheck], str | None]:
+    verdict = result.nodes.get(node)
+    skipped = set(result.pre_filter.skipped_plugins)
+    checks: list[FilterCheck] = []
+    if verdict is not None and not verdict.feasible and verdict.rejected_at == "PreFilter":
+        for pl in plugins.filter:
+            checks.append(FilterCheck(pl.name, SKIPPED if pl.name in skipped else NOT_RUN))
+        return checks, "PreFilter"
+    failures: dict[str, dict[str, Any]] = {}
+    if verdict is not None and not verdict.feasible:
+        for f in verdict.all_failures or [{"plugin": verdict.plugin, "code": verdict.code, "reasons": verdict.reasons}]:
+            failures[str(f["plugin"])] = f
+    for pl in plugins.filter:
+        if pl.name in skipped:
+            checks.append(FilterCheck(pl.name, SKIPPED))
+        elif pl.name in failures:
+            f = failures[pl.name]
+            checks.append(FilterCheck(pl.name, FAIL, str(f["code"]), list(f["reasons"]),
+                                      reported=verdict is not None and pl.name == verdict.plugin))
+        else:
+            checks.append(FilterCheck(pl.name, PASS))
+    return checks, ("Filter" if failures else None)
+
+
+# --------------------------------------------------------------------------- score inputs
+
+
+def _resource_facts(pod: PodInfo, ni: NodeInfo, resources: Any, use_requested: bool) -> list[str]:
+    reqs = pod_request_list(pod, resources, use_requested=use_requested)
+    requested, allocatable = allocation_vectors(ni, resources, reqs, use_requested=use_requested)
+    out = []
+    for i, r in enumerate(resources):
+        if allocatable[i] == 0:
+            continue
+        out.append(
+            f"{r.name}: {fmt_amount(r.name, requested[i])} of {fmt_amount(r.name, allocatable[i])} "
+            f"requested with this pod ({_pct(requested[i], allocatable[i])}; the pod asks "
+            f"{fmt_amount(r.name, reqs[i])}), weight {r.weight}"
+        )
+    return out
+
+
+def _taint_facts(pod: PodInfo, ni: NodeInfo) -> list[str]:
+    tols = [t for t in pod.tolerations if t.effect in ("", "PreferNoSchedule")]
+    bad = [str(t) for t in ni.node.taints if t.effect == "PreferNoSchedule" and not tolerates(tols, t)]
+    if not bad:
+        return ["no untolerated PreferNoSchedule taint"]
+    return [f"untolerated PreferNoSchedule taint {t}" for t in bad]
+
+
+def _node_affinity_facts(pod: PodInfo, ni: NodeInfo) -> list[str]:
+    na = pod.affinity.get("nodeAffinity") or {}
+    out = []
+    for i, t in enumerate(na.get("preferredDuringSchedulingIgnoredDuringExecution") or []):
+        term = parse_node_selector_term(t.get("preference") or {})
+        hit = term.matches(ni.name, ni.node.labels)
+        out.append(f"preferred term {i + 1} (weight {t.get('weight')}): {'matched' if hit else 'not matched'}")
+    return out or ["the pod has no preferred node affinity terms"]
+
+
+def _image_facts(pod: PodInfo, ni: NodeInfo, snapshot: Snapshot) -> list[str]:
+    sizes = {n: s for names, s in ni.node.images for n in names}
+    spread = snapshot.image_num_nodes()
+    total = len(snapshot.nodes())
+    out = []
+    for c in (pod.spec.get("initContainers") or []) + (pod.spec.get("containers") or []):
+        name = normalized_image_name(str(c.get("image") or ""))
+        if name in sizes:
+            out.append(f"{name}: on the node ({fmt_amount('memory', sizes[name])}), "
+                       f"on {spread.get(name, 0)} of {total} nodes")
+        else:
+            out.append(f"{name}: not on the node")
+    return out
+
+
+def _domain_counts(c: Any, pod: PodInfo, snapshot: Snapshot) -> dict[str, int]:
+    """Matching pods per domain of ``c``'s topology key, over the nodes its inclusion
+    policies count (as PodTopologySpread's PreFilter counts them)."""
+    from kschedx.core.plugins.podtopologyspread_common import InclusionPolicy, matching_pods_per_node
+
+    per_node = matching_pods_per_node(snapshot, pod.namespace, c.selector)
+    policy = InclusionPolicy(pod)
+    domains: dict[str, int] = {}
+    for other in snapshot.nodes():
+        v = other.node.labels.get(c.topology_key)
+        if v is not None and policy.eligible([c], other)[0]:
+            domains[v] = domains.get(v, 0) + per_node.get(other.name, 0)
+    return domains
+
+
+def _spread_facts(pl: Any, pod: PodInfo, ni: NodeInfo, snapshot: Snapshot) -> list[str]:
+    out = []
+    for action in ("DoNotSchedule", "ScheduleAnyway"):
+        for c in pl._constraints(pod, action):
+            value = ni.node.labels.get(c.topology_key)
+            if value is None:
+                out.append(f"{action} {c.topology_key} (maxSkew {c.max_skew}): the node has no such label")
+                continue
+            domains = _domain_counts(c, pod, snapshot)
+            low = min(domains.values()) if domains else 0
+            out.append(
+                f"{action} {c.topology_key} (maxSkew {c.max_skew}, selector {c.selector.describe()}): "
+                f"{domains.get(value, 0)} matching pod(s) in {value}; the emptiest of {len(domains)} domain(s) "
+                f"has {low}"
+            )
+    return out or ["no spread constraint applies to the pod"]
+
+
+def _spread_hints(pl: Any, pod: PodInfo, ni: NodeInfo, snapshot: Snapshot) -> list[str]:
+    out = []
+    for c in pl._constraints(pod, "DoNotSchedule"):
+        value = ni.node.labels.get(c.topology_key)
+        if value is None:
+            out.append(f"label the node {c.topology_key}=<domain> (the spread constraint needs the key)")
+            continue
+        domains = _domain_counts(c, pod, snapshot)
+        low = min(domains.values()) if domains and len(domains) >= c.min_domains else 0
+        here = domains.get(value, 0) + (1 if c.selector.matches(pod.labels) else 0)
+        if here - low <= c.max_skew:
+            continue
+        roomy = sorted(d for d, n in domains.items() if n + 1 - low <= c.max_skew)
+        out.append(
+            f"{c.topology_key}: with this pod {value} would hold {here} matching pod(s) against {low} in the "
+            f"emptiest domain, a skew of {here - low} > maxSkew {c.max_skew}; raise maxSkew to {here - low}, "
+            f"use whenUnsatisfiable: ScheduleAnyway, or let it land in {', '.join(roomy[:3]) or 'another domain'}"
+        )
+    return out
+
+
+def score_details(result: CycleResult, plugins: PluginSet, pod: PodInfo, ni: NodeInfo,
+                  snapshot: Snapshot) -> list[ScoreDetail]:
+    out = []
+    by_name = {pl.name: pl for pl, _w in plugins.score}
+    for ps in result.score_plugins:
+        s = ps.scores.get(ni.name)
+        d = ScoreDetail(ps.name, ps.weight, ps.skipped, s.raw if s else None, s.normalized if s else None,
+                        s.weighted if s else None)
+        pl = by_name.get(ps.name)
+        if not ps.skipped and s is not None and pl is not None:
+            if ps.name == "NodeResourcesFit":
+                d.facts = [f"strategy {getattr(pl, 'strategy', 'LeastAllocated')}",
+                           *_resource_facts(pod, ni, pl.resources, use_requested=False)]  # type: ignore[attr-defined]
+            elif ps.name == "NodeResourcesBalancedAllocation":
+                d.facts = _resource_facts(pod, ni, pl.resources, use_requested=True)  # type: ignore[attr-defined]
+            elif ps.name == "TaintToleration":
+                d.facts = _taint_facts(pod, ni)
+            elif ps.name == "NodeAffinity":
+                d.facts = _node_affinity_facts(pod, ni)
+            elif ps.name == "ImageLocality":
+                d.facts = _image_facts(pod, ni, snapshot)
+            elif ps.name == "PodTopologySpread":
+                d.facts = _spread_facts(pl, pod, ni, snapshot)
+        out.append(d)
+    return out
+
+
+# --------------------------------------------------------------------------- hints
+
+
+def _fit_hints(pod: PodInfo, ni: NodeInfo) -> list[str]:
+    out = []
+    for m in fits_request(pod.requests, ni):
+        if m.resource == "pods":
+            out.append(f"the node runs its maximum of {m.capacity} pods: remove one pod from it")
+        elif m.capacity == 0:
+            out.append(f"the node has no {m.resource} at all: pick a node that offers it, or drop the request")
+        elif m.unresolvable:
+            out.append(f"the pod requests {fmt_amount(m.resource, m.requested)} {m.resource} but the node has only "
+                       f"{fmt_amount(m.resource, m.capacity)} allocatable: lower the request to at most that")
+        else:
+            need = m.requested - (m.capacity - m.used)
+            out.append(f"free {fmt_amount(m.resource, need)} {m.resource} on the node (the pod requests "
+                       f"{fmt_amount(m.resource, m.requested)}, {fmt_amount(m.resource, max(m.capacity - m.used, 0))} "
+                       f"is free), or lower the request by that much")
+    return out
+
+
+UNSCHEDULABLE_TAINT = "node.kubernetes.io/unschedulable"
+
+
+def _taint_hints(pod: PodInfo, ni: NodeInfo) -> list[str]:
+    # Uncordoning also lifts the unschedulable taint the node lifecycle controller set.
+    return [f"tolerate taint {t}" for t in ni.node.taints
+            if t.effect in ("NoSchedule", "NoExecute") and not tolerates(pod.tolerations, t)
+            and not (ni.node.unschedulable and t.key == UNSCHEDULABLE_TAINT)]
+
+
+def _affinity_hints(pod: PodInfo, ni: NodeInfo) -> list[str]:
+    labels = ni.node.labels
+    out = [f"label the node {k}={v}" for k, v in (pod.spec.get("nodeSelector") or {}).items()
+           if labels.get(k) != str(v)]
+    na = pod.affinity.get("nodeAffinity") or {}
+    req = na.get("requiredDuringSchedulingIgnoredDuringExecution") or {}
+    terms = req.get("nodeSelectorTerms") or []
+    if terms and not any(parse_node_selector_term(t).matches(ni.name, labels) for t in terms):
+        exprs = terms[0].get("matchExpressions") or []
+        want = ", ".join(f"{e.get('key')} {e.get('operator')} {e.get('values') or ''}".strip() for e in exprs)
+        out.append(f"give the node labels matching a required node affinity term (term 1: {want or 'matchFields'})")
+    return out or ["the node fails the scheduler-enforced node affinity of the profile (addedAffinity)"]
+
+
+def failure_hints(failed: list[FilterCheck], pod: PodInfo, ni: NodeInfo, plugins: PluginSet,
+                  snapshot: Snapshot) -> list[str]:
+    """What to change so that each failing filter passes; one change only when one fails."""
+    hints: list[str] = []
+    changes = 0
+    for f in failed:
+        before = len(hints)
+        if f.plugin == "NodeUnschedulable":
+            hints.append(f"uncordon the node (kubectl uncordon {ni.name}) or tolerate "
+                         "node.kubernetes.io/unschedulable:NoSchedule")
+        elif f.plugin == "TaintToleration":
+            hints.extend(_taint_hints(pod, ni))
+        elif f.plugin == "NodeAffinity":
+            hints.extend(_affinity_hints(pod, ni))
+        elif f.plugin == "NodeResourcesFit":
+            hints.extend(_fit_hints(pod, ni) or [f"{f.plugin}: {'; '.join(f.reasons)}"])
+        elif f.plugin == "PodTopologySpread" and "PodTopologySpread" in plugins.instances:
+            hints.extend(_spread_hints(plugins.instances["PodTopologySpread"], pod, ni, snapshot)
+                         or [f"make {f.plugin} pass: {'; '.join(f.reasons)}"])
+        elif f.plugin == "NodePorts":
+            ports = ", ".join(f"{p}/{proto}" for _ip, proto, p in pod.host_ports)
+            hints.append(f"free the host port(s) the pod asks for ({ports}) on the node, or drop hostPort")
+        else:
+            hints.append(f"make {f.plugin} pass: {'; '.join(f.reasons)}")
+        changes += len(hints) - before
+    if changes > 1:
+        hints.insert(0, f"{changes} changes are needed here (no single one makes the node feasible): all of these")
+    return hints
+
+
+def winner_hints(result: CycleResult, node: str) -> list[str]:
+    best = result.best_nodes
+    total = result.totals[node]
+    if node in best:
+        others = sorted((t for n, t in result.totals.items() if n not in best), reverse=True)
+        if len(best) > 1:
+            return [f"ties with {', '.join(n for n in best if n != node)} at {total}: one more point on any "
+                    "score plugin would make it the sole winner"]
+        if not others:
+            return ["the only feasible node"]
+        return [f"the winner, {total - others[0]} ahead of the runner-up"]
+    winner = best[0]
+    gap = result.totals[winner] - total
+    deficits = []
+    for ps in result.score_plugins:
+        mine, theirs = ps.scores.get(node), ps.scores.get(winner)
+        if mine and theirs and theirs.weighted > mine.weighted:
+            deficits.append((theirs.weighted - mine.weighted, ps.name))
+    deficits.sort(reverse=True)
+    parts = ", ".join(f"{name} −{d}" for d, name in deficits[:3])
+    return [f"needs {gap + 1} more total points to beat {winner} ({result.totals[winner]} vs {total}); "
+            f"it trails most on {parts}" if parts else f"needs {gap + 1} more total points to beat {winner}"]
+
+
+def node_story(result: CycleResult, plugins: PluginSet, pod: PodInfo, snapshot: Snapshot, node: str) -> NodeStory:
+    ni = snapshot.get(node)
+    assert ni is not None
+    filters, rejected_at = filter_checks(result, plugins, node)
+    verdict = result.nodes.get(node)
+    feasible = verdict is not None and verdict.feasible
+    scores = score_details(result, plugins, pod, ni, snapshot) if feasible else []
+    if feasible and result.totals:
+        ranked = sorted(result.totals, key=lambda n: (-result.totals[n], n))
+        rank: int | None = ranked.index(node) + 1
+        hints = winner_hints(result, node)
+        total: int | None = result.totals[node]
+    else:
+        rank, total = None, None
+        if rejected_at == "PreFilter" and verdict is not None:
+            hints = [f"cut before Filter by {verdict.plugin or 'a PreFilter node set'}: {'; '.join(verdict.reasons)}"]
+        else:
+            hints = failure_hints([f for f in filters if f.outcome == FAIL], pod, ni, plugins, snapshot)
+    return NodeStory(node, feasible, rejected_at, filters, scores, total, rank,
+                     result.best_nodes[0] if result.best_nodes else None, hints)

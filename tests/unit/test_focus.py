@@ -1,0 +1,113 @@
+"""``--node`` focus: every filter's verdict, score inputs and the hints."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from kschedx.core.errors import InputError
+from kschedx.core.explain import Options, explain_object
+from kschedx.core.focus import FAIL, PASS, SKIPPED, NodeStory, fmt_amount
+from kschedx.core.snapshot import ClusterObjects
+
+from .helpers import node, pod
+
+Dict = dict[str, Any]
+
+
+def story(incoming: Dict, *objs: Dict, focus: str) -> NodeStory:
+    cluster = ClusterObjects()
+    for o in objs:
+        cluster.add(o)
+    result = explain_object(incoming, "p.yaml", cluster, options=Options(focus=focus)).steps[0]
+    assert result.focus is not None
+    return result.focus
+
+
+def outcomes(s: NodeStory) -> dict[str, str]:
+    return {f.plugin: f.outcome for f in s.filters}
+
+
+def test_fmt_amount() -> None:
+    assert fmt_amount("cpu", 350) == "350m"
+    assert fmt_amount("memory", 512 * 1024 * 1024) == "512Mi"
+    assert fmt_amount("memory", 3 * 1024**3 // 2) == "1.5Gi"
+    assert fmt_amount("nvidia.com/gpu", 2) == "2"
+
+
+def test_insufficient_cpu_says_how_much_to_free() -> None:
+    s = story(pod("p", cpu="1500m"), node("a", cpu="2"), pod("busy", cpu="1", node_name="a"), focus="a")
+    assert not s.feasible and s.rejected_at == "Filter"
+    fit = next(f for f in s.filters if f.plugin == "NodeResourcesFit")
+    assert fit.outcome == FAIL and fit.reported and fit.reasons == ["Insufficient cpu"]
+    assert outcomes(s)["TaintToleration"] == PASS
+    assert outcomes(s)["PodTopologySpread"] == SKIPPED
+    assert s.hints == ["free 500m cpu on the node (the pod requests 1500m, 1000m is free), "
+                       "or lower the request by that much"]
+
+
+def test_request_above_allocatable_and_missing_extended_resource() -> None:
+    s = story(pod("p", cpu="3", **{}), node("a", cpu="2"), focus="a")
+    assert s.hints == ["the pod requests 3000m cpu but the node has only 2000m allocatable: "
+                       "lower the request to at most that"]
+    gpu = pod("g")
+    gpu["spec"]["containers"][0]["resources"] = {"requests": {"nvidia.com/gpu": "1"}, "limits": {"nvidia.com/gpu": "1"}}
+    s = story(gpu, node("a"), focus="a")
+    assert s.hints == ["the node has no nvidia.com/gpu at all: pick a node that offers it, or drop the request"]
+
+
+def test_every_failing_filter_is_listed_and_the_first_is_reported() -> None:
+    taint = {"key": "dedicated", "value": "db", "effect": "NoSchedule"}
+    p = pod("p", cpu="3", nodeSelector={"disk": "ssd"})
+    s = story(p, node("a", cpu="2", taints=[taint]), node("b", labels={"disk": "ssd"}), focus="a")
+    failed = [f for f in s.filters if f.outcome == FAIL]
+    assert [f.plugin for f in failed] == ["TaintToleration", "NodeAffinity", "NodeResourcesFit"]
+    assert [f.reported for f in failed] == [True, False, False]
+    assert s.hints[0].startswith("3 changes are needed here")
+    assert "tolerate taint dedicated=db:NoSchedule" in s.hints
+    assert "label the node disk=ssd" in s.hints
+
+
+def test_cordoned_node_is_one_change_even_with_its_taint() -> None:
+    cordoned = node("a", unschedulable=True,
+                    taints=[{"key": "node.kubernetes.io/unschedulable", "effect": "NoSchedule"}])
+    s = story(pod("p", cpu="100m"), cordoned, node("b"), focus="a")
+    assert [f.plugin for f in s.filters if f.outcome == FAIL] == ["NodeUnschedulable", "TaintToleration"]
+    assert s.hints == ["uncordon the node (kubectl uncordon a) or tolerate node.kubernetes.io/unschedulable:NoSchedule"]
+
+
+def test_spread_hint_names_the_skew_and_the_roomy_domain() -> None:
+    zone = "topology.kubernetes.io/zone"
+    tsc = [{"maxSkew": 1, "topologyKey": zone, "whenUnsatisfiable": "DoNotSchedule",
+            "labelSelector": {"matchLabels": {"app": "web"}}}]
+    p = pod("p", cpu="100m", labels={"app": "web"}, topologySpreadConstraints=tsc)
+    objs = [node("a", labels={zone: "z1"}), node("b", labels={zone: "z2"}),
+            pod("w1", node_name="a", labels={"app": "web"})]
+    s = story(p, *objs, focus="a")
+    assert s.hints == [f"{zone}: with this pod z1 would hold 2 matching pod(s) against 0 in the emptiest domain, "
+                       "a skew of 2 > maxSkew 1; raise maxSkew to 2, use whenUnsatisfiable: ScheduleAnyway, "
+                       "or let it land in z2"]
+
+
+def test_feasible_node_scores_inputs_rank_and_gap() -> None:
+    img = {"names": ["nginx:1.27"], "sizeBytes": 300 * 1024 * 1024}
+    soft = {"key": "spot", "value": "true", "effect": "PreferNoSchedule"}
+    p = pod("p", cpu="500m", memory="1Gi")
+    p["spec"]["containers"][0]["image"] = "nginx:1.27"
+    s = story(p, node("a", taints=[soft]), node("b", images=[img]), focus="a")
+    assert s.feasible and s.rank == 2 and s.winner == "b"
+    facts = {d.plugin: d.facts for d in s.scores}
+    assert facts["TaintToleration"] == ["untolerated PreferNoSchedule taint spot=true:PreferNoSchedule"]
+    assert facts["NodeResourcesFit"][0] == "strategy LeastAllocated"
+    assert facts["NodeResourcesFit"][1].startswith("cpu: 500m of 4000m requested with this pod (12%")
+    assert facts["ImageLocality"] == ["nginx:1.27: not on the node"]
+    assert s.hints[0].startswith("needs ") and "to beat b" in s.hints[0] and "TaintToleration −300" in s.hints[0]
+    s = story(p, node("a", taints=[soft]), node("b", images=[img]), focus="b")
+    assert s.rank == 1 and s.hints[0].startswith("the winner, ")
+    assert any("on the node (300Mi), on 1 of 2 nodes" in f for f in {d.plugin: d.facts for d in s.scores}["ImageLocality"])
+
+
+def test_unknown_focus_node() -> None:
+    with pytest.raises(InputError, match="--node nope: no node of that name"):
+        story(pod("p"), node("a"), focus="nope")
