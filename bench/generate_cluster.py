@@ -1,0 +1,252 @@
+#!/usr/bin/env python3
+"""Generate a large, realistic cluster dump for the benchmarks (deterministic).
+
+    python bench/generate_cluster.py --nodes 5000 --out bench/data/cluster-5000.json
+    python bench/generate_cluster.py --nodes 500 --out bench/data/cluster-500.yaml
+
+The cluster: NODES nodes over 3 zones in four pools (general, highmem, compute, and a
+tainted GPU pool), each with ~25 images; ~30 running pods per node on average — the
+DaemonSet pods (kube-proxy, node-exporter) on every node and the pods of ReplicaSets of
+~50 replicas (≈ NODES × 0.6 ReplicaSets) spread over 40 namespaces, most behind a
+Service, some with required pod anti-affinity, preferred pod affinity or zone spread
+constraints — plus Namespaces and PriorityClasses. Written as one ``kind: List``, JSON or
+YAML by the extension (``.gz`` allowed), the shape ``kubectl get ... -A -o json`` prints.
+
+Only the standard library (and PyYAML for .yaml); the same output on every run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+Dict = dict[str, Any]
+
+ZONES = ("eu-west-1a", "eu-west-1b", "eu-west-1c")
+POOLS = (  # name, share, cpu, memory GiB, taint
+    ("general", 0.60, "16", 64, None),
+    ("highmem", 0.20, "16", 128, None),
+    ("compute", 0.15, "32", 64, None),
+    ("gpu", 0.05, "32", 192, {"key": "nvidia.com/gpu", "value": "present", "effect": "NoSchedule"}),
+)
+NAMESPACES = [f"team-{i:02d}" for i in range(40)]
+CREATED = "2026-10-01T08:00:00Z"
+
+
+def _uid(rng: random.Random) -> str:
+    h = f"{rng.getrandbits(128):032x}"
+    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
+
+
+def _images(rng: random.Random) -> list[tuple[str, int]]:
+    out = []
+    for i in range(300):
+        size = rng.choice((20, 45, 90, 180, 350, 700, 1200)) * 1024 * 1024
+        out.append((f"registry.example.com/team-{i % 40:02d}/svc-{i}:v{1 + i % 7}.{i % 13}", size))
+    return out
+
+
+def make_node(name: str, pool: tuple[Any, ...], zone: str, images: list[tuple[str, int]],
+              rng: random.Random) -> Dict:
+    pname, _share, cpu, mem, taint = pool
+    held = rng.sample(images, 25)
+    alloc_cpu = f"{int(cpu) * 1000 - 90}m"
+    node: Dict = {
+        "apiVersion": "v1", "kind": "Node",
+        "metadata": {
+            "name": name, "uid": _uid(rng), "creationTimestamp": CREATED, "resourceVersion": str(rng.randint(1, 10**7)),
+            "labels": {
+                "kubernetes.io/hostname": name, "kubernetes.io/os": "linux", "kubernetes.io/arch": "amd64",
+                "topology.kubernetes.io/zone": zone, "topology.kubernetes.io/region": "eu-west-1",
+                "node.kubernetes.io/instance-type": f"{pname}.{cpu}xlarge", "node-pool": pname,
+            },
+            "annotations": {"node.alpha.kubernetes.io/ttl": "0", "volumes.kubernetes.io/controller-managed-attach-detach": "true"},
+        },
+        "spec": {"providerID": f"aws:///{zone}/i-{rng.getrandbits(64):016x}", "podCIDR": "10.0.0.0/24"},
+        "status": {
+            "capacity": {"cpu": cpu, "memory": f"{mem}Gi", "pods": "110", "ephemeral-storage": "100Gi"},
+            "allocatable": {"cpu": alloc_cpu, "memory": f"{mem * 1024 - 1800}Mi", "pods": "110",
+                            "ephemeral-storage": "95Gi"},
+            "conditions": [
+                {"type": t, "status": "False" if t != "Ready" else "True", "reason": f"Kubelet{t}",
+                 "lastHeartbeatTime": CREATED, "lastTransitionTime": CREATED}
+                for t in ("MemoryPressure", "DiskPressure", "PIDPressure", "Ready")
+            ],
+            "addresses": [{"type": "InternalIP", "address": f"10.{rng.randint(0, 255)}.{rng.randint(0, 255)}.{rng.randint(1, 254)}"},
+                          {"type": "Hostname", "address": name}],
+            "images": [{"names": [n, n.split(":")[0] + "@sha256:" + f"{rng.getrandbits(256):064x}"], "sizeBytes": s}
+                       for n, s in held],
+            "nodeInfo": {"kubeletVersion": "v1.35.4", "containerRuntimeVersion": "containerd://2.1.4",
+                         "osImage": "Bottlerocket OS 1.40.0", "architecture": "amd64", "operatingSystem": "linux"},
+        },
+    }
+    if taint:
+        node["spec"]["taints"] = [dict(taint)]
+        node["metadata"]["labels"]["accelerator"] = "nvidia-l4"
+        node["status"]["capacity"]["nvidia.com/gpu"] = "4"
+        node["status"]["allocatable"]["nvidia.com/gpu"] = "4"
+    return node
+
+
+def make_pod(name: str, ns: str, labels: Dict, owner: Dict, node: str, spec_extra: Dict, image: str,
+             cpu: str, mem: str, rng: random.Random, priority: int = 0) -> Dict:
+    spec: Dict = {
+        "containers": [{
+            "name": "app", "image": image, "imagePullPolicy": "IfNotPresent",
+            "ports": [{"containerPort": 8080, "protocol": "TCP", "name": "http"}],
+            "resources": {"requests": {"cpu": cpu, "memory": mem}, "limits": {"memory": mem}},
+            "terminationMessagePath": "/dev/termination-log", "terminationMessagePolicy": "File",
+        }],
+        "nodeName": node, "schedulerName": "default-scheduler", "priority": priority,
+        "restartPolicy": "Always", "dnsPolicy": "ClusterFirst", "serviceAccountName": "default",
+        "terminationGracePeriodSeconds": 30, "enableServiceLinks": True, "preemptionPolicy": "PreemptLowerPriority",
+        "tolerations": [
+            {"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300},
+            {"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300},
+        ],
+        **spec_extra,
+    }
+    return {
+        "apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": name, "namespace": ns, "uid": _uid(rng), "creationTimestamp": CREATED,
+                     "resourceVersion": str(rng.randint(1, 10**7)), "labels": labels, "ownerReferences": [owner]},
+        "spec": spec,
+        "status": {
+            "phase": "Running", "qosClass": "Burstable", "startTime": CREATED,
+            "hostIP": "10.0.0.1", "podIP": f"10.{rng.randint(0, 255)}.{rng.randint(0, 255)}.{rng.randint(1, 254)}",
+            "conditions": [{"type": t, "status": "True", "lastTransitionTime": CREATED}
+                           for t in ("PodReadyToStartContainers", "Initialized", "Ready", "ContainersReady", "PodScheduled")],
+            "containerStatuses": [{"name": "app", "ready": True, "restartCount": 0, "image": image,
+                                   "imageID": "", "started": True, "state": {"running": {"startedAt": CREATED}}}],
+        },
+    }
+
+
+def generate(num_nodes: int, pods_per_node: int = 30, seed: int = 5000) -> list[Dict]:
+    rng = random.Random(seed)
+    images = _images(rng)
+    nodes: list[Dict] = []
+    for i in range(num_nodes):
+        r = (i * 7919) % 1000 / 1000
+        acc = 0.0
+        pool = POOLS[0]
+        for p in POOLS:
+            acc += p[1]
+            if r < acc:
+                pool = p
+                break
+        zone = ZONES[i % 3]
+        nodes.append(make_node(f"ip-10-{i // 250}-{i % 250}-{pool[0]}.eu-west-1.compute.internal", pool, zone,
+                               images, rng))
+    schedulable = [n for n in nodes if "taints" not in n["spec"]]
+    objs: list[Dict] = []
+    objs += [{"apiVersion": "v1", "kind": "Namespace",
+              "metadata": {"name": ns, "labels": {"kubernetes.io/metadata.name": ns, "team": ns[-2:]}}}
+             for ns in [*NAMESPACES, "kube-system"]]
+    objs.append({"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass",
+                 "metadata": {"name": "business-critical"}, "value": 100000})
+    objs += nodes
+
+    pods: list[Dict] = []
+    for ds, cpu, mem in (("kube-proxy", "100m", "64Mi"), ("node-exporter", "50m", "48Mi")):
+        owner = {"apiVersion": "apps/v1", "kind": "DaemonSet", "name": ds, "uid": _uid(rng),
+                 "controller": True, "blockOwnerDeletion": True}
+        for n in nodes:
+            name = n["metadata"]["name"]
+            pods.append(make_pod(f"{ds}-{rng.getrandbits(20):05x}", "kube-system", {"k8s-app": ds}, owner, name,
+                                 {"priorityClassName": "system-node-critical",
+                                  "affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {
+                                      "nodeSelectorTerms": [{"matchFields": [
+                                          {"key": "metadata.name", "operator": "In", "values": [name]}]}]}}}},
+                                 f"registry.k8s.io/{ds}:v1.35.4", cpu, mem, rng, priority=2000001000))
+
+    target = num_nodes * pods_per_node - len(pods)
+    rs_index = 0
+    while len(pods) < num_nodes * pods_per_node and target > 0:
+        ns = NAMESPACES[rs_index % len(NAMESPACES)]
+        app = f"svc-{rs_index}"
+        h = f"{rng.getrandbits(40):010x}"[:10]
+        rs_name = f"{app}-{h}"
+        replicas = max(1, int(rng.gauss(50, 15)))
+        labels = {"app": app, "tier": rng.choice(("web", "api", "worker")), "pod-template-hash": h}
+        rs_uid = _uid(rng)
+        image, _ = images[rs_index % len(images)]
+        cpu = rng.choice(("100m", "250m", "500m"))
+        mem = rng.choice(("128Mi", "256Mi", "512Mi"))
+        extra: Dict = {}
+        kind = rs_index % 20
+        if kind == 0:  # required anti-affinity on hostname
+            extra["affinity"] = {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+                {"labelSelector": {"matchLabels": {"app": app}}, "topologyKey": "kubernetes.io/hostname"}]}}
+        elif kind == 1:  # preferred affinity to a sibling service in the zone
+            extra["affinity"] = {"podAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
+                {"weight": 50, "podAffinityTerm": {"labelSelector": {"matchLabels": {"app": f"svc-{rs_index - 1}"}},
+                                                   "topologyKey": "topology.kubernetes.io/zone"}}]}}
+        elif kind in (2, 3):
+            extra["topologySpreadConstraints"] = [{"maxSkew": 1, "topologyKey": "topology.kubernetes.io/zone",
+                                                   "whenUnsatisfiable": "ScheduleAnyway",
+                                                   "labelSelector": {"matchLabels": {"app": app}}}]
+        owner = {"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": rs_name, "uid": rs_uid,
+                 "controller": True, "blockOwnerDeletion": True}
+        tpl_spec = {"containers": [{"name": "app", "image": image,
+                                    "resources": {"requests": {"cpu": cpu, "memory": mem}}}], **extra}
+        objs.append({"apiVersion": "apps/v1", "kind": "ReplicaSet",
+                     "metadata": {"name": rs_name, "namespace": ns, "uid": rs_uid, "labels": labels,
+                                  "ownerReferences": [{"apiVersion": "apps/v1", "kind": "Deployment", "name": app,
+                                                       "uid": _uid(rng), "controller": True}]},
+                     "spec": {"replicas": replicas, "selector": {"matchLabels": {"app": app, "pod-template-hash": h}},
+                              "template": {"metadata": {"labels": labels}, "spec": tpl_spec}},
+                     "status": {"replicas": replicas, "readyReplicas": replicas}})
+        if rs_index % 10 < 7:
+            objs.append({"apiVersion": "v1", "kind": "Service",
+                         "metadata": {"name": app, "namespace": ns, "uid": _uid(rng)},
+                         "spec": {"selector": {"app": app}, "ports": [{"port": 80, "targetPort": 8080}],
+                                  "type": "ClusterIP"}})
+        hosts = rng.sample(schedulable, min(replicas, len(schedulable))) if kind == 0 else \
+            [rng.choice(schedulable) for _ in range(replicas)]
+        for i, host in enumerate(hosts):
+            pods.append(make_pod(f"{rs_name}-{rng.getrandbits(25):05x}", ns, dict(labels), owner,
+                                 host["metadata"]["name"], extra, image, cpu, mem, rng))
+        rs_index += 1
+    return objs + pods
+
+
+def write(objs: list[Dict], out: Path) -> None:
+    doc = {"apiVersion": "v1", "kind": "List", "metadata": {"resourceVersion": ""}, "items": objs}
+    name = out.name[:-3] if out.name.endswith(".gz") else out.name
+    if name.endswith((".yaml", ".yml")):
+        import yaml
+
+        dumper: Any = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+        data = yaml.dump(doc, Dumper=dumper, sort_keys=False, default_flow_style=False).encode()
+    else:
+        data = json.dumps(doc, indent=4).encode()
+    if out.name.endswith(".gz"):
+        data = gzip.compress(data, compresslevel=5)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_bytes(data)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--nodes", type=int, default=5000)
+    ap.add_argument("--pods-per-node", type=int, default=30)
+    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--seed", type=int, default=5000)
+    args = ap.parse_args()
+    objs = generate(args.nodes, args.pods_per_node, args.seed)
+    write(objs, args.out)
+    kinds: dict[str, int] = {}
+    for o in objs:
+        kinds[o["kind"]] = kinds.get(o["kind"], 0) + 1
+    print(f"wrote {args.out} ({args.out.stat().st_size / 1e6:.0f} MB): "
+          + ", ".join(f"{v} {k}" for k, v in sorted(kinds.items())), file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
