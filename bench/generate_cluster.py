@@ -65,7 +65,8 @@ def make_node(name: str, pool: tuple[Any, ...], zone: str, images: list[tuple[st
                 "topology.kubernetes.io/zone": zone, "topology.kubernetes.io/region": "eu-west-1",
                 "node.kubernetes.io/instance-type": f"{pname}.{cpu}xlarge", "node-pool": pname,
             },
-            "annotations": {"node.alpha.kubernetes.io/ttl": "0", "volumes.kubernetes.io/controller-managed-attach-detach": "true"},
+            "annotations": {"node.alpha.kubernetes.io/ttl": "0",
+                            "volumes.kubernetes.io/controller-managed-attach-detach": "true"},
         },
         "spec": {"providerID": f"aws:///{zone}/i-{rng.getrandbits(64):016x}", "podCIDR": "10.0.0.0/24"},
         "status": {
@@ -77,7 +78,8 @@ def make_node(name: str, pool: tuple[Any, ...], zone: str, images: list[tuple[st
                  "lastHeartbeatTime": CREATED, "lastTransitionTime": CREATED}
                 for t in ("MemoryPressure", "DiskPressure", "PIDPressure", "Ready")
             ],
-            "addresses": [{"type": "InternalIP", "address": f"10.{rng.randint(0, 255)}.{rng.randint(0, 255)}.{rng.randint(1, 254)}"},
+            "addresses": [{"type": "InternalIP",
+                           "address": f"10.{rng.randint(0, 255)}.{rng.randint(0, 255)}.{rng.randint(1, 254)}"},
                           {"type": "Hostname", "address": name}],
             "images": [{"names": [n, n.split(":")[0] + "@sha256:" + f"{rng.getrandbits(256):064x}"], "sizeBytes": s}
                        for n, s in held],
@@ -209,7 +211,7 @@ def generate(num_nodes: int, pods_per_node: int = 30, seed: int = 5000) -> list[
                                   "type": "ClusterIP"}})
         hosts = rng.sample(schedulable, min(replicas, len(schedulable))) if kind == 0 else \
             [rng.choice(schedulable) for _ in range(replicas)]
-        for i, host in enumerate(hosts):
+        for host in hosts:
             pods.append(make_pod(f"{rs_name}-{rng.getrandbits(25):05x}", ns, dict(labels), owner,
                                  host["metadata"]["name"], extra, image, cpu, mem, rng))
         rs_index += 1
