@@ -67,12 +67,14 @@ class NodeStory:
     rank: int | None
     winner: str | None
     hints: list[str]
+    volumes: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {
             "node": self.node, "feasible": self.feasible, "rejectedAt": self.rejected_at,
             "filters": [f.to_json() for f in self.filters], "scores": [s.to_json() for s in self.scores],
             "total": self.total, "rank": self.rank, "winner": self.winner, "hints": list(self.hints),
+            "volumes": list(self.volumes),
         }
 
 
@@ -255,6 +257,54 @@ def score_details(result: CycleResult, plugins: PluginSet, pod: PodInfo, ni: Nod
     return out
 
 
+# --------------------------------------------------------------------------- volumes
+
+
+def volume_facts(pod: PodInfo, ni: NodeInfo, snapshot: Snapshot) -> list[str]:
+    """Each claim-backed volume of the pod and what it means on this node: the bound PV's
+    node affinity and zone, or for a pending claim its class, binding mode and topology."""
+    from kschedx.core.plugins.volume_objects import claim_name_of, pod_volumes, volume_objects
+
+    vols = [(v, claim_name_of(pod, v)) for v in pod_volumes(pod)]
+    vols = [(v, c) for v, c in vols if c is not None]
+    if not vols:
+        return []
+    vo = volume_objects(snapshot)
+    labels = ni.node.labels
+    out = []
+    for v, (claim_name, ephemeral) in vols:  # type: ignore[misc]
+        head = f"volume {v.get('name')}: {'ephemeral ' if ephemeral else ''}claim {claim_name}"
+        claim = vo.claim(pod.namespace, claim_name)
+        if claim is None:
+            out.append(f"{head} does not exist")
+            continue
+        if claim.fully_bound:
+            pv = vo.volume(claim.volume_name)
+            if pv is None:
+                out.append(f"{head} is bound to PV {claim.volume_name}, which does not exist")
+                continue
+            where = "matches this node" if pv.affinity_matches(labels) else "does NOT match this node"
+            aff = f"its node affinity {where}" if pv.node_affinity is not None else "it has no node affinity"
+            zone = pv.labels.get("topology.kubernetes.io/zone") or pv.labels.get("failure-domain.beta.kubernetes.io/zone")
+            zone_txt = ""
+            if zone:
+                node_zone = labels.get("topology.kubernetes.io/zone") or labels.get("failure-domain.beta.kubernetes.io/zone")
+                zone_txt = f"; PV zone {zone}, node zone {node_zone or 'none'}"
+            out.append(f"{head} is bound to PV {pv.name} ({pv.storage_class or 'no class'}): {aff}{zone_txt}")
+            continue
+        cls_name = claim.storage_class
+        sc = vo.storage_class(cls_name) if cls_name else None
+        if sc is None:
+            out.append(f"{head} is pending with storage class {cls_name or '(none)'}, "
+                       f"{'which does not exist' if cls_name else 'so only a pre-provisioned PV can bind it'}")
+            continue
+        mode = "WaitForFirstConsumer" if sc.delay_binding else "Immediate (must be bound before scheduling)"
+        topo = ("its allowedTopologies allow this node" if sc.topology_allows(labels)
+                else "its allowedTopologies exclude this node")
+        out.append(f"{head} is pending: class {sc.name}, {mode}, provisioner {sc.provisioner or 'none'}; {topo}")
+    return out
+
+
 # --------------------------------------------------------------------------- hints
 
 
@@ -373,4 +423,4 @@ def node_story(result: CycleResult, plugins: PluginSet, pod: PodInfo, snapshot: 
         else:
             hints = failure_hints([f for f in filters if f.outcome == FAIL], pod, ni, plugins, snapshot)
     return NodeStory(node, feasible, rejected_at, filters, scores, total, rank,
-                     result.best_nodes[0] if result.best_nodes else None, hints)
+                     result.best_nodes[0] if result.best_nodes else None, hints, volume_facts(pod, ni, snapshot))

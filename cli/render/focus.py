@@ -52,6 +52,10 @@ def build(story: NodeStory) -> list[RenderableType]:
                        "\n".join(s.facts))
         parts.append(st)
 
+    if story.volumes:
+        parts.append(span("Volumes on this node:", style=S_LABEL))
+        for v in story.volumes:
+            parts.append(Text(f"  • {v}"))
     hint = span("What would change the outcome: ", style=S_LABEL)
     parts.append(hint)
     for h in story.hints:

@@ -111,3 +111,39 @@ def test_feasible_node_scores_inputs_rank_and_gap() -> None:
 def test_unknown_focus_node() -> None:
     with pytest.raises(InputError, match="--node nope: no node of that name"):
         story(pod("p"), node("a"), focus="nope")
+
+
+def test_volume_facts_bound_pending_and_missing_claims() -> None:
+    zone = "topology.kubernetes.io/zone"
+    pv = {"apiVersion": "v1", "kind": "PersistentVolume",
+          "metadata": {"name": "pv-1", "labels": {zone: "z1"}},
+          "spec": {"storageClassName": "fast", "capacity": {"storage": "10Gi"}, "accessModes": ["ReadWriteOnce"],
+                   "claimRef": {"name": "data", "namespace": "default"},
+                   "nodeAffinity": {"required": {"nodeSelectorTerms": [
+                       {"matchExpressions": [{"key": zone, "operator": "In", "values": ["z1"]}]}]}}},
+          "status": {"phase": "Bound"}}
+    bound = {"apiVersion": "v1", "kind": "PersistentVolumeClaim",
+             "metadata": {"name": "data", "namespace": "default",
+                          "annotations": {"pv.kubernetes.io/bind-completed": "yes"}},
+             "spec": {"volumeName": "pv-1", "storageClassName": "fast", "accessModes": ["ReadWriteOnce"]},
+             "status": {"phase": "Bound"}}
+    pending = {"apiVersion": "v1", "kind": "PersistentVolumeClaim",
+               "metadata": {"name": "scratch", "namespace": "default"},
+               "spec": {"storageClassName": "wffc", "accessModes": ["ReadWriteOnce"],
+                        "resources": {"requests": {"storage": "1Gi"}}},
+               "status": {"phase": "Pending"}}
+    sc = {"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass", "metadata": {"name": "wffc"},
+          "provisioner": "ebs.csi.aws.com", "volumeBindingMode": "WaitForFirstConsumer",
+          "allowedTopologies": [{"matchLabelExpressions": [{"key": zone, "values": ["z2"]}]}]}
+    p = pod("p", cpu="100m", volumes=[{"name": "d", "persistentVolumeClaim": {"claimName": "data"}},
+                                      {"name": "s", "persistentVolumeClaim": {"claimName": "scratch"}},
+                                      {"name": "m", "persistentVolumeClaim": {"claimName": "missing"}},
+                                      {"name": "tmp", "emptyDir": {}}])
+    s = story(p, node("a", labels={zone: "z1"}), pv, bound, pending, sc, focus="a")
+    assert s.volumes == [
+        "volume d: claim data is bound to PV pv-1 (fast): its node affinity matches this node; "
+        "PV zone z1, node zone z1",
+        "volume s: claim scratch is pending: class wffc, WaitForFirstConsumer, provisioner ebs.csi.aws.com; "
+        "its allowedTopologies exclude this node",
+        "volume m: claim missing does not exist",
+    ]
