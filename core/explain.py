@@ -13,6 +13,7 @@ from typing import Any
 from kschedx.core.config import Profile, default_profile
 from kschedx.core.cycle import Framework
 from kschedx.core.errors import InputError
+from kschedx.core.gcpause import gc_paused
 from kschedx.core.load.admission import admit, resolve_cluster_pod_priorities
 from kschedx.core.load.files import load_cluster
 from kschedx.core.load.manifest import IncomingPod, expand, pin_to_node, select_document
@@ -79,7 +80,8 @@ def build_snapshot(objects: ClusterObjects, incoming: IncomingPod | None = None)
         objects = objects.copy()
         for o in incoming.extra_objects:
             objects.add(o)
-    return Snapshot(objects)
+    with gc_paused():
+        return Snapshot(objects)
 
 
 def pod_info(incoming: IncomingPod, path: str = "<manifest>") -> PodInfo:

@@ -13,9 +13,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import yaml
 
 from kschedx.core.errors import InputError
+from kschedx.core.gcpause import gc_paused
 from kschedx.core.snapshot import ClusterObjects
 
 try:  # pragma: no cover - depends on how PyYAML was built
@@ -35,13 +37,12 @@ CLUSTER_KINDS = frozenset(
 )
 
 
-def read_text(path: str) -> str:
-    """The text of a file, '-' for stdin; .gz files are decompressed."""
+def read_bytes(path: str) -> bytes:
+    """The bytes of a file, '-' for stdin; .gz files are decompressed."""
     try:
         if path == "-":
-            return sys.stdin.read()
-        p = Path(path)
-        data = p.read_bytes()
+            return sys.stdin.read().encode("utf-8")
+        data = Path(path).read_bytes()
     except FileNotFoundError:
         raise InputError("no such file", path=path) from None
     except IsADirectoryError:
@@ -53,10 +54,38 @@ def read_text(path: str) -> str:
             data = gzip.decompress(data)
         except (OSError, EOFError) as e:
             raise InputError(f"not a valid gzip file: {e}", path=path) from None
+    return data
+
+
+def _decode(data: bytes, path: str) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         raise InputError("not UTF-8 text", path=path) from None
+
+
+def read_text(path: str) -> str:
+    """The text of a file, '-' for stdin; .gz files are decompressed."""
+    return _decode(read_bytes(path), path)
+
+
+def parse_bytes(data: bytes, path: str) -> list[tuple[Dict, int | None]]:
+    """Every non-empty document of a file's bytes, with its starting line when known.
+
+    JSON (what ``kubectl get -o json`` and ``kschedx snapshot`` write for large clusters)
+    goes through msgspec, which decodes straight from the bytes about twice as fast as the
+    json module and without the intermediate str; on malformed input the text parsers below
+    report the error with its line.
+    """
+    if data.lstrip()[:1] in (b"{", b"["):
+        try:
+            doc = msgspec.json.decode(data)
+        except (msgspec.DecodeError, UnicodeDecodeError):
+            pass
+        else:
+            docs = doc if isinstance(doc, list) else [doc]
+            return [(d, None) for d in docs if d is not None]
+    return parse_documents(_decode(data, path), path)
 
 
 def parse_documents(text: str, path: str) -> list[tuple[Dict, int | None]]:
@@ -118,15 +147,16 @@ def iter_objects(docs: list[tuple[Any, int | None]], path: str) -> Iterator[tupl
 
 
 def load_objects(path: str) -> list[tuple[Dict, int | None]]:
-    text = read_text(path)
-    return list(iter_objects(parse_documents(text, path), path))
+    return list(iter_objects(parse_bytes(read_bytes(path), path), path))
 
 
 def load_cluster(paths: list[str]) -> ClusterObjects:
     """All the objects of the cluster dumps; kinds the pipeline doesn't read are counted."""
     objects = ClusterObjects()
     for path in paths:
-        for obj, line in load_objects(path):
+        with gc_paused():
+            loaded = load_objects(path)
+        for obj, line in loaded:
             kind = obj.get("kind")
             if not isinstance(kind, str) or not kind:
                 raise InputError("object without a kind", path=path, line=line)
