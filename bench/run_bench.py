@@ -1,0 +1,202 @@
+#!/usr/bin/env python3
+"""The SPEC §4 benchmarks: print the figures for a generated cluster (made if missing).
+
+    python bench/run_bench.py                      # 5,000 nodes / 150,000 pods, all figures
+    python bench/run_bench.py --nodes 1000         # another size
+    python bench/run_bench.py --scaling 500,1000,5000 --skip-slow
+
+Figures: JSON load (kschedx's loader + snapshot, against plain ``json.load`` of the same
+file + the same snapshot construction), YAML load (libyaml C loader) at the smallest
+size, one explain cycle, ``--replicas 100``, ``check`` over 50 manifests, peak RSS of
+each step's process, and the start-up of ``kschedx --help`` and of a 3-node explain.
+Each figure runs in a fresh process so that memory and caches don't leak between them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+DATA = HERE / "data"
+
+INCOMING = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: bench-probe, namespace: team-01}
+spec:
+  replicas: 100
+  selector: {matchLabels: {app: bench-probe}}
+  template:
+    metadata: {labels: {app: bench-probe}}
+    spec:
+      containers:
+      - name: app
+        image: registry.example.com/team-01/svc-1:v2.1
+        resources: {requests: {cpu: 200m, memory: 256Mi}}
+      topologySpreadConstraints:
+      - maxSkew: 1
+        topologyKey: topology.kubernetes.io/zone
+        whenUnsatisfiable: DoNotSchedule
+        labelSelector: {matchLabels: {app: bench-probe}}
+      affinity:
+        podAntiAffinity:
+          requiredDuringSchedulingIgnoredDuringExecution:
+          - labelSelector: {matchLabels: {app: bench-probe}}
+            topologyKey: kubernetes.io/hostname
+"""
+
+
+def dump(nodes: int, ext: str = "json") -> Path:
+    path = DATA / f"cluster-{nodes}.{ext}"
+    if not path.exists():
+        print(f"  generating {path.name} ...", file=sys.stderr, flush=True)
+        subprocess.run([sys.executable, str(HERE / "generate_cluster.py"), "--nodes", str(nodes), "--out", str(path)],
+                       check=True)
+    return path
+
+
+def child(code: str, *args: str) -> dict[str, float]:
+    """Run ``code`` in a fresh interpreter; it prints a JSON object of figures."""
+    prologue = textwrap.dedent("""\
+        import json, resource, sys, time
+        def rss(): return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        """)
+    out = subprocess.run([sys.executable, "-c", prologue + textwrap.dedent(code), *args],
+                         check=True, capture_output=True, text=True)
+    result: dict[str, float] = json.loads(out.stdout.strip().splitlines()[-1])
+    return result
+
+
+LOAD_BASELINE = """
+from kschedx.core.snapshot import ClusterObjects, Snapshot
+t = time.perf_counter()
+with open(sys.argv[1]) as f:
+    data = json.load(f)
+t_parse = time.perf_counter() - t
+objs = ClusterObjects()
+for o in data["items"]:
+    objs.add(o)
+snap = Snapshot(objs)
+print(json.dumps({"parse": t_parse, "total": time.perf_counter() - t, "rss": rss()}))
+"""
+
+LOAD_KSCHEDX = """
+from kschedx.core import explain as e
+t = time.perf_counter()
+objs = e.load_cluster_files([sys.argv[1]])
+t_load = time.perf_counter() - t
+snap = e.build_snapshot(objs)
+print(json.dumps({"load": t_load, "total": time.perf_counter() - t, "rss": rss()}))
+"""
+
+CYCLE = """
+from kschedx.core import explain as e
+from kschedx.core.whatif import Edits
+objs = e.load_cluster_files([sys.argv[1]])
+inc = e.prepare_pod(sys.argv[2], objs)
+snap = e.build_snapshot(objs, inc)
+prof = e.select_profile(inc.pod, None)
+e.run(snap, inc, prof)  # warm
+t = time.perf_counter()
+r = e.run(snap, inc, prof)
+t_cycle = time.perf_counter() - t
+t = time.perf_counter()
+steps = e.run_replicas(snap, inc, prof, 100)
+t_rep = time.perf_counter() - t
+print(json.dumps({"cycle": t_cycle, "replicas": t_rep, "placed": sum(1 for s in steps if s.selected_node),
+                  "rss": rss()}))
+"""
+
+CHECK = """
+from kschedx.core import explain as e
+from kschedx.core.check import check_paths
+objs = e.load_cluster_files([sys.argv[1]])
+t = time.perf_counter()
+rep = check_paths([sys.argv[2]], objs)
+print(json.dumps({"check": time.perf_counter() - t, "n": len(rep.entries), "rss": rss()}))
+"""
+
+
+def manifests(tmp: Path, n: int = 50) -> Path:
+    d = tmp / "manifests"
+    d.mkdir(exist_ok=True)
+    for i in range(n):
+        text = INCOMING.replace("bench-probe", f"bench-{i}").replace("replicas: 100", f"replicas: {1 + i % 3}")
+        (d / f"m{i:02d}.yaml").write_text(text)
+    return d
+
+
+def startup(tmp: Path) -> tuple[float, float]:
+    exe = shutil.which("kschedx", path=str(Path(sys.executable).parent)) or "kschedx"
+    tiny = tmp / "tiny.yaml"
+    tiny.write_text("\n---\n".join(
+        f"apiVersion: v1\nkind: Node\nmetadata: {{name: n{i}, labels: {{kubernetes.io/hostname: n{i}}}}}\n"
+        f"status: {{allocatable: {{cpu: '4', memory: 8Gi, pods: '110'}}}}" for i in range(3)))
+    pod = tmp / "pod.yaml"
+    pod.write_text("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c, image: nginx}]\n")
+
+    def best(cmd: list[str]) -> float:
+        times = []
+        for _ in range(5):
+            t = time.perf_counter()
+            subprocess.run(cmd, capture_output=True, check=False)
+            times.append(time.perf_counter() - t)
+        return min(times)
+
+    return best([exe, "--help"]), best([exe, "explain", str(pod), "--cluster", str(tiny)])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--nodes", type=int, default=5000)
+    ap.add_argument("--scaling", default="", help="comma-separated node counts for the scaling table")
+    ap.add_argument("--skip-slow", action="store_true", help="only the scaling table and start-up")
+    args = ap.parse_args()
+    print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
+          f"{os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**30:.0f} GiB, Python {platform.python_version()}")
+    with tempfile.TemporaryDirectory() as tmpdir:
+        tmp = Path(tmpdir)
+        pod = tmp / "incoming.yaml"
+        pod.write_text(INCOMING)
+        h, s = startup(tmp)
+        print(f"start-up: kschedx --help {h:.2f} s, 3-node explain {s:.2f} s (best of 5)")
+        if not args.skip_slow:
+            path = dump(args.nodes)
+            size = path.stat().st_size / 1e6
+            base = child(LOAD_BASELINE, str(path))
+            ours = child(LOAD_KSCHEDX, str(path))
+            print(f"{args.nodes} nodes, dump {size:.0f} MB JSON:")
+            print(f"  json.load {base['parse']:.1f} s + snapshot = {base['total']:.1f} s (peak {base['rss']:.0f} MB)")
+            print(f"  kschedx load {ours['load']:.1f} s + snapshot = {ours['total']:.1f} s (peak {ours['rss']:.0f} MB), "
+                  f"{ours['total'] / base['total']:.2f}x the baseline")
+            cyc = child(CYCLE, str(path), str(pod))
+            print(f"  one explain cycle {cyc['cycle']:.2f} s; --replicas 100 {cyc['replicas']:.1f} s "
+                  f"({cyc['placed']:.0f} placed); peak {cyc['rss']:.0f} MB")
+            chk = child(CHECK, str(path), str(manifests(tmp)))
+            print(f"  check over {chk['n']:.0f} manifests {chk['check']:.1f} s; peak {chk['rss']:.0f} MB")
+            small = dump(500, "yaml")
+            y = child(LOAD_KSCHEDX, str(small))
+            print(f"  YAML (libyaml C loader), 500 nodes / {small.stat().st_size / 1e6:.0f} MB: load {y['load']:.1f} s")
+        if args.scaling:
+            print("scaling (nodes, pods, load+snapshot s, cycle s, replicas-100 s, peak MB):")
+            for n in (int(x) for x in args.scaling.split(",")):
+                path = dump(n)
+                ours = child(LOAD_KSCHEDX, str(path))
+                cyc = child(CYCLE, str(path), str(pod))
+                print(f"  {n:6d} {n * 30:8d} {ours['total']:8.1f} {cyc['cycle']:8.2f} {cyc['replicas']:8.1f} "
+                      f"{cyc['rss']:8.0f}")
+
+
+if __name__ == "__main__":
+    main()
