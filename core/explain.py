@@ -255,12 +255,24 @@ def _explain_daemonset(
     path: str,
     edit_lines: list[str],
 ) -> Explanation:
-    """One cycle per node with the daemon pod pinned there, as the DaemonSet controller
-    creates it; the verdict per node is whether that pinned pod would be scheduled."""
+    """Per node, whether the daemon pod its controller pins there (a required matchFields
+    metadata.name node affinity) would be scheduled.
+
+    The pin only narrows the candidates to that node, so for a pod whose verdict on a node
+    does not depend on the other nodes — no spread constraints and no pod (anti-)affinity
+    terms of its own — one unpinned cycle gives every node's verdict at once. Otherwise
+    (the pin changes which domains count) each node gets its own pinned cycle.
+    """
     # A node in focus is a one-node story; per node, the daemon verdicts tell it already.
     options = replace(options, focus=None) if options is not None else None
     template = run(snapshot, incoming, profile, options, path)
     out = Explanation("daemonset", [], edit_lines, daemonset=incoming.source_name, daemon_template=template)
+    spec = incoming.pod.get("spec") or {}
+    affinity = spec.get("affinity") or {}
+    if not spec.get("topologySpreadConstraints") and not affinity.get("podAffinity") \
+            and not affinity.get("podAntiAffinity"):
+        out.daemon_nodes = [daemon_verdict(ni.name, template) for ni in snapshot.nodes()]
+        return out
     for ni in snapshot.nodes():
         pinned = IncomingPod(pin_to_node(incoming.pod, ni.name), incoming.source_kind, incoming.source_name,
                              incoming.rule)

@@ -61,28 +61,26 @@ class DaemonNodeVerdict:
     plugin: str | None = None
     code: str | None = None
     reasons: list[str] = field(default_factory=list)
-    total: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"fits": self.fits, "targeted": self.targeted}
-        if self.fits:
-            out["total"] = self.total
-        else:
+        if not self.fits:
             out.update({"plugin": self.plugin, "code": self.code, "reasons": list(self.reasons)})
         return out
 
 
 def daemon_verdict(node: str, result: CycleResult) -> DaemonNodeVerdict:
-    """The verdict of the cycle whose pod was pinned to ``node``."""
-    if result.selected_node == node:
-        return DaemonNodeVerdict(node, True, True, total=result.totals.get(node))
+    """The verdict on ``node`` of a cycle of the daemon pod (pinned to it, or unpinned
+    when pinning cannot change any other node's verdict)."""
     v = result.nodes.get(node)
     if result.gated is not None:
         return DaemonNodeVerdict(node, False, True, "SchedulingGates", "UnschedulableAndUnresolvable",
                                  list(result.gated))
-    if v is None or v.feasible:
+    if v is None or (result.error and v.feasible):
         # The cycle failed before judging the node (an Error status).
         return DaemonNodeVerdict(node, False, True, None, "Error", [result.error or "no verdict"])
+    if v.feasible:
+        return DaemonNodeVerdict(node, True, True)
     return DaemonNodeVerdict(node, False, v.plugin not in DAEMON_NOT_TARGETED_PLUGINS, v.plugin, v.code,
                              list(v.reasons))
 

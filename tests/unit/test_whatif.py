@@ -152,3 +152,31 @@ def test_daemonset_is_explained_per_node() -> None:
     assert not expl.ok
     data = expl.to_json()
     assert data["fitsOn"] == 2 and data["notTargeted"] == 2 and data["numNodes"] == 5
+
+
+def test_daemonset_single_cycle_agrees_with_pinned_cycles() -> None:
+    from kschedx.core.load.manifest import add_daemonset_tolerations, pin_to_node
+
+    tpl_spec = {"nodeSelector": {"pool": "web"}, "hostNetwork": True,
+                "containers": [{"name": "c", "image": "agent:1", "resources": {"requests": {"cpu": "1500m"}},
+                                "ports": [{"containerPort": 9100, "hostPort": 9100}]}]}
+    ds = {"apiVersion": "apps/v1", "kind": "DaemonSet", "metadata": {"name": "agent", "namespace": "default"},
+          "spec": {"selector": {"matchLabels": {"app": "agent"}},
+                   "template": {"metadata": {"labels": {"app": "agent"}}, "spec": tpl_spec}}}
+    port_user = pod("exporter", cpu="10m", node_name="c")
+    port_user["spec"]["containers"][0]["ports"] = [{"containerPort": 9100, "hostPort": 9100}]
+    nodes = [node("a", cpu="2", labels={"pool": "web"}), node("b", cpu="1", labels={"pool": "web"}),
+             node("c", cpu="4", labels={"pool": "web"}), node("d", labels={"pool": "db"}),
+             node("e", cpu="8", labels={"pool": "web"}, taints=[{"key": "k", "effect": "NoExecute"}])]
+    objs = cluster(*nodes, port_user)
+    fast = {v.node: (v.fits, v.plugin) for v in explain_object(ds, "ds.yaml", objs).daemon_nodes}
+    for n in ("a", "b", "c", "d", "e"):
+        spec = dict(tpl_spec)
+        add_daemonset_tolerations(spec)
+        p = pin_to_node({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": f"agent-{n}", "labels": {"app": "agent"}},
+                         "spec": spec}, n)
+        result = explain_object(p, "p.yaml", objs).steps[0]
+        verdict = result.nodes[n]
+        assert fast[n] == (verdict.feasible, verdict.plugin), n
+    assert fast == {"a": (True, None), "b": (False, "NodeResourcesFit"), "c": (False, "NodePorts"),
+                    "d": (False, "NodeAffinity"), "e": (False, "TaintToleration")}
