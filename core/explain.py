@@ -108,6 +108,11 @@ def run(
         result = fw.run_cycle(pod, all_reasons=all_reasons, run_post_filter=options.post_filter)
     except (QuantityError, SelectorError) as e:
         raise InputError(str(e), path=path) from None
+    dra = fw.plugins.instances.get("DynamicResources")
+    if dra is not None and result.selected_node is not None:
+        from kschedx.core.plugins.dynamicresources import device_allocations
+
+        result.device_allocations = device_allocations(getattr(dra, "last_state", None), result.selected_node)
     if options.focus is not None:
         from kschedx.core.focus import node_story
 

@@ -68,6 +68,7 @@ class NodeStory:
     winner: str | None
     hints: list[str]
     volumes: list[str] = field(default_factory=list)
+    devices: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -75,6 +76,7 @@ class NodeStory:
             "filters": [f.to_json() for f in self.filters], "scores": [s.to_json() for s in self.scores],
             "total": self.total, "rank": self.rank, "winner": self.winner, "hints": list(self.hints),
             "volumes": list(self.volumes),
+            "devices": list(self.devices),
         }
 
 
@@ -305,6 +307,22 @@ def volume_facts(pod: PodInfo, ni: NodeInfo, snapshot: Snapshot) -> list[str]:
     return out
 
 
+def device_facts(plugins: PluginSet, node: str) -> list[str]:
+    """DynamicResources on this node: the device each request of the pod's claims would get."""
+    from kschedx.core.plugins.dynamicresources import device_allocations
+
+    dra = plugins.instances.get("DynamicResources")
+    state = getattr(dra, "last_state", None)
+    if state is None or not state.claims:
+        return []
+    out = [f"claim {d['claim']}, request {d['request'] or '-'}: device {d['driver']}/{d['pool']}/{d['device']}"
+           + (f" (slice {d['slice']})" if d.get("slice") else "")
+           for d in device_allocations(state, node)]
+    if not out and state.to_allocate():
+        out.append("the pod's unallocated claims cannot all be allocated from the devices this node can reach")
+    return out
+
+
 # --------------------------------------------------------------------------- hints
 
 
@@ -423,4 +441,5 @@ def node_story(result: CycleResult, plugins: PluginSet, pod: PodInfo, snapshot: 
         else:
             hints = failure_hints([f for f in filters if f.outcome == FAIL], pod, ni, plugins, snapshot)
     return NodeStory(node, feasible, rejected_at, filters, scores, total, rank,
-                     result.best_nodes[0] if result.best_nodes else None, hints, volume_facts(pod, ni, snapshot))
+                     result.best_nodes[0] if result.best_nodes else None, hints, volume_facts(pod, ni, snapshot),
+                     device_facts(plugins, node))

@@ -139,6 +139,8 @@ class CycleResult:
     edits: list[str] = field(default_factory=list)
     # The whole story of one node (--node).
     focus: NodeStory | None = None
+    # DynamicResources: the devices the pod's claims would get on the selected node.
+    device_allocations: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def feasible_nodes(self) -> list[str]:
@@ -173,4 +175,5 @@ class CycleResult:
             "notes": list(self.notes),
             "edits": list(self.edits),
             **({"focus": self.focus.to_json()} if self.focus is not None else {}),
+            **({"deviceAllocations": list(self.device_allocations)} if self.device_allocations else {}),
         }

@@ -11,6 +11,7 @@ from rich.text import Text
 from kschedx.cli.render.console import make_console
 from kschedx.cli.render.table import S_BAD, S_DIM, S_LABEL, S_OK, S_PLUGIN, span
 from kschedx.core.focus import FAIL, PASS, NodeStory
+from kschedx.core.result import CycleResult
 
 _OUTCOME = {PASS: ("✓ pass", S_OK), FAIL: ("✗ fail", S_BAD)}
 
@@ -56,6 +57,10 @@ def build(story: NodeStory) -> list[RenderableType]:
         parts.append(span("Volumes on this node:", style=S_LABEL))
         for v in story.volumes:
             parts.append(Text(f"  • {v}"))
+    if story.devices:
+        parts.append(span("Devices on this node (DynamicResources):", style=S_LABEL))
+        for d in story.devices:
+            parts.append(Text(f"  • {d}"))
     hint = span("What would change the outcome: ", style=S_LABEL)
     parts.append(hint)
     for h in story.hints:
@@ -66,3 +71,15 @@ def build(story: NodeStory) -> list[RenderableType]:
 def render_focus(story: NodeStory, *, no_color: bool = False, console: Console | None = None) -> None:
     console = console or make_console(no_color=no_color)
     console.print(Group(*build(story)))
+
+
+def render_devices(result: CycleResult, *, no_color: bool = False, console: Console | None = None) -> None:
+    """DynamicResources: the device each claim request would get on the selected node."""
+    console = console or make_console(no_color=no_color)
+    t = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, title_justify="left",
+              title=f"Devices the claims would get on {result.selected_node}")
+    for col in ("Claim", "Request", "Driver", "Pool", "Device", "Slice"):
+        t.add_column(col, overflow="fold")
+    for d in result.device_allocations:
+        t.add_row(d["claim"], d["request"] or "-", d["driver"], d["pool"], d["device"], d.get("slice") or "")
+    console.print(t)

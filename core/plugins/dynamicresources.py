@@ -86,6 +86,7 @@ class DynamicResources(Plugin):
         super().__init__(handle, args)
         self._resolved: dict[str, PodClaims] = {}
         self._catalog: ClaimCatalog | None = None
+        self.last_state: DRAState | None = None
 
     # ------------------------------------------------------------------ claims
 
@@ -115,6 +116,8 @@ class DynamicResources(Plugin):
     def pre_filter(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> tuple[PreFilterResult | None, Status]:
         s = DRAState()
         state.data[NAME] = s
+        # The cycle's state, read back by explanations (which device each claim would get).
+        self.last_state = s
         if not pod_claims(pod):
             return None, Status.skip()
         got = self._claims_of(pod)
@@ -252,3 +255,20 @@ def _validate_class(classes: dict[str, dict[str, Any]], class_name: str, request
     if class_name not in classes:
         return Status.unresolvable(f"request {request}: device class {class_name} does not exist")
     return None
+
+
+def device_allocations(state: DRAState | None, node: str) -> list[dict[str, Any]]:
+    """The devices the pod's unallocated claims would get on ``node``, one entry per device."""
+    if state is None:
+        return []
+    allocations = state.node_allocations.get(node)
+    if not allocations:
+        return []
+    out: list[dict[str, Any]] = []
+    for idx, alloc in zip(state.to_allocate(), allocations, strict=False):
+        for d in alloc.devices:
+            entry = {"claim": claim_key(state.claims[idx]), **d.to_json()}
+            if d.slice is not None:
+                entry["slice"] = d.slice.name
+            out.append(entry)
+    return out

@@ -369,7 +369,9 @@ class Allocator:
                         if r.get("firstAvailable"):
                             reqs.append([self._request_data(claim, s, str(r.get("name") or "")) for s in r["firstAvailable"]])
                         else:
-                            reqs.append(self._request_data(claim, r.get("exactly") or {}, None))
+                            # The request's name sits beside its `exactly` block, not inside it.
+                            exactly = {**(r.get("exactly") or {}), "name": r.get("name") or ""}
+                            reqs.append(self._request_data(claim, exactly, None))
                     cons: list[tuple[list[str], str]] = []
                     for i, c in enumerate(devices.get("constraints") or []):
                         if not c.get("matchAttribute"):
