@@ -76,8 +76,10 @@ def select_profile(pod: Dict, profile_name: str | None, profiles: dict[str, Prof
 
 
 def build_snapshot(objects: ClusterObjects, incoming: IncomingPod | None = None) -> Snapshot:
+    # A copy of the lists: replica steps record claims in the snapshot's objects, and the
+    # caller's objects may serve further runs (check, the next document).
+    objects = objects.copy()
     if incoming is not None and incoming.extra_objects:
-        objects = objects.copy()
         for o in incoming.extra_objects:
             objects.add(o)
     with gc_paused():
@@ -110,9 +112,11 @@ def run(
         raise InputError(str(e), path=path) from None
     dra = fw.plugins.instances.get("DynamicResources")
     if dra is not None and result.selected_node is not None:
-        from kschedx.core.plugins.dynamicresources import device_allocations
+        from kschedx.core.plugins.dynamicresources import claims_after_binding, device_allocations
 
-        result.device_allocations = device_allocations(getattr(dra, "last_state", None), result.selected_node)
+        dra_state = getattr(dra, "last_state", None)
+        result.device_allocations = device_allocations(dra_state, result.selected_node)
+        result.bound_claims = claims_after_binding(dra_state, result.selected_node, pod)
     if options.focus is not None:
         from kschedx.core.focus import node_story
 
@@ -327,7 +331,21 @@ def run_replicas(
             break
         pod_dict["spec"]["nodeName"] = result.selected_node
         snapshot.add_pod(PodInfo(pod_dict))
+        _record_claims(snapshot.objects, result.bound_claims)
     return steps
+
+
+def _record_claims(objects: ClusterObjects, claims: list[Dict]) -> None:
+    """Put allocated claims into the cluster (replacing their unallocated versions), so the
+    next cycle's DynamicResources sees their devices taken."""
+    if not claims:
+        return
+    def key(c: Dict) -> tuple[str, str]:
+        meta = c.get("metadata") or {}
+        return (meta.get("namespace") or "default", meta.get("name") or "")
+    new = {key(c): c for c in claims}
+    kept = [c for c in objects.of("ResourceClaim") if key(c) not in new]
+    objects.by_kind["ResourceClaim"] = kept + list(new.values())
 
 
 def explain_case_json(

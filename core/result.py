@@ -141,6 +141,9 @@ class CycleResult:
     focus: NodeStory | None = None
     # DynamicResources: the devices the pod's claims would get on the selected node.
     device_allocations: list[dict[str, Any]] = field(default_factory=list)
+    # Internal, not in the JSON: the pod's claims as allocated on the selected node (what
+    # binding the pod there would write), for replica steps.
+    bound_claims: list[dict[str, Any]] = field(default_factory=list, repr=False)
 
     @property
     def feasible_nodes(self) -> list[str]:

@@ -272,3 +272,21 @@ def device_allocations(state: DRAState | None, node: str) -> list[dict[str, Any]
                 entry["slice"] = d.slice.name
             out.append(entry)
     return out
+
+
+def claims_after_binding(state: DRAState | None, node: str, pod: PodInfo) -> list[dict[str, Any]]:
+    """The pod's newly allocated claims as they are once it is bound to ``node``: each with
+    the allocation its Filter found there and reserved for the pod, so that a later cycle
+    (the next replica) sees those devices taken."""
+    if state is None:
+        return []
+    allocations = state.node_allocations.get(node) or []
+    out: list[dict[str, Any]] = []
+    for idx, alloc in zip(state.to_allocate(), allocations, strict=False):
+        claim = dict(state.claims[idx])
+        status = dict(claim.get("status") or {})
+        status["allocation"] = alloc.to_json()
+        status["reservedFor"] = [{"resource": "pods", "name": pod.name, "uid": pod.uid}]
+        claim["status"] = status
+        out.append(claim)
+    return out

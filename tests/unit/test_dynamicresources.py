@@ -148,3 +148,21 @@ def test_focus_names_the_devices_or_says_why_not() -> None:
     bad = explain_object(claiming_pod("one"), "p.yaml", cluster, options=Options(focus="b")).steps[0].focus
     assert bad is not None and bad.devices == [
         "the pod's unallocated claims cannot all be allocated from the devices this node can reach"]
+
+
+def test_replicas_take_devices_one_after_another() -> None:
+    template = {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaimTemplate",
+                "metadata": {"name": "one-gpu", "namespace": "default"},
+                "spec": {"spec": {"devices": {"requests": [exactly("gpu")]}}}}
+    p = pod("worker", cpu="100m")
+    p["spec"]["resourceClaims"] = [{"name": "gpu", "resourceClaimTemplateName": "one-gpu"}]
+    cluster = ClusterObjects()
+    for o in (node("a"), device_class(), template, slice_for("a", gpu("gpu-0", "l4"), gpu("gpu-1", "l4"))):
+        cluster.add(o)
+    expl = explain_object(p, "p.yaml", cluster, replicas=3)
+    assert [s.selected_node for s in expl.steps] == ["a", "a", None]
+    assert [d["device"] for s in expl.steps[:2] for d in s.device_allocations] == ["gpu-0", "gpu-1"]
+    assert expl.steps[2].nodes["a"].reasons == ["cannot allocate all claims"]
+    # The caller's objects are untouched: a fresh run places the first copy again.
+    assert not any((c.get("status") or {}).get("allocation") for c in cluster.of("ResourceClaim"))
+    assert explain_object(p, "p.yaml", cluster).steps[0].selected_node == "a"
