@@ -117,6 +117,10 @@ def run(
         dra_state = getattr(dra, "last_state", None)
         result.device_allocations = device_allocations(dra_state, result.selected_node)
         result.bound_claims = claims_after_binding(dra_state, result.selected_node, pod)
+    if pod.spec.get("volumes"):
+        from kschedx.core.focus import volume_summary
+
+        result.volumes = volume_summary(pod, snapshot)
     if options.focus is not None:
         from kschedx.core.focus import node_story
 

@@ -307,6 +307,48 @@ def volume_facts(pod: PodInfo, ni: NodeInfo, snapshot: Snapshot) -> list[str]:
     return out
 
 
+def volume_summary(pod: PodInfo, snapshot: Snapshot) -> list[str]:
+    """Each claim-backed volume of the pod and how many nodes it leaves possible: a bound
+    PV's node affinity, a pending claim's class topology (for ``-o wide``)."""
+    from kschedx.core.plugins.volume_objects import claim_name_of, pod_volumes, volume_objects
+
+    vols = [(v, claim_name_of(pod, v)) for v in pod_volumes(pod)]
+    vols = [(v, c) for v, c in vols if c is not None]
+    if not vols:
+        return []
+    vo = volume_objects(snapshot)
+    nodes = snapshot.nodes()
+    out = []
+    for v, (claim_name, ephemeral) in vols:  # type: ignore[misc]
+        head = f"volume {v.get('name')}: {'ephemeral ' if ephemeral else ''}claim {claim_name}"
+        claim = vo.claim(pod.namespace, claim_name)
+        if claim is None:
+            out.append(f"{head} does not exist (VolumeBinding rejects the pod for every node)")
+        elif claim.fully_bound:
+            pv = vo.volume(claim.volume_name)
+            if pv is None:
+                out.append(f"{head} is bound to PV {claim.volume_name}, which does not exist")
+            elif pv.node_affinity is None:
+                out.append(f"{head} is bound to PV {pv.name}: no node affinity, any node")
+            else:
+                ok = sum(1 for ni in nodes if pv.affinity_matches(ni.node.labels))
+                out.append(f"{head} is bound to PV {pv.name}: its node affinity allows {ok} of {len(nodes)} node(s)")
+        else:
+            cls_name = claim.storage_class
+            sc = vo.storage_class(cls_name) if cls_name else None
+            if sc is None:
+                out.append(f"{head} is pending, storage class {cls_name or '(none)'}"
+                           f"{' does not exist' if cls_name else ''}")
+            elif not sc.delay_binding:
+                out.append(f"{head} is pending with Immediate binding (class {sc.name}): "
+                           "the pod waits until the PV controller binds it")
+            else:
+                ok = sum(1 for ni in nodes if sc.topology_allows(ni.node.labels))
+                out.append(f"{head} is pending, class {sc.name} (WaitForFirstConsumer, {sc.provisioner}): "
+                           f"its allowedTopologies allow {ok} of {len(nodes)} node(s); bound where the pod lands")
+    return out
+
+
 def device_facts(plugins: PluginSet, node: str) -> list[str]:
     """DynamicResources on this node: the device each request of the pod's claims would get."""
     from kschedx.core.plugins.dynamicresources import device_allocations

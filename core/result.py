@@ -141,6 +141,8 @@ class CycleResult:
     focus: NodeStory | None = None
     # DynamicResources: the devices the pod's claims would get on the selected node.
     device_allocations: list[dict[str, Any]] = field(default_factory=list)
+    # The pod's claim-backed volumes and how many nodes each leaves possible.
+    volumes: list[str] = field(default_factory=list)
     # Internal, not in the JSON: the pod's claims as allocated on the selected node (what
     # binding the pod there would write), for replica steps.
     bound_claims: list[dict[str, Any]] = field(default_factory=list, repr=False)
@@ -179,4 +181,5 @@ class CycleResult:
             "edits": list(self.edits),
             **({"focus": self.focus.to_json()} if self.focus is not None else {}),
             **({"deviceAllocations": list(self.device_allocations)} if self.device_allocations else {}),
+            **({"volumes": list(self.volumes)} if self.volumes else {}),
         }

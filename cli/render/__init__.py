@@ -25,6 +25,10 @@ def render_result(result: CycleResult, fmt: str, *, top: int | None = None, no_c
         from kschedx.cli.render.table import render_table
 
         render_table(result, wide=(fmt == "wide"), top=top, no_color=no_color)
+        if fmt == "wide" and result.volumes:
+            from kschedx.cli.render.focus import render_volumes
+
+            render_volumes(result, no_color=no_color)
         if result.device_allocations:
             from kschedx.cli.render.focus import render_devices
 

@@ -83,3 +83,11 @@ def render_devices(result: CycleResult, *, no_color: bool = False, console: Cons
     for d in result.device_allocations:
         t.add_row(d["claim"], d["request"] or "-", d["driver"], d["pool"], d["device"], d.get("slice") or "")
     console.print(t)
+
+
+def render_volumes(result: CycleResult, *, no_color: bool = False, console: Console | None = None) -> None:
+    """``-o wide``: the pod's claim-backed volumes and the nodes each leaves possible."""
+    console = console or make_console(no_color=no_color)
+    parts: list[RenderableType] = [span("Volumes:", style=S_LABEL)]
+    parts.extend(Text(f"  • {v}") for v in result.volumes)
+    console.print(Group(*parts))

@@ -139,6 +139,16 @@ def test_volume_facts_bound_pending_and_missing_claims() -> None:
                                       {"name": "s", "persistentVolumeClaim": {"claimName": "scratch"}},
                                       {"name": "m", "persistentVolumeClaim": {"claimName": "missing"}},
                                       {"name": "tmp", "emptyDir": {}}])
+    cluster = ClusterObjects()
+    for o in (node("a", labels={zone: "z1"}), node("b", labels={zone: "z2"}), pv, bound, pending, sc):
+        cluster.add(o)
+    wide = explain_object(p, "p.yaml", cluster).steps[0].volumes
+    assert wide == [
+        "volume d: claim data is bound to PV pv-1: its node affinity allows 1 of 2 node(s)",
+        "volume s: claim scratch is pending, class wffc (WaitForFirstConsumer, ebs.csi.aws.com): "
+        "its allowedTopologies allow 1 of 2 node(s); bound where the pod lands",
+        "volume m: claim missing does not exist (VolumeBinding rejects the pod for every node)",
+    ]
     s = story(p, node("a", labels={zone: "z1"}), pv, bound, pending, sc, focus="a")
     assert s.volumes == [
         "volume d: claim data is bound to PV pv-1 (fast): its node affinity matches this node; "
