@@ -58,3 +58,19 @@ def engine_errors(debug: bool, what: str) -> Iterator[None]:
             "rerun with --debug for the traceback",
             EXIT_INPUT,
         ) from None
+
+
+@contextmanager
+def progress_spinner() -> Iterator[None]:
+    """On a terminal, a spinner on stderr naming what the engine is doing (long loads);
+    nothing at all otherwise, so pipes and CI logs stay clean."""
+    if not sys.stderr.isatty():
+        yield
+        return
+    from rich.console import Console
+
+    from kschedx.core.progress import listening
+
+    with Console(stderr=True).status("starting", spinner="dots") as status:
+        with listening(lambda phase: status.update(phase)):
+            yield

@@ -20,6 +20,7 @@ from kschedx.core.load.manifest import IncomingPod, expand, pin_to_node, select_
 from kschedx.core.load.validate import check_pod_shape
 from kschedx.core.model import PodInfo
 from kschedx.core.plugins import REGISTRY
+from kschedx.core.progress import report
 from kschedx.core.quantity import QuantityError
 from kschedx.core.report import Explanation, daemon_verdict
 from kschedx.core.result import CycleResult
@@ -82,6 +83,7 @@ def build_snapshot(objects: ClusterObjects, incoming: IncomingPod | None = None)
     if incoming is not None and incoming.extra_objects:
         for o in incoming.extra_objects:
             objects.add(o)
+    report(f"building the snapshot ({len(objects.of('Node'))} nodes, {len(objects.of('Pod'))} pods)")
     with gc_paused():
         return Snapshot(objects)
 
@@ -102,6 +104,7 @@ def run(
 ) -> CycleResult:
     options = options or Options()
     pod = pod_info(incoming, path)
+    report(f"scheduling {pod.key}")
     fw = Framework(profile, snapshot, REGISTRY)
     if options.focus is not None and snapshot.get(options.focus) is None:
         raise InputError(f"--node {options.focus}: no node of that name in the cluster")

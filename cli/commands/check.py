@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from kschedx.cli.common import EXIT_INPUT, engine_errors, fail
+from kschedx.cli.common import EXIT_INPUT, engine_errors, fail, progress_spinner
 
 
 class Output(StrEnum):
@@ -61,7 +61,7 @@ def check(
     """
     if not cluster:
         raise fail("no cluster given: pass --cluster FILE (a dump of the cluster's objects)", EXIT_INPUT)
-    with engine_errors(debug, ", ".join(manifests)):
+    with engine_errors(debug, ", ".join(manifests)), progress_spinner():
         from kschedx.core import explain as engine
         from kschedx.core.check import check_paths
 

@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from kschedx.cli.common import EXIT_FITS, EXIT_INPUT, EXIT_UNSCHEDULABLE, engine_errors, fail
+from kschedx.cli.common import EXIT_FITS, EXIT_INPUT, EXIT_UNSCHEDULABLE, engine_errors, fail, progress_spinner
 
 
 class Output(StrEnum):
@@ -117,7 +117,7 @@ def explain(
     if not cluster:
         raise fail("no cluster given: pass --cluster FILE (a dump of the cluster's objects)", EXIT_INPUT)
 
-    with engine_errors(debug, manifest):
+    with engine_errors(debug, manifest), progress_spinner():
         from kschedx.core import explain as engine
         from kschedx.core.whatif import Edits
 

@@ -18,6 +18,7 @@ import yaml
 
 from kschedx.core.errors import InputError
 from kschedx.core.gcpause import gc_paused
+from kschedx.core.progress import report
 from kschedx.core.snapshot import ClusterObjects
 
 try:  # pragma: no cover - depends on how PyYAML was built
@@ -77,6 +78,7 @@ def parse_bytes(data: bytes, path: str) -> list[tuple[Dict, int | None]]:
     json module and without the intermediate str; on malformed input the text parsers below
     report the error with its line.
     """
+    report(f"decoding {path} ({len(data) / 1e6:.0f} MB)")
     if data.lstrip()[:1] in (b"{", b"["):
         try:
             doc = msgspec.json.decode(data)
@@ -154,6 +156,7 @@ def load_cluster(paths: list[str]) -> ClusterObjects:
     """All the objects of the cluster dumps; kinds the pipeline doesn't read are counted."""
     objects = ClusterObjects()
     for path in paths:
+        report(f"reading {path}")
         with gc_paused():
             loaded = load_objects(path)
         for obj, line in loaded:
