@@ -55,6 +55,8 @@ class Framework:
         # Warnings plugins raise during a cycle (bound to the cycle result's list).
         self.warnings: list[str] = []
         self.plugins = PluginSet(profile, self, registry)
+        # Scheduler extenders (kschedx.core.extenders.Extender), called after Filter and Score.
+        self.extenders: list[Any] = []
 
     # ------------------------------------------------------------------ Handle
 
@@ -257,6 +259,15 @@ class Framework:
                     ]
                 result.nodes[ni.name] = verdict
 
+        if feasible and self.extenders:
+            # findNodesThatPassExtenders: the extenders' filters narrow the feasible nodes.
+            from kschedx.core.extenders import WIRE_V135, run_extender_filters
+
+            passed = run_extender_filters(self.extenders, pod, feasible, result, statuses, WIRE_V135)
+            if passed is None:
+                return result
+            feasible = passed
+
         result.unschedulable_plugins = sorted(p for p in unschedulable_plugins if p)
 
         if not feasible:
@@ -307,6 +318,11 @@ class Framework:
                     return result
                 ps.scores[name] = NodeScore(raw[name], v, v * weight)
                 totals[name] += v * weight
+        if self.extenders:
+            # prioritizeNodes: each extender's 0-10 score × 10 × its weight joins the totals.
+            from kschedx.core.extenders import WIRE_V135, run_extender_prioritize
+
+            run_extender_prioritize(self.extenders, pod, feasible, result, totals, WIRE_V135, 10)
         result.totals = totals
         best = max(totals.values())
         result.best_nodes = sorted(n for n, t in totals.items() if t == best)

@@ -39,6 +39,14 @@ class Options:
     extra_warnings: list[str] = field(default_factory=list)
     # --node: the node whose whole story is told (every filter, score inputs, hints).
     focus: str | None = None
+    # --algorithm: "v1.35" (the framework; the default) or "legacy-v1.12" (implied by --policy).
+    algorithm: str | None = None
+    # --policy: a v1.12 Policy file; load_profiles puts the loaded Policy in legacy_policy.
+    policy: str | None = None
+    legacy_policy: Any = None
+    # Scheduler extenders (kschedx.core.extenders.Extender) of --config; --offline: never call them.
+    extenders: list[Any] = field(default_factory=list)
+    offline: bool = False
 
 
 def load_cluster_files(paths: list[str]) -> ClusterObjects:
@@ -105,7 +113,11 @@ def run(
     options = options or Options()
     pod = pod_info(incoming, path)
     report(f"scheduling {pod.key}")
+    if options.algorithm not in (None, "v1.35"):
+        return _run_legacy(snapshot, incoming, pod, profile, options, path)
     fw = Framework(profile, snapshot, REGISTRY)
+    if not options.offline:
+        fw.extenders = list(options.extenders)
     if options.focus is not None and snapshot.get(options.focus) is None:
         raise InputError(f"--node {options.focus}: no node of that name in the cluster")
     all_reasons = options.all_reasons or options.focus is not None
@@ -113,7 +125,39 @@ def run(
         result = fw.run_cycle(pod, all_reasons=all_reasons, run_post_filter=options.post_filter)
     except (QuantityError, SelectorError) as e:
         raise InputError(str(e), path=path) from None
-    dra = fw.plugins.instances.get("DynamicResources")
+    return _finish(result, fw, snapshot, incoming, pod, options)
+
+
+def _run_legacy(
+    snapshot: Snapshot, incoming: IncomingPod, pod: PodInfo, profile: Profile, options: Options, path: str
+) -> CycleResult:
+    """--algorithm legacy-v1.12: the v1.12 priority functions after today's filters."""
+    from kschedx.core.legacy.runner import run_legacy
+
+    if options.focus is not None:
+        raise InputError("--node is not available with --algorithm legacy-v1.12")
+    extenders = [] if options.offline else list(options.extenders)
+    try:
+        result = run_legacy(snapshot, pod, profile, options.legacy_policy, extenders, all_reasons=options.all_reasons)
+    except (QuantityError, SelectorError) as e:
+        raise InputError(str(e), path=path) from None
+    return _finish(result, None, snapshot, incoming, pod, options)
+
+
+def _finish(
+    result: CycleResult,
+    fw: Framework | None,
+    snapshot: Snapshot,
+    incoming: IncomingPod,
+    pod: PodInfo,
+    options: Options,
+) -> CycleResult:
+    """What every cycle's result gets: claims, volumes, the node story, notes and warnings."""
+    if options.offline and options.extenders:
+        from kschedx.core.extenders import offline_warnings
+
+        result.warnings.extend(offline_warnings(options.extenders))
+    dra = fw.plugins.instances.get("DynamicResources") if fw is not None else None
     if dra is not None and result.selected_node is not None:
         from kschedx.core.plugins.dynamicresources import claims_after_binding, device_allocations
 
@@ -124,7 +168,7 @@ def run(
         from kschedx.core.focus import volume_summary
 
         result.volumes = volume_summary(pod, snapshot)
-    if options.focus is not None:
+    if options.focus is not None and fw is not None:
         from kschedx.core.focus import node_story
 
         result.focus = node_story(result, fw.plugins, pod, snapshot, options.focus)
@@ -140,9 +184,10 @@ def run(
             f"kschedx reports the first by name"
         )
     if result.single_feasible_node:
+        skipped = "PreScore and Score" if result.algorithm == "v1.35" else "the priority functions"
         result.warnings.append(
             f"only {result.selected_node} is feasible: the real scheduler binds it without running "
-            "PreScore and Score; the scores are shown for the explanation only"
+            f"{skipped}; the scores are shown for the explanation only"
         )
     n = result.num_all_nodes
     k = result.num_feasible_nodes_to_find or n
@@ -159,16 +204,59 @@ def run(
 
 def load_profiles(config: str | None, options: Options | None) -> tuple[dict[str, Profile] | None, Options | None]:
     """The profiles of a KubeSchedulerConfiguration file (None: the defaults), and the
-    options with a warning added for each extender the file configures."""
-    if config is None:
-        return None, options
-    from kschedx.core.config import load_config
+    options with the file's extenders and the --policy file loaded."""
+    profiles: dict[str, Profile] | None = None
+    if config is not None:
+        from kschedx.core.config import load_config
+        from kschedx.core.extenders import extenders_from
 
-    loaded = load_config(config, REGISTRY)
-    if loaded.extenders:
-        options = options or Options()
-        options = replace(options, extra_warnings=[*options.extra_warnings, *loaded.extender_warnings()])
-    return loaded.profiles, options
+        loaded = load_config(config, REGISTRY)
+        profiles = loaded.profiles
+        if loaded.extenders:
+            options = options or Options()
+            options = replace(options, extenders=[*options.extenders, *extenders_from(loaded.extenders)])
+            _ignore_extender_resources(profiles, loaded.extenders)
+    if options is not None:
+        options = _resolve_algorithm(options)
+    return profiles, options
+
+
+LEGACY_ALGORITHM = "legacy-v1.12"
+ALGORITHMS = ("v1.35", LEGACY_ALGORITHM)
+
+
+def _resolve_algorithm(options: Options) -> Options:
+    """Check --algorithm, load --policy (which implies the legacy pipeline)."""
+    if options.algorithm is not None and options.algorithm not in ALGORITHMS:
+        raise InputError(f"--algorithm {options.algorithm}: unknown (choose one of {', '.join(ALGORITHMS)})")
+    if options.policy is None or options.legacy_policy is not None:
+        return options
+    if options.algorithm == "v1.35":
+        raise InputError("--policy is a v1.12 Policy file: it needs --algorithm legacy-v1.12")
+    from kschedx.core.legacy.policy import load_policy
+
+    policy = load_policy(options.policy)
+    return replace(
+        options, algorithm=LEGACY_ALGORITHM, legacy_policy=policy, extenders=[*options.extenders, *policy.extenders]
+    )
+
+
+def _ignore_extender_resources(profiles: dict[str, Profile], extenders: list[Dict]) -> None:
+    """Resources an extender manages with ignoredByScheduler become NodeResourcesFit's
+    ignoredResources in every profile (replacing the configured list), as kube-scheduler
+    sets them up."""
+    ignored = [
+        str(r.get("name"))
+        for e in extenders
+        for r in e.get("managedResources") or []
+        if r.get("ignoredByScheduler")
+    ]
+    if not ignored:
+        return
+    for prof in profiles.values():
+        args = prof.plugin_args.get("NodeResourcesFit")
+        if args is not None:
+            args["ignoredResources"] = list(ignored)
 
 
 def explain_files(

@@ -146,6 +146,10 @@ class CycleResult:
     # Internal, not in the JSON: the pod's claims as allocated on the selected node (what
     # binding the pod there would write), for replica steps.
     bound_claims: list[dict[str, Any]] = field(default_factory=list, repr=False)
+    # Which pipeline decided: "v1.35" (the framework) or "legacy-v1.12" (priority functions).
+    algorithm: str = "v1.35"
+    # Scheduler extenders consulted in this cycle: their verbs and what each call returned.
+    extenders: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def feasible_nodes(self) -> list[str]:
@@ -181,5 +185,7 @@ class CycleResult:
             "edits": list(self.edits),
             **({"focus": self.focus.to_json()} if self.focus is not None else {}),
             **({"deviceAllocations": list(self.device_allocations)} if self.device_allocations else {}),
+            **({"algorithm": self.algorithm} if self.algorithm != "v1.35" else {}),
+            **({"extenders": list(self.extenders)} if self.extenders else {}),
             **({"volumes": list(self.volumes)} if self.volumes else {}),
         }
