@@ -150,7 +150,7 @@ def check_paths(
     config: str | None = None,
     source: str = "the cluster",
 ) -> CheckReport:
-    load_profiles(config, None)  # a bad configuration fails the run, not each document
+    load_profiles(config, options)  # a bad configuration or Policy fails the run, not each document
     report = CheckReport()
     for path in expand_paths(paths):
         try:

@@ -11,6 +11,11 @@ import typer
 from kschedx.cli.common import EXIT_INPUT, engine_errors, fail, progress_spinner
 
 
+class Algorithm(StrEnum):
+    v1_35 = "v1.35"
+    legacy_v1_12 = "legacy-v1.12"
+
+
 class Output(StrEnum):
     table = "table"
     json = "json"
@@ -45,6 +50,23 @@ def check(
         typer.Option("--profile", metavar="NAME", help="Scheduler profile [default: each pod's schedulerName, "
                      "else default-scheduler].", show_default=False),
     ] = None,
+    algorithm: Annotated[
+        Algorithm | None,
+        typer.Option("--algorithm", metavar="NAME", case_sensitive=False, show_default=False,
+                     help="v1.35 (the scheduling framework; the default) or legacy-v1.12 (the classic v1.12 "
+                     "priority functions after today's filters; implied by --policy)."),
+    ] = None,
+    policy: Annotated[
+        str | None,
+        typer.Option("--policy", metavar="FILE", show_default=False,
+                     help="A v1.12 scheduler Policy file (JSON or YAML): predicates, priorities with weights and "
+                     "arguments, extenders, hardPodAffinitySymmetricWeight."),
+    ] = None,
+    offline: Annotated[
+        bool,
+        typer.Option("--offline", help="Never call scheduler extenders (each is reported as not consulted) "
+                     "instead of exiting 3 when a non-ignorable one is unreachable."),
+    ] = False,
     output: Annotated[
         Output,
         typer.Option("--output", "-o", metavar="FORMAT", help="table, json, yaml or markdown (for CI job summaries).",
@@ -66,7 +88,9 @@ def check(
         from kschedx.core.check import check_paths
 
         objects = engine.load_cluster_files(cluster)
-        report = check_paths(manifests, objects, namespace=namespace, options=engine.Options(profile=profile),
+        report = check_paths(manifests, objects, namespace=namespace, options=engine.Options(
+                                 profile=profile, algorithm=algorithm.value if algorithm else None, policy=policy,
+                                 offline=offline),
                              config=config, source=", ".join(cluster))
 
     from kschedx.cli.render.check import render_check

@@ -15,6 +15,11 @@ import typer
 from kschedx.cli.common import EXIT_FITS, EXIT_INPUT, EXIT_UNSCHEDULABLE, engine_errors, fail, progress_spinner
 
 
+class Algorithm(StrEnum):
+    v1_35 = "v1.35"
+    legacy_v1_12 = "legacy-v1.12"
+
+
 class Output(StrEnum):
     table = "table"
     wide = "wide"
@@ -57,6 +62,23 @@ def explain(
                      help="Scheduler profile [default: the pod's schedulerName, else default-scheduler].",
                      show_default=False),
     ] = None,
+    algorithm: Annotated[
+        Algorithm | None,
+        typer.Option("--algorithm", metavar="NAME", case_sensitive=False, show_default=False,
+                     help="v1.35 (the scheduling framework; the default) or legacy-v1.12 (the classic v1.12 "
+                     "priority functions after today's filters; implied by --policy)."),
+    ] = None,
+    policy: Annotated[
+        str | None,
+        typer.Option("--policy", metavar="FILE", show_default=False,
+                     help="A v1.12 scheduler Policy file (JSON or YAML): predicates, priorities with weights and "
+                     "arguments, extenders, hardPodAffinitySymmetricWeight."),
+    ] = None,
+    offline: Annotated[
+        bool,
+        typer.Option("--offline", help="Never call scheduler extenders (each is reported as not consulted) "
+                     "instead of exiting 3 when a non-ignorable one is unreachable."),
+    ] = False,
     replicas: Annotated[
         str | None,
         typer.Option("--replicas", metavar="N|auto",
@@ -121,7 +143,8 @@ def explain(
         from kschedx.core import explain as engine
         from kschedx.core.whatif import Edits
 
-        options = engine.Options(profile=profile, all_reasons=all_reasons, focus=node)
+        options = engine.Options(profile=profile, all_reasons=all_reasons, focus=node,
+                                 algorithm=algorithm.value if algorithm else None, policy=policy, offline=offline)
         edits = Edits(cordon=cordon or [], drain=drain or [], without=without_node or [],
                       add_node_files=add_node or [], add_node_count=add_node_count)
         expl = engine.explain_paths(manifest, cluster, doc=doc, namespace=namespace, options=options,

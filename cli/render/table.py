@@ -30,6 +30,19 @@ SHORT_NAMES = {
     "DynamicResources": "DRA",
     "NodeResourcesBalancedAllocation": "Balanced",
     "ImageLocality": "Image",
+    # The v1.12 priority functions (--algorithm legacy-v1.12).
+    "SelectorSpreadPriority": "Spread",
+    "ServiceSpreadingPriority": "SvcSpread",
+    "InterPodAffinityPriority": "PodAff",
+    "LeastRequestedPriority": "Least",
+    "MostRequestedPriority": "Most",
+    "BalancedResourceAllocation": "Balanced",
+    "RequestedToCapacityRatioPriority": "ReqCap",
+    "NodePreferAvoidPodsPriority": "Avoid",
+    "NodeAffinityPriority": "NodeAff",
+    "TaintTolerationPriority": "Taint",
+    "ImageLocalityPriority": "Image",
+    "EqualPriority": "Equal",
 }
 
 CODE_SHORT = {
@@ -56,6 +69,11 @@ def span(text: str, style: str = "") -> Text:
 
 
 def short_name(plugin: str) -> str:
+    if plugin.startswith("extender:"):
+        # A scheduler extender's column: its host (and port) is enough to tell them apart.
+        from urllib.parse import urlsplit
+
+        return "Ext " + (urlsplit(plugin[len("extender:"):]).netloc or plugin[len("extender:"):])
     return SHORT_NAMES.get(plugin, plugin)
 
 
@@ -357,7 +375,9 @@ def _legend(result: CycleResult) -> Text:
         t.append(f"{short_name(p.name)}={p.name}", style=S_DIM)
     t.append(
         ".\nEach cell: the weighted score (normalized × the weight under the title; Total sums them), "
-        "and below it the plugin's raw score → its score after NormalizeScore (0-100).",
+        "and below it the plugin's raw score → its score after NormalizeScore (0-100)."
+        if result.algorithm == "v1.35" else
+        "and below it the priority function's map score → its reduced score (0-10); extenders: their 0-10 score.",
         style=S_DIM,
     )
     return t
