@@ -375,9 +375,10 @@ def _legend(result: CycleResult) -> Text:
         t.append(f"{short_name(p.name)}={p.name}", style=S_DIM)
     t.append(
         ".\nEach cell: the weighted score (normalized × the weight under the title; Total sums them), "
-        "and below it the plugin's raw score → its score after NormalizeScore (0-100)."
-        if result.algorithm == "v1.35" else
-        "and below it the priority function's map score → its reduced score (0-10); extenders: their 0-10 score.",
+        + ("and below it the plugin's raw score → its score after NormalizeScore (0-100)."
+           if result.algorithm == "v1.35" else
+           "and below it the priority function's map score → its reduced score (0-10); extenders: their 0-10 "
+           "score."),
         style=S_DIM,
     )
     return t
