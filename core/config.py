@@ -423,7 +423,8 @@ def extender_warnings(extenders: list[Dict]) -> list[str]:
         extra = f"; {'; '.join(flags)}" if flags else ""
         out.append(
             f"scheduler extender {ext.get('urlPrefix') or '<no urlPrefix>'} ({detail}{extra}) is not evaluated "
-            "offline: the real scheduler would also consult it"
+            "offline (--offline); otherwise explain and check call its filter and prioritize verbs as the "
+            "scheduler does"
         )
     return out
 

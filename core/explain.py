@@ -138,7 +138,8 @@ def _run_legacy(
         raise InputError("--node is not available with --algorithm legacy-v1.12")
     extenders = [] if options.offline else list(options.extenders)
     try:
-        result = run_legacy(snapshot, pod, profile, options.legacy_policy, extenders, all_reasons=options.all_reasons)
+        result = run_legacy(snapshot, pod, profile, options.legacy_policy, extenders, all_reasons=options.all_reasons,
+                            extenders_configured=bool(options.extenders))
     except (QuantityError, SelectorError) as e:
         raise InputError(str(e), path=path) from None
     return _finish(result, None, snapshot, incoming, pod, options)

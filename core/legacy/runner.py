@@ -73,7 +73,12 @@ def run_legacy(
     extenders: list[Extender],
     *,
     all_reasons: bool = False,
+    extenders_configured: bool | None = None,
 ) -> CycleResult:
+    """``extenders_configured``: whether any extender is configured at all (with --offline
+    none is called, yet their presence still rules out the EqualPriority fallback)."""
+    if extenders_configured is None:
+        extenders_configured = bool(extenders)
     fprofile = filter_profile(profile, policy)
     fw = Framework(fprofile, snapshot, REGISTRY)
     result = fw.run_cycle(pod, all_reasons=all_reasons, run_post_filter=False)
@@ -121,7 +126,7 @@ def run_legacy(
     result.single_feasible_node = len(feasible_infos) == 1
 
     priorities = policy.priorities if policy is not None and policy.priorities is not None else default_priorities()
-    if not priorities and not extenders:
+    if not priorities and not extenders_configured:
         priorities = [EqualPriority("EqualPriority", 1)]
         result.notes.append("no priority function and no extender configured: EqualPriority scores every node 1")
     meta = Meta(pod, snapshot, policy.hard_pod_affinity_weight if policy is not None else 1)

@@ -203,3 +203,13 @@ def test_node_focus_is_not_available_with_the_legacy_pipeline() -> None:
     opts = engine.Options(algorithm="legacy-v1.12", focus="big")
     with pytest.raises(InputError, match="--node"):
         engine.explain_object(pod("p"), "pod.yaml", cluster(), options=opts)
+
+
+def test_no_equal_priority_when_an_extender_is_configured(tmp_path: Path) -> None:
+    from kschedx.core.extenders import Extender
+
+    opts = engine.Options(policy=write(tmp_path, {"kind": "Policy", "priorities": []}), offline=True,
+                          extenders=[Extender("http://127.0.0.1:9/x", prioritize_verb="p", weight=1)])
+    r = engine.explain_object(pod("p"), "pod.yaml", cluster(), options=opts).steps[0]
+    assert r.score_plugins == [] and set(r.totals.values()) == {0}
+    assert any("--offline" in w for w in r.warnings)
