@@ -194,3 +194,43 @@ def test_legacy_extenders_filtering_every_node_give_a_fit_error() -> None:
         r = explain([ext(srv.url, filter_verb="filter")], algorithm="legacy-v1.12")
     assert r.fit_error == "0/3 nodes are available: 3 busy."
     assert r.selected_node is None
+
+
+def test_policy_file_extenders_are_called_by_the_legacy_pipeline(tmp_path: Any) -> None:
+    import json
+
+    with extender({"prioritize": lambda body: (200, [{"host": "c", "score": 10}])}) as srv:
+        policy = tmp_path / "policy.json"
+        policy.write_text(json.dumps({"kind": "Policy", "priorities": [],
+                                      "extenders": [{"urlPrefix": srv.url, "prioritizeVerb": "prioritize",
+                                                     "weight": 5, "nodeCacheCapable": True}]}))
+        opts = engine.Options(policy=str(policy))
+        r = engine.explain_object(pod("web", cpu="100m"), "pod.yaml", cluster(), options=opts).steps[0]
+    # An extender is configured, so no EqualPriority: the extender alone decides.
+    assert [p.name for p in r.score_plugins] == [f"extender:{srv.url}"]
+    assert r.totals == {"a": 0, "b": 0, "c": 50} and r.selected_node == "c"
+    assert srv.requests[0][1] == {"pod": srv.requests[0][1]["pod"], "nodenames": ["a", "b", "c"]}
+
+
+def test_ignored_by_scheduler_resources_skip_the_fit_check(tmp_path: Any) -> None:
+    cfg = tmp_path / "sched.yaml"
+    cfg.write_text(
+        "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
+        "extenders:\n- urlPrefix: http://127.0.0.1:9/x\n  filterVerb: filter\n"
+        "  managedResources: [{name: example.com/widget, ignoredByScheduler: true}]\n"
+    )
+    p = pod("web", cpu="100m")
+    p["spec"]["containers"][0]["resources"]["limits"] = {"example.com/widget": "1"}
+    opts = engine.Options(offline=True)
+    r = engine.explain_object(p, "pod.yaml", cluster(), options=opts, config=str(cfg)).steps[0]
+    # No node offers example.com/widget, yet NodeResourcesFit ignores it as the extender manages it.
+    assert sorted(r.feasible_nodes) == ["a", "b", "c"]
+
+
+def test_extender_settings_from_config_and_policy() -> None:
+    cfg = Extender.from_dict({"urlPrefix": "https://e/x", "httpTimeout": "1500ms", "enableHTTPS": True,
+                              "managedResources": [{"name": "example.com/a"}], "ignorable": True})
+    assert (cfg.timeout, cfg.enable_https, cfg.managed_resources, cfg.ignorable) == (1.5, True, ["example.com/a"], True)
+    pol = Extender.from_dict({"urlPrefix": "http://e", "httpTimeout": 2_000_000_000, "enableHttps": True}, "policy")
+    assert (pol.timeout, pol.enable_https) == (2.0, True)
+    assert Extender.from_dict({"urlPrefix": "http://e"}).timeout == 5.0
