@@ -15,6 +15,7 @@ from kschedx.core.framework import (
     Plugin,
     PluginSet,
     PreFilterResult,
+    ReplicaMemo,
     Status,
     fit_error_message,
     go_string_list,
@@ -57,6 +58,8 @@ class Framework:
         self.plugins = PluginSet(profile, self, registry)
         # Scheduler extenders (kschedx.core.extenders.Extender), called after Filter and Score.
         self.extenders: list[Any] = []
+        # Node-local answers shared by the cycles of one replica run (None: no reuse).
+        self.memo: ReplicaMemo | None = None
 
     # ------------------------------------------------------------------ Handle
 
@@ -80,13 +83,29 @@ class Framework:
                 return st.with_plugin(pl.name)
         return Status.success()
 
-    def run_filter(self, state: CycleState, pod: PodInfo, node: NodeInfo, all_reasons: bool = False) -> list[Status]:
-        """Filter plugins in order; the first failure decides (all failures with ``all_reasons``)."""
+    def run_filter(
+        self, state: CycleState, pod: PodInfo, node: NodeInfo, all_reasons: bool = False,
+        memo: ReplicaMemo | None = None,
+    ) -> list[Status]:
+        """Filter plugins in order; the first failure decides (all failures with ``all_reasons``).
+
+        With ``memo`` (a snapshot node, in a replica run) node-local plugins' verdicts on a
+        node whose generation is unchanged since an earlier cycle are reused."""
         failures: list[Status] = []
         for pl in self.plugins.filter:
             if pl.name in state.skip_filter:
                 continue
-            st: Status = pl.filter(state, pod, node)  # type: ignore[attr-defined]
+            st: Status
+            if memo is not None and pl.node_local:
+                key = (pl.name, node.name)
+                hit = memo.filters.get(key)
+                if hit is not None and hit[0] == node.generation:
+                    st = hit[1]
+                else:
+                    st = pl.filter(state, pod, node)  # type: ignore[attr-defined]
+                    memo.filters[key] = (node.generation, st)
+            else:
+                st = pl.filter(state, pod, node)  # type: ignore[attr-defined]
             if not st.is_success:
                 st = st.with_plugin(pl.name)
                 if st.code not in (Code.UNSCHEDULABLE, Code.UNSCHEDULABLE_AND_UNRESOLVABLE, Code.PENDING):
@@ -108,7 +127,8 @@ class Framework:
         return failures[0] if failures else Status.success()
 
     def filter_with_nominated(
-        self, state: CycleState, pod: PodInfo, node: NodeInfo, all_reasons: bool = False
+        self, state: CycleState, pod: PodInfo, node: NodeInfo, all_reasons: bool = False,
+        memo: ReplicaMemo | None = None,
     ) -> list[Status]:
         """``RunFilterPluginsWithNominatedPods``: first with equal-or-higher priority nominated
         pods added to the node, then (if that passed) without them."""
@@ -124,7 +144,7 @@ class Framework:
             failures = self.run_filter(st2, pod, n2, all_reasons)
             if failures:
                 return failures
-        return self.run_filter(state, pod, node, all_reasons)
+        return self.run_filter(state, pod, node, all_reasons, memo)
 
     # ------------------------------------------------------------------ the cycle
 
@@ -241,7 +261,7 @@ class Framework:
             # ------------------------------------------------------ Filter
             feasible = []
             for ni in candidates:
-                failures = self.filter_with_nominated(state, pod, ni, all_reasons)
+                failures = self.filter_with_nominated(state, pod, ni, all_reasons, self.memo)
                 if not failures:
                     feasible.append(ni)
                     result.nodes[ni.name] = NodeVerdict(True)
@@ -297,12 +317,20 @@ class Framework:
             if ps.skipped:
                 continue
             raw: dict[str, int] = {}
+            memo = self.memo if pl.node_local else None
             for ni in feasible:
+                if memo is not None:
+                    hit = memo.scores.get((pl.name, ni.name))
+                    if hit is not None and hit[0] == ni.generation:
+                        raw[ni.name] = hit[1]
+                        continue
                 s, st = pl.score(state, pod, ni)  # type: ignore[attr-defined]
                 if not st.is_success:
                     result.error = f"running Score plugin {pl.name!r} on {ni.name}: {st.message}"
                     return result
                 raw[ni.name] = s
+                if memo is not None:
+                    memo.scores[(pl.name, ni.name)] = (ni.generation, s)
             normalized = dict(raw)
             if hasattr(pl, "normalize_score"):
                 st = pl.normalize_score(state, pod, normalized)

@@ -13,6 +13,7 @@ from typing import Any
 from kschedx.core.config import Profile, default_profile
 from kschedx.core.cycle import Framework
 from kschedx.core.errors import InputError
+from kschedx.core.framework import ReplicaMemo
 from kschedx.core.gcpause import gc_paused
 from kschedx.core.load.admission import admit, resolve_cluster_pod_priorities
 from kschedx.core.load.files import load_cluster
@@ -109,6 +110,7 @@ def run(
     profile: Profile,
     options: Options | None = None,
     path: str = "<manifest>",
+    memo: ReplicaMemo | None = None,
 ) -> CycleResult:
     options = options or Options()
     pod = pod_info(incoming, path)
@@ -116,6 +118,7 @@ def run(
     if options.algorithm not in (None, "v1.35"):
         return _run_legacy(snapshot, incoming, pod, profile, options, path)
     fw = Framework(profile, snapshot, REGISTRY)
+    fw.memo = memo
     if not options.offline:
         fw.extenders = list(options.extenders)
     if options.focus is not None and snapshot.get(options.focus) is None:
@@ -414,6 +417,8 @@ def run_replicas(
     """
     base_name = (incoming.pod.get("metadata") or {}).get("name") or "pod"
     steps: list[CycleResult] = []
+    # The copies differ only by name and uid: node-local answers carry over between cycles.
+    memo = ReplicaMemo()
     for i in range(replicas):
         pod_dict = copy.deepcopy(incoming.pod)
         meta = pod_dict.setdefault("metadata", {})
@@ -421,7 +426,7 @@ def run_replicas(
         meta["uid"] = f"kschedx-replica-{base_name}-{i}"
         step_in = IncomingPod(pod_dict, incoming.source_kind, incoming.source_name, incoming.rule,
                               warnings=list(incoming.warnings) if i == 0 else [])
-        result = run(snapshot, step_in, profile, options, path)
+        result = run(snapshot, step_in, profile, options, path, memo)
         steps.append(result)
         if result.selected_node is None:
             break

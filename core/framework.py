@@ -162,10 +162,29 @@ class Plugin:
     """
 
     name: ClassVar[str] = ""
+    # True when the plugin's Filter verdict and Score depend only on the pod's spec and the
+    # node's own NodeInfo (no other node, no other object that a binding changes): their
+    # answers for an unchanged node can be reused between the cycles of one replica run.
+    node_local: ClassVar[bool] = False
 
     def __init__(self, handle: Handle, args: dict[str, Any] | None = None) -> None:
         self.handle = handle
         self.args = args or {}
+
+
+class ReplicaMemo:
+    """Answers of node-local plugins kept across the cycles of copies of one pod template.
+
+    Keyed by plugin and node and valid while the node's generation is unchanged: binding a
+    copy changes only its node's generation, so every other node's node-local answers carry
+    over to the next cycle. Only ever used for pods that differ by name and uid alone.
+    """
+
+    __slots__ = ("filters", "scores")
+
+    def __init__(self) -> None:
+        self.filters: dict[tuple[str, str], tuple[int, Status]] = {}
+        self.scores: dict[tuple[str, str], tuple[int, int]] = {}
 
 
 PluginFactory = Callable[[Handle, "dict[str, Any] | None"], Plugin]

@@ -30,6 +30,7 @@ def calculate_priority(sum_scores: int, num_containers: int) -> int:
 
 class ImageLocality(Plugin):
     name = NAME
+    node_local = True
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> tuple[int, Status]:
         snapshot = self.handle.snapshot

@@ -49,6 +49,7 @@ def _weighted_terms(items: list[dict[str, Any]] | None) -> list[tuple[int, NodeS
 
 class NodeAffinity(Plugin):
     name = NAME
+    node_local = True
 
     def __init__(self, handle: Any, args: dict[str, Any] | None = None) -> None:
         super().__init__(handle, args)

@@ -16,6 +16,7 @@ ERR_REASON = "node(s) didn't match the requested node name"
 
 class NodeName(Plugin):
     name = NAME
+    node_local = True
 
     def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status:
         if not pod.node_name or pod.node_name == node.name:

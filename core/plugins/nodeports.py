@@ -12,6 +12,7 @@ ERR_REASON = "node(s) didn't have free ports for the requested pod ports"
 
 class NodePorts(Plugin):
     name = NAME
+    node_local = True
 
     def pre_filter(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> tuple[PreFilterResult | None, Status]:
         if not pod.host_ports:

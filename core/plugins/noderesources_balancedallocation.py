@@ -23,6 +23,7 @@ NAME = "NodeResourcesBalancedAllocation"
 
 class NodeResourcesBalancedAllocation(Plugin):
     name = NAME
+    node_local = True
 
     def __init__(self, handle: Any, args: dict[str, Any] | None = None) -> None:
         super().__init__(handle, args)

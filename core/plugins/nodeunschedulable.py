@@ -14,6 +14,7 @@ _UNSCHEDULABLE_TAINT = Taint("node.kubernetes.io/unschedulable", "", "NoSchedule
 
 class NodeUnschedulable(Plugin):
     name = NAME
+    node_local = True
 
     def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status:
         if not node.node.unschedulable:

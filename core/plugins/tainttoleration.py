@@ -14,6 +14,7 @@ _FILTER_EFFECTS = frozenset({"NoSchedule", "NoExecute"})
 
 class TaintToleration(Plugin):
     name = NAME
+    node_local = True
 
     def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status:
         taint = find_untolerated_taint(node.node.taints, pod.tolerations, _FILTER_EFFECTS)

@@ -180,3 +180,35 @@ def test_daemonset_single_cycle_agrees_with_pinned_cycles() -> None:
         assert fast[n] == (verdict.feasible, verdict.plugin), n
     assert fast == {"a": (True, None), "b": (False, "NodeResourcesFit"), "c": (False, "NodePorts"),
                     "d": (False, "NodeAffinity"), "e": (False, "TaintToleration")}
+
+
+def test_replica_memo_changes_no_decision() -> None:
+    """Reusing node-local answers between replica cycles gives the very same cycles as
+    running each copy from scratch on the same evolving cluster."""
+    import copy
+    from pathlib import Path as _Path
+
+    from kschedx.core.explain import build_snapshot, load_cluster_files, prepare_pod, run, run_replicas, select_profile
+    from kschedx.core.model import PodInfo
+
+    root = _Path(__file__).resolve().parents[2] / "examples"
+    objs = load_cluster_files([str(root / "cluster.yaml")])
+    for manifest in ("web-deployment.yaml", "zone-spread.yaml", "preferred-affinity.yaml"):
+        inc = prepare_pod(str(root / "pods" / manifest), objs)
+        profile = select_profile(inc.pod, None)
+        fast = [r.to_json() for r in run_replicas(build_snapshot(objs, inc), inc, profile, 12)]
+        snap = build_snapshot(objs, inc)
+        slow = []
+        for i in range(12):
+            pod_dict = copy.deepcopy(inc.pod)
+            pod_dict["metadata"]["name"] = f"{inc.pod['metadata']['name']}-{i}"
+            pod_dict["metadata"]["uid"] = f"kschedx-replica-{inc.pod['metadata']['name']}-{i}"
+            step = IncomingPod(pod_dict, inc.source_kind, inc.source_name, inc.rule,
+                               warnings=list(inc.warnings) if i == 0 else [])
+            r = run(snap, step, profile)
+            slow.append(r.to_json())
+            if r.selected_node is None:
+                break
+            pod_dict["spec"]["nodeName"] = r.selected_node
+            snap.add_pod(PodInfo(pod_dict))
+        assert fast == slow, manifest
