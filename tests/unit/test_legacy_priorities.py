@@ -393,3 +393,25 @@ def test_hard_pod_affinity_symmetric_weight(weight: int, expected: list[int]) ->
     out = final(InterPodAffinityPriority("I", 1), mpod(labels={"service": "S1"}),
                 [mnode(n, labels=lab) for n, lab in nodes], pods, hard_weight=weight)
     assert [out[n] for n, _ in nodes] == expected
+
+
+# --------------------------------------------------------------------------- NodeLabel
+
+
+@pytest.mark.parametrize(
+    ("label", "presence", "expected"),
+    [
+        ("baz", True, [0, 0, 0]),
+        ("baz", False, [10, 10, 10]),
+        ("foo", True, [10, 0, 0]),
+        ("foo", False, [0, 10, 10]),
+        ("bar", True, [0, 10, 10]),
+    ],
+)
+def test_node_label(label: str, presence: bool, expected: list[int]) -> None:
+    from kschedx.core.legacy.node_label import NodeLabelPriority
+
+    labels = [("machine1", {"foo": "bar"}), ("machine2", {"bar": "foo"}), ("machine3", {"bar": "baz"})]
+    out = final(NodeLabelPriority("label-pref", 1, {"label": label, "presence": presence}), mpod(),
+                [mnode(n, labels=lab) for n, lab in labels])
+    assert [out[n] for n, _ in labels] == expected
