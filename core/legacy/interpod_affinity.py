@@ -18,20 +18,38 @@ from kschedx.core.legacy import MAX_PRIORITY
 from kschedx.core.legacy.base import PriorityError, PriorityFunction
 from kschedx.core.legacy.meta import Meta
 from kschedx.core.model import PodInfo
-from kschedx.core.selectors import SelectorError, parse_label_selector
+from kschedx.core.selectors import LabelSelector, SelectorError, parse_label_selector
 from kschedx.core.snapshot import NodeInfo
+
+_SELECTORS: dict[int, tuple[Any, LabelSelector]] = {}
+
+
+def _selector(term: Mapping[str, Any]) -> LabelSelector:
+    """The term's compiled label selector, cached by the term's identity (the same dicts
+    are met once per pod on every node)."""
+    raw = term.get("labelSelector")
+    hit = _SELECTORS.get(id(term))
+    if hit is not None and hit[0] is raw:
+        return hit[1]
+    try:
+        sel = parse_label_selector(raw)
+    except SelectorError as e:
+        raise PriorityError(str(e)) from None
+    if len(_SELECTORS) > 100_000:
+        _SELECTORS.clear()
+    _SELECTORS[id(term)] = (raw, sel)
+    return sel
 
 
 def _term_matches(term: Mapping[str, Any], owner: PodInfo, other: PodInfo) -> bool:
     """Whether ``other`` is selected by ``owner``'s term (namespaces default to the owner's)."""
-    namespaces = [str(n) for n in term.get("namespaces") or []] or [owner.namespace]
-    if other.namespace not in namespaces:
+    namespaces = term.get("namespaces") or ()
+    if namespaces:
+        if other.namespace not in [str(n) for n in namespaces]:
+            return False
+    elif other.namespace != owner.namespace:
         return False
-    try:
-        sel = parse_label_selector(term.get("labelSelector"))
-    except SelectorError as e:
-        raise PriorityError(str(e)) from None
-    return sel.matches(other.labels)
+    return _selector(term).matches(other.labels)
 
 
 class InterPodAffinityPriority(PriorityFunction):
@@ -46,6 +64,10 @@ class InterPodAffinityPriority(PriorityFunction):
         paa = aff.get("podAntiAffinity")
         weight_hard = meta.hard_pod_affinity_weight
 
+        # Weight per topology domain (key, value); spread onto the scored nodes at the end,
+        # which adds the same weights as visiting every node for each matching term.
+        domains: dict[tuple[str, str], int] = {}
+
         def add(term: Mapping[str, Any], fixed: NodeInfo, weight: int) -> None:
             key = str(term.get("topologyKey") or "")
             if not key:
@@ -53,9 +75,7 @@ class InterPodAffinityPriority(PriorityFunction):
             value = fixed.node.labels.get(key)
             if value is None:
                 return
-            for n in nodes:
-                if n.node.labels.get(key) == value:
-                    counts[n.name] += weight
+            domains[(key, value)] = domains.get((key, value), 0) + weight
 
         def preferred(terms: Any, owner: PodInfo, other: PodInfo, fixed: NodeInfo, sign: int) -> None:
             for wt in terms or []:
@@ -80,6 +100,10 @@ class InterPodAffinityPriority(PriorityFunction):
                     preferred(epa.get("preferredDuringSchedulingIgnoredDuringExecution"), existing, pod, ni, 1)
                 if epaa is not None:
                     preferred(epaa.get("preferredDuringSchedulingIgnoredDuringExecution"), existing, pod, ni, -1)
+        for (key, value), weight in domains.items():
+            for n in nodes:
+                if n.node.labels.get(key) == value:
+                    counts[n.name] += weight
         return counts
 
     def reduce(self, meta: Meta, scores: dict[str, int]) -> dict[str, int]:

@@ -42,9 +42,23 @@ def zone_key(labels: Mapping[str, str]) -> str:
     return f"{region}:\x00:{zone}"
 
 
+_NONZERO_CACHE: dict[str, tuple[int, int]] = {}
+
+
 def pod_nonzero_requests(pod: PodInfo) -> tuple[int, int]:
     """(milli-cpu, memory bytes) of the pod's app containers, 100m / 200Mi standing in for
-    a container that does not request cpu / memory at all (an explicit 0 stays 0)."""
+    a container that does not request cpu / memory at all (an explicit 0 stays 0).
+    Memoized by the containers' resources: the pods of one template share the work."""
+    key = repr([(c or {}).get("resources") for c in pod.spec.get("containers") or []])
+    hit = _NONZERO_CACHE.get(key)
+    if hit is None:
+        hit = _nonzero(pod)
+        if len(_NONZERO_CACHE) < 100_000:
+            _NONZERO_CACHE[key] = hit
+    return hit
+
+
+def _nonzero(pod: PodInfo) -> tuple[int, int]:
     cpu = mem = 0
     for c in pod.spec.get("containers") or []:
         reqs = container_requests(c)
