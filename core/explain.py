@@ -176,6 +176,14 @@ def _finish(
         from kschedx.core.focus import node_story
 
         result.focus = node_story(result, fw.plugins, pod, snapshot, options.focus)
+        verdict = result.nodes.get(options.focus)
+        if verdict is not None and verdict.rejected_at == "Extender":
+            # Every filter plugin passed; a scheduler extender's filter turned the node down.
+            result.focus.feasible = False
+            result.focus.rejected_at = "Extender"
+            result.focus.hints.insert(
+                0, f"{verdict.plugin} filtered it out: {'; '.join(verdict.reasons) or '(no reason given)'}"
+            )
     result.notes.append(incoming.rule)
     result.warnings.extend(incoming.warnings)
     result.warnings.extend(options.extra_warnings)

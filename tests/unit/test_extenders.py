@@ -234,3 +234,12 @@ def test_extender_settings_from_config_and_policy() -> None:
     pol = Extender.from_dict({"urlPrefix": "http://e", "httpTimeout": 2_000_000_000, "enableHttps": True}, "policy")
     assert (pol.timeout, pol.enable_https) == (2.0, True)
     assert Extender.from_dict({"urlPrefix": "http://e"}).timeout == 5.0
+
+
+def test_node_focus_tells_an_extender_rejection() -> None:
+    with extender({"filter": reject({"b": "no licence seat left"})}) as srv:
+        opts = engine.Options(extenders=[ext(srv.url, filter_verb="filter")], focus="b")
+        r = engine.explain_object(pod("web", cpu="100m"), "pod.yaml", cluster(), options=opts).steps[0]
+    assert r.focus is not None
+    assert (r.focus.feasible, r.focus.rejected_at) == (False, "Extender")
+    assert r.focus.hints[0] == f"extender:{srv.url} filtered it out: no licence seat left"
