@@ -85,27 +85,41 @@ class Framework:
 
     def run_filter(
         self, state: CycleState, pod: PodInfo, node: NodeInfo, all_reasons: bool = False,
-        memo: ReplicaMemo | None = None,
+        memo: ReplicaMemo | None = None, plugins: list[Plugin] | None = None,
     ) -> list[Status]:
         """Filter plugins in order; the first failure decides (all failures with ``all_reasons``).
 
-        With ``memo`` (a snapshot node, in a replica run) node-local plugins' verdicts on a
-        node whose generation is unchanged since an earlier cycle are reused."""
+        With ``memo`` (a snapshot node, in a replica run) the verdicts of the node-local
+        plugins that come first are reused on a node whose generation is unchanged since an
+        earlier cycle (they have no side effects, so running them all once costs nothing
+        but time). ``plugins`` runs a subset instead of the profile's Filter plugins."""
         failures: list[Status] = []
-        for pl in self.plugins.filter:
+        if plugins is None:
+            plugins = self.plugins.filter
+        if memo is not None:
+            # The leading run of node-local plugins is answered by one lookup per node.
+            local, rest = memo.split(plugins, state.skip_filter)
+            hit = memo.filters.get(node.name)
+            if hit is not None and hit[0] == node.generation:
+                head = hit[1]
+            else:
+                head = []
+                for pl in local:
+                    st0: Status = pl.filter(state, pod, node)  # type: ignore[attr-defined]
+                    if not st0.is_success:
+                        head.append(st0.with_plugin(pl.name))
+                memo.filters[node.name] = (node.generation, head)
+            for st0 in head:
+                if st0.code not in (Code.UNSCHEDULABLE, Code.UNSCHEDULABLE_AND_UNRESOLVABLE, Code.PENDING):
+                    return [st0]
+                failures.append(st0)
+                if not all_reasons:
+                    return failures
+            plugins = rest
+        for pl in plugins:
             if pl.name in state.skip_filter:
                 continue
-            st: Status
-            if memo is not None and pl.node_local:
-                key = (pl.name, node.name)
-                hit = memo.filters.get(key)
-                if hit is not None and hit[0] == node.generation:
-                    st = hit[1]
-                else:
-                    st = pl.filter(state, pod, node)  # type: ignore[attr-defined]
-                    memo.filters[key] = (node.generation, st)
-            else:
-                st = pl.filter(state, pod, node)  # type: ignore[attr-defined]
+            st: Status = pl.filter(state, pod, node)  # type: ignore[attr-defined]
             if not st.is_success:
                 st = st.with_plugin(pl.name)
                 if st.code not in (Code.UNSCHEDULABLE, Code.UNSCHEDULABLE_AND_UNRESOLVABLE, Code.PENDING):

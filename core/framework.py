@@ -180,11 +180,26 @@ class ReplicaMemo:
     over to the next cycle. Only ever used for pods that differ by name and uid alone.
     """
 
-    __slots__ = ("filters", "scores")
+    __slots__ = ("filters", "scores", "_split")
 
     def __init__(self) -> None:
-        self.filters: dict[tuple[str, str], tuple[int, Status]] = {}
+        # node -> (generation, failures of the leading node-local Filter plugins, all of them)
+        self.filters: dict[str, tuple[int, list[Status]]] = {}
         self.scores: dict[tuple[str, str], tuple[int, int]] = {}
+        self._split: tuple[list[Plugin], frozenset[str], list[Plugin], list[Plugin]] | None = None
+
+    def split(self, plugins: list[Plugin], skipped: set[str]) -> tuple[list[Plugin], list[Plugin]]:
+        """The Filter plugins that run, as the leading node-local ones and the rest (of this
+        cycle's framework: each cycle has its own plugin instances, hence ``is``)."""
+        key = frozenset(skipped)
+        cached = self._split
+        if cached is None or cached[0] is not plugins or cached[1] != key:
+            active = [pl for pl in plugins if pl.name not in skipped]
+            n = 0
+            while n < len(active) and active[n].node_local:
+                n += 1
+            cached = self._split = (plugins, key, active[:n], active[n:])
+        return cached[2], cached[3]
 
 
 PluginFactory = Callable[[Handle, "dict[str, Any] | None"], Plugin]

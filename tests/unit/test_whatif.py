@@ -193,10 +193,15 @@ def test_replica_memo_changes_no_decision() -> None:
 
     root = _Path(__file__).resolve().parents[2] / "examples"
     objs = load_cluster_files([str(root / "cluster.yaml")])
-    for manifest in ("web-deployment.yaml", "zone-spread.yaml", "preferred-affinity.yaml"):
+    from kschedx.core.explain import Options
+
+    cases = [(m, Options()) for m in ("web-deployment.yaml", "zone-spread.yaml", "preferred-affinity.yaml")]
+    cases.append(("too-big.yaml", Options(all_reasons=True)))
+    cases.append(("zone-spread.yaml", Options(all_reasons=True)))
+    for manifest, options in cases:
         inc = prepare_pod(str(root / "pods" / manifest), objs)
         profile = select_profile(inc.pod, None)
-        fast = [r.to_json() for r in run_replicas(build_snapshot(objs, inc), inc, profile, 12)]
+        fast = [r.to_json() for r in run_replicas(build_snapshot(objs, inc), inc, profile, 12, options)]
         snap = build_snapshot(objs, inc)
         slow = []
         for i in range(12):
@@ -205,7 +210,7 @@ def test_replica_memo_changes_no_decision() -> None:
             pod_dict["metadata"]["uid"] = f"kschedx-replica-{inc.pod['metadata']['name']}-{i}"
             step = IncomingPod(pod_dict, inc.source_kind, inc.source_name, inc.rule,
                                warnings=list(inc.warnings) if i == 0 else [])
-            r = run(snap, step, profile)
+            r = run(snap, step, profile, options)
             slow.append(r.to_json())
             if r.selected_node is None:
                 break
