@@ -15,9 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from kschedx.core.errors import InputError
-from kschedx.core.explain import Options, explain_object, load_profiles
+from kschedx.core.explain import Options, build_snapshot, explain_object, load_profiles
 from kschedx.core.load.manifest import load_manifests
+from kschedx.core.quantity import QuantityError
 from kschedx.core.report import Explanation
+from kschedx.core.selectors import SelectorError
 from kschedx.core.snapshot import ClusterObjects
 
 MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
@@ -151,6 +153,12 @@ def check_paths(
     source: str = "the cluster",
 ) -> CheckReport:
     load_profiles(config, options)  # a bad configuration or Policy fails the run, not each document
+    # One snapshot for every document: each lays its own objects over it and takes its
+    # placed copies off again, so documents never see each other.
+    try:
+        snapshot = build_snapshot(objects)
+    except (QuantityError, SelectorError) as e:
+        raise InputError(str(e), path=source) from None
     report = CheckReport()
     for path in expand_paths(paths):
         try:
@@ -164,7 +172,7 @@ def check_paths(
                                meta.get("name") or meta.get("generateName"))
             try:
                 entry.explanation = explain_object(obj, path, objects, namespace=namespace, options=options,
-                                                   config=config, replicas="auto", source=source)
+                                                   config=config, replicas="auto", source=source, snapshot=snapshot)
             except InputError as e:
                 entry.error = str(e)
             report.entries.append(entry)

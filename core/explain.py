@@ -337,26 +337,55 @@ def explain_object(
     replicas: int | str | None = None,
     edit_lines: list[str] | None = None,
     source: str = "the cluster",
+    snapshot: Snapshot | None = None,
 ) -> Explanation:
     """One pod-bearing object: one cycle, the replica steps, or (for a DaemonSet) one
-    pinned cycle per node."""
+    pinned cycle per node.
+
+    ``snapshot``, when given, is a snapshot of ``objects`` to run on instead of building a
+    new one (``check`` builds one for all its documents): the document's own objects are
+    laid over it and the replica copies it binds are taken off again afterwards.
+    """
     incoming = prepare_object(obj, path, objects, namespace=namespace)
     profiles, options = load_profiles(config, options)
     profile = select_profile(incoming.pod, options.profile if options else None, profiles)
+    if snapshot is None:
+        try:
+            snapshot = build_snapshot(objects, incoming)
+        except (QuantityError, SelectorError) as e:
+            # A bad quantity of a node or pod in the dump: the message names the object.
+            raise InputError(str(e), path=source) from None
+        return _explain_on(snapshot, incoming, profile, options, path, replicas, edit_lines or [])
+    base_objects = snapshot.objects
+    snapshot.objects = objects.copy()
+    for o in incoming.extra_objects:
+        snapshot.objects.add(o)
+    added: list[PodInfo] = []
     try:
-        snapshot = build_snapshot(objects, incoming)
-    except (QuantityError, SelectorError) as e:
-        # A bad quantity of a node or pod in the dump: the message names the object.
-        raise InputError(str(e), path=source) from None
+        return _explain_on(snapshot, incoming, profile, options, path, replicas, edit_lines or [], added)
+    finally:
+        for p in added:
+            snapshot.remove_pod(p)
+        snapshot.objects = base_objects
 
-    edit_lines = edit_lines or []
+
+def _explain_on(
+    snapshot: Snapshot,
+    incoming: IncomingPod,
+    profile: Profile,
+    options: Options | None,
+    path: str,
+    replicas: int | str | None,
+    edit_lines: list[str],
+    added: list[PodInfo] | None = None,
+) -> Explanation:
     if incoming.daemonset:
         out = _explain_daemonset(snapshot, incoming, profile, options, path, edit_lines)
     elif replicas is None:
         out = Explanation("single", [run(snapshot, incoming, profile, options, path)], edit_lines)
     else:
         count = resolve_replicas(replicas, incoming)
-        steps = run_replicas(snapshot, incoming, profile, count, options, path)
+        steps = run_replicas(snapshot, incoming, profile, count, options, path, added)
         out = Explanation("replicas", steps, edit_lines, replicas_requested=count)
     for result in [*out.steps, *([out.daemon_template] if out.daemon_template else [])]:
         result.edits = list(edit_lines)
@@ -417,8 +446,10 @@ def run_replicas(
     replicas: int,
     options: Options | None = None,
     path: str = "<manifest>",
+    added: list[PodInfo] | None = None,
 ) -> list[CycleResult]:
-    """Place ``replicas`` copies one after another, each bound to its cycle's selected node.
+    """Place ``replicas`` copies one after another, each bound to its cycle's selected node
+    (the bound copies are appended to ``added`` when given).
 
     Copies are named NAME-0 … NAME-{N-1}; the sequence stops at the first copy that does
     not fit.  The snapshot is updated incrementally (the caller's snapshot is modified).
@@ -439,7 +470,10 @@ def run_replicas(
         if result.selected_node is None:
             break
         pod_dict["spec"]["nodeName"] = result.selected_node
-        snapshot.add_pod(PodInfo(pod_dict))
+        bound = PodInfo(pod_dict)
+        snapshot.add_pod(bound)
+        if added is not None:
+            added.append(bound)
         _record_claims(snapshot.objects, result.bound_claims)
     return steps
 

@@ -95,3 +95,13 @@ def test_no_cluster_and_empty_directory(tmp_path: Path) -> None:
     (tmp_path / "empty").mkdir()
     res = run("check", str(tmp_path / "empty"), "--cluster", CLUSTER)
     assert res.exit_code == 2 and "no .yaml" in res.output
+
+
+def test_documents_do_not_see_each_other(tmp_path: Path) -> None:
+    # The same workload twice: the second is placed exactly like the first, on the cluster
+    # as dumped, not on top of the first one's copies.
+    twice = write(tmp_path, "twice.yaml", Path(WEB).read_text() + "\n---\n" + Path(WEB).read_text())
+    res = run("check", twice, WEB, "--cluster", CLUSTER, "-o", "json")
+    assert res.exit_code == 0, res.output
+    first, second, third = (r["explanation"] for r in json.loads(res.stdout)["results"])
+    assert first == second == third
