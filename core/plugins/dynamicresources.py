@@ -16,7 +16,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kschedx.core.framework import (
     CycleState,
@@ -27,19 +27,13 @@ from kschedx.core.framework import (
     default_normalize,
 )
 from kschedx.core.model import PodInfo
-from kschedx.core.plugins.dynamicresources_allocator import (
-    FIRST_AVAILABLE_MAX_SIZE,
-    AllocationError,
-    AllocationResult,
-    Allocator,
-    NodeAllocationError,
-    SliceIndex,
-    allocated_devices,
-    claim_key,
-)
 from kschedx.core.plugins.dynamicresources_claims import ClaimCatalog, PodClaims, resolve
 from kschedx.core.selectors import NodeSelector, parse_node_selector
 from kschedx.core.snapshot import NodeInfo
+
+if TYPE_CHECKING:
+    # The allocator and its CEL evaluator load only for pods that have claims (start-up).
+    from kschedx.core.plugins.dynamicresources_allocator import AllocationResult, Allocator
 
 NAME = "DynamicResources"
 
@@ -155,11 +149,15 @@ class DynamicResources(Plugin):
                         if st is not None:
                             return None, st
                 else:
+                    from kschedx.core.plugins.dynamicresources_allocator import claim_key
+
                     return None, Status.unresolvable(
                         f"resource claim {claim_key(claim)}, request {rname}: unknown request type"
                     )
 
         if need_allocator:
+            from kschedx.core.plugins.dynamicresources_allocator import Allocator, SliceIndex, allocated_devices
+
             objs = self.handle.objects
             s.allocator = Allocator(
                 [c for c in claims if _allocation(c) is None],
@@ -186,6 +184,8 @@ class DynamicResources(Plugin):
 
         allocations: list[AllocationResult] | None = None
         if s.allocator is not None:
+            from kschedx.core.plugins.dynamicresources_allocator import AllocationError, NodeAllocationError
+
             try:
                 allocations = s.allocator.allocate(view.name, view.labels)
             except NodeAllocationError as e:
@@ -226,6 +226,8 @@ class DynamicResources(Plugin):
         allocations = s.node_allocations.get(node.name)
         if allocations is None:
             return 0, Status.success()
+        from kschedx.core.plugins.dynamicresources_allocator import FIRST_AVAILABLE_MAX_SIZE
+
         total = 0
         # Upstream walks all of the pod's claims by index against the results of the claims
         # it allocated; with an already allocated claim among them the counts disagree and
@@ -264,6 +266,8 @@ def device_allocations(state: DRAState | None, node: str) -> list[dict[str, Any]
     allocations = state.node_allocations.get(node)
     if not allocations:
         return []
+    from kschedx.core.plugins.dynamicresources_allocator import claim_key
+
     out: list[dict[str, Any]] = []
     for idx, alloc in zip(state.to_allocate(), allocations, strict=False):
         for d in alloc.devices:
