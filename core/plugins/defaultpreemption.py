@@ -1,20 +1,309 @@
-"""DefaultPreemption (placeholder until implemented)."""
+"""DefaultPreemption: when no node fits, which lower-priority pods would be evicted, and where.
+
+PostFilter as kube-scheduler v1.35 runs it (``preemption.Evaluator.Preempt`` with the
+DefaultPreemption plugin's hooks):
+
+1. Eligibility: ``preemptionPolicy: Never`` pods never preempt; a pod already nominated to
+   a node where a lower-priority pod is terminating by preemption waits for it.
+2. Potential nodes: only nodes whose Filter status is ``Unschedulable`` (an
+   ``UnschedulableAndUnresolvable`` node can't be helped by evicting anyone).
+3. Dry run per potential node, on copies of the node and the cycle state: take every
+   lower-priority pod off; if there is none the node has "No preemption victims found";
+   if the pod still doesn't fit, the failing filter's status stands. Otherwise put victims
+   back one by one — first those whose eviction would violate a PodDisruptionBudget, then
+   the others, each group from the most important (priority, then earliest start) — keeping
+   every one whose return still lets the pod fit.
+4. Candidate choice (``pickOneNodeForPreemption``): fewest PDB violations, then the lowest
+   highest-victim priority, the smallest sum of victim priorities, the fewest victims, the
+   latest start among the most important victims; what still ties is ``tiedBestNodes`` and
+   the first of them by name is nominated (upstream takes one at random).
+
+The FitError's PostFilter part is "preemption: " and the dry run's own FitError
+("0/N nodes are available: …" with "Preemption is not helpful for scheduling" for the nodes
+not tried), or nothing when a node is nominated (PostFilter succeeded).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
-from kschedx.core.framework import CycleState, NodeStatusMap, Plugin, Status
+from kschedx.core.framework import Code, CycleState, NodeStatusMap, Plugin, Status, fit_error_message
 from kschedx.core.model import PodInfo
+from kschedx.core.result import Candidate, PreemptionOutcome
+from kschedx.core.selectors import LabelSelector, SelectorError, parse_label_selector
+from kschedx.core.snapshot import NodeInfo
 
 NAME = "DefaultPreemption"
+
+NOT_HELPFUL = "Preemption is not helpful for scheduling"
+NO_VICTIMS = "No preemption victims found for incoming pod"
+NOT_ELIGIBLE_NEVER = "not eligible due to preemptionPolicy=Never."
+NOT_ELIGIBLE_TERMINATING = "not eligible due to a terminating pod on the nominated node."
+
+# Go's MaxInt32 + 1: added to each priority so that sums of negative priorities still order.
+_PRIORITY_OFFSET = 2**31
+# A pod without status.startTime counts as started "now", after every recorded start.
+_NOW = datetime.max.replace(tzinfo=None)
+
+
+def start_time(pod: PodInfo) -> datetime:
+    """``GetPodStartTime``: status.startTime, else now."""
+    raw = pod.status.get("startTime")
+    if not raw:
+        return _NOW
+    try:
+        return datetime.fromisoformat(str(raw).replace("Z", "+00:00")).replace(tzinfo=None)
+    except ValueError:
+        return _NOW
+
+
+def more_important(a: PodInfo, b: PodInfo) -> bool:
+    """``MoreImportantPod``: higher priority, then the earlier start."""
+    if a.priority != b.priority:
+        return a.priority > b.priority
+    return start_time(a) < start_time(b)
+
+
+def by_importance(pods: Sequence[PodInfo]) -> list[PodInfo]:
+    """Most important first. Upstream's sort is not stable, so pods equal in priority and
+    start time come in an unspecified order; the name breaks the tie here."""
+    return sorted(pods, key=lambda p: (-p.priority, start_time(p), p.namespace, p.name))
+
+
+def terminating_by_preemption(pod: PodInfo) -> bool:
+    if pod.deletion_timestamp is None:
+        return False
+    return any(
+        c.get("type") == "DisruptionTarget" and c.get("reason") == "PreemptionByScheduler"
+        for c in pod.status.get("conditions") or []
+    )
+
+
+@dataclass
+class _PDB:
+    namespace: str
+    selector: LabelSelector | None
+    allowed: int
+    disrupted: frozenset[str]
+
+
+def _pdbs(objects: Any) -> list[_PDB]:
+    out = []
+    for raw in objects.of("PodDisruptionBudget"):
+        meta = raw.get("metadata") or {}
+        status = raw.get("status") or {}
+        sel_spec = (raw.get("spec") or {}).get("selector")
+        try:
+            selector = parse_label_selector(sel_spec) if sel_spec is not None else None
+        except SelectorError:
+            selector = None  # upstream skips a PDB whose selector doesn't convert
+        out.append(_PDB(
+            meta.get("namespace") or "default",
+            selector,
+            int(status.get("disruptionsAllowed") or 0),
+            frozenset((status.get("disruptedPods") or {}).keys()),
+        ))
+    return out
+
+
+def split_by_pdb_violation(pods: Sequence[PodInfo], pdbs: Sequence[_PDB]) -> tuple[list[PodInfo], list[PodInfo]]:
+    """``filterPodsWithPDBViolation``: the pods whose eviction would exceed a matching PDB's
+    disruptionsAllowed (counting down in the given order), and the others."""
+    allowed = [p.allowed for p in pdbs]
+    violating: list[PodInfo] = []
+    others: list[PodInfo] = []
+    for pod in pods:
+        violated = False
+        if pod.labels:
+            for i, pdb in enumerate(pdbs):
+                if pdb.namespace != pod.namespace or pdb.selector is None:
+                    continue
+                # A nil or empty selector matches no pod.
+                if pdb.selector.empty or not pdb.selector.matches(pod.labels):
+                    continue
+                # Already counted by the disruption controller: not a new violation.
+                if pod.name in pdb.disrupted:
+                    continue
+                allowed[i] -= 1
+                if allowed[i] < 0:
+                    violated = True
+        (violating if violated else others).append(pod)
+    return violating, others
+
+
+def num_candidates(num_nodes: int, percentage: int, absolute: int) -> int:
+    """``calculateNumCandidates``: a share of the nodes, at least the absolute minimum,
+    at most all of them."""
+    n = num_nodes * percentage // 100
+    if n < absolute:
+        n = absolute
+    return min(n, num_nodes)
+
+
+def pick_one_node(victims: dict[str, list[PodInfo]], pdb_violations: dict[str, int]) -> list[str]:
+    """``pickOneNodeForPreemption`` with the default score functions, in order; returns the
+    nodes still tied after the last one (upstream then takes the first of a map's order)."""
+    def earliest_of_most_important(node: str) -> datetime:
+        pods = victims[node]
+        top = pods[0].priority
+        earliest = start_time(pods[0])
+        for p in pods:
+            if p.priority == top:
+                t = start_time(p)
+                if t < earliest:
+                    earliest = t
+            elif p.priority > top:
+                top, earliest = p.priority, start_time(p)
+        return earliest
+
+    scores = (
+        lambda n: -pdb_violations[n],
+        lambda n: -victims[n][0].priority,
+        lambda n: -sum(p.priority + _PRIORITY_OFFSET for p in victims[n]),
+        lambda n: -len(victims[n]),
+        earliest_of_most_important,
+    )
+    nodes = sorted(victims)
+    for score in scores:
+        values = {n: score(n) for n in nodes}
+        best = max(values.values())
+        nodes = [n for n in nodes if values[n] == best]
+        if len(nodes) == 1:
+            break
+    return nodes
 
 
 class DefaultPreemption(Plugin):
     name = NAME
 
+    def __init__(self, handle: Any, args: dict[str, Any] | None = None) -> None:
+        super().__init__(handle, args)
+        self.min_percentage = int(self.args.get("minCandidateNodesPercentage", 10))
+        self.min_absolute = int(self.args.get("minCandidateNodesAbsolute", 100))
+
+    # ------------------------------------------------------------------ eligibility
+
+    def eligible(self, pod: PodInfo, statuses: NodeStatusMap) -> tuple[bool, str]:
+        """``PodEligibleToPreemptOthers``."""
+        if pod.spec.get("preemptionPolicy") == "Never":
+            return False, NOT_ELIGIBLE_NEVER
+        nominated = pod.nominated_node_name
+        if nominated:
+            if statuses.get(nominated).code == Code.UNSCHEDULABLE_AND_UNRESOLVABLE:
+                return True, ""
+            ni = self.handle.snapshot.get(nominated)
+            if ni is not None:
+                for p in ni.pods:
+                    if p.priority < pod.priority and terminating_by_preemption(p):
+                        return False, NOT_ELIGIBLE_TERMINATING
+        return True, ""
+
+    # ------------------------------------------------------------------ the dry run
+
+    def select_victims(
+        self, state: CycleState, pod: PodInfo, node: NodeInfo, pdbs: Sequence[_PDB]
+    ) -> tuple[list[PodInfo], int, Status]:
+        """``SelectVictimsOnNode`` on a copy of the node and the state."""
+        fw = self.handle
+
+        def remove(p: PodInfo) -> Status:
+            node.remove_pod(p)
+            st: Status = fw.run_pre_filter_remove_pod(state, pod, p, node)
+            return st
+
+        def add(p: PodInfo) -> Status:
+            node.add_pod(p)
+            st: Status = fw.run_pre_filter_add_pod(state, pod, p, node)
+            return st
+
+        potential = [p for p in list(node.pods) if p.priority < pod.priority]
+        for p in potential:
+            st = remove(p)
+            if not st.is_success:
+                return [], 0, st
+        if not potential:
+            return [], 0, Status.unresolvable(NO_VICTIMS)
+        st = fw.run_filter_with_nominated(state, pod, node)
+        if not st.is_success:
+            return [], 0, st
+
+        victims: list[PodInfo] = []
+        violating, others = split_by_pdb_violation(by_importance(potential), pdbs)
+
+        def reprieve(p: PodInfo) -> tuple[bool, Status]:
+            st = add(p)
+            if not st.is_success:
+                return False, st
+            fits = fw.run_filter_with_nominated(state, pod, node).is_success
+            if not fits:
+                st = remove(p)
+                if not st.is_success:
+                    return False, st
+                victims.append(p)
+            return fits, Status.success()
+
+        num_violating = 0
+        for p in violating:
+            fits, st = reprieve(p)
+            if not st.is_success:
+                return [], 0, st
+            if not fits:
+                num_violating += 1
+        for p in others:
+            _fits, st = reprieve(p)
+            if not st.is_success:
+                return [], 0, st
+        if violating and others:
+            victims = by_importance(victims)
+        return victims, num_violating, Status.success()
+
+    # ------------------------------------------------------------------ PostFilter
+
     def post_filter(self, state: CycleState, pod: PodInfo, statuses: NodeStatusMap) -> tuple[Any, Status]:
-        n = len(self.handle.snapshot.nodes())
-        return None, Status.unschedulable(
-            f"preemption: 0/{n} nodes are available: {n} No preemption victims found for incoming pod."
-        )
+        ok, why = self.eligible(pod, statuses)
+        if not ok:
+            return PreemptionOutcome(eligible=False, message=why), Status.unschedulable(f"preemption: {why}")
+
+        nodes = self.handle.snapshot.nodes()
+        potential = [ni for ni in nodes if statuses.get(ni.name).code == Code.UNSCHEDULABLE]
+        dry = NodeStatusMap(absent=Status.unresolvable(NOT_HELPFUL))
+        outcome = PreemptionOutcome(eligible=True)
+        victims_by_node: dict[str, list[PodInfo]] = {}
+        violations: dict[str, int] = {}
+        if potential:
+            pdbs = _pdbs(self.handle.objects)
+            wanted = num_candidates(len(potential), self.min_percentage, self.min_absolute)
+            # Upstream starts at a random offset and checks nodes in parallel, stopping once
+            # it has enough candidates (at least one without PDB violations); here the
+            # nodes are checked in order from the first, which is one of those runs.
+            clean = 0
+            for ni in potential:
+                node_copy = ni.clone()
+                found, n_violating, st = self.select_victims(state.clone(), pod, node_copy, pdbs)
+                if st.is_success and found:
+                    victims_by_node[ni.name] = found
+                    violations[ni.name] = n_violating
+                    clean += n_violating == 0
+                    if clean > 0 and len(victims_by_node) >= wanted:
+                        break
+                    continue
+                if st.is_success:
+                    st = Status.error(f'expected at least one victim pod on node "{ni.name}"')
+                dry.statuses[ni.name] = st
+        # Candidates without PDB violations come first, as upstream lists them.
+        order = sorted(victims_by_node, key=lambda n: violations[n] != 0)
+        outcome.candidates = [
+            Candidate(n, [p.key for p in victims_by_node[n]], violations[n]) for n in order
+        ]
+        if not victims_by_node:
+            message = fit_error_message(len(nodes), "", dry, "")
+            outcome.message = message
+            return outcome, Status.unschedulable(f"preemption: {message}")
+        tied = pick_one_node(victims_by_node, violations)
+        outcome.tied_best_nodes = tied
+        outcome.nominated_node = tied[0]
+        outcome.victims = [p.key for p in victims_by_node[tied[0]]]
+        return outcome, Status.success()

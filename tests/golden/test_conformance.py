@@ -19,13 +19,9 @@ CASES = Path(__file__).parent / "cases"
 
 # Plugins whose full semantics are still being built, with the issue that builds them.
 PENDING_PLUGINS: dict[str, str] = {
-    "DynamicResources": "issue 9",
     "InterPodAffinity": "issue 3",
 }
-PENDING_FEATURES = {
-    "preemption": "issue 8 (preemption victims)",
-    "replicas": "issue 7 (replica placement)",
-}
+PENDING_FEATURES: dict[str, str] = {}
 
 
 def _pending_reason(case: Path, expected: dict[str, Any], meta: dict[str, Any]) -> str | None:
