@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from fractions import Fraction
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kschedx.core.quantity import QuantityError, parse_quantity
 from kschedx.core.selectors import (
@@ -22,6 +22,9 @@ from kschedx.core.selectors import (
     parse_taints,
     parse_tolerations,
 )
+
+if TYPE_CHECKING:
+    from kschedx.core.affinity import PodAffinityTerms
 
 Dict = dict[str, Any]
 
@@ -249,6 +252,25 @@ class PodInfo:
     @cached_property
     def affinity(self) -> Dict:
         return self.spec.get("affinity") or {}
+
+    @cached_property
+    def pod_terms(self) -> PodAffinityTerms:
+        """The pod (anti-)affinity terms, compiled once."""
+        from kschedx.core.affinity import compile_pod_terms
+
+        return compile_pod_terms(self.affinity, self.namespace, self.labels)
+
+    @cached_property
+    def has_pod_affinity(self) -> bool:
+        """Any pod affinity or anti-affinity stanza (upstream's PodsWithAffinity)."""
+        a = self.affinity
+        return a.get("podAffinity") is not None or a.get("podAntiAffinity") is not None
+
+    @cached_property
+    def has_required_anti_affinity(self) -> bool:
+        """Required pod anti-affinity terms (upstream's PodsWithRequiredAntiAffinity)."""
+        paa = self.affinity.get("podAntiAffinity") or {}
+        return bool(paa.get("requiredDuringSchedulingIgnoredDuringExecution"))
 
     @cached_property
     def required_node_selector(self) -> NodeSelector | None:

@@ -79,6 +79,10 @@ class NodeInfo:
         self.non0_mem = 0
         self.used_ports = HostPortInfo()
         self.generation = 0
+        # Pods with any pod (anti-)affinity, and those with required anti-affinity: the
+        # only existing pods InterPodAffinity looks at unless the incoming pod has terms.
+        self.pods_with_affinity: list[PodInfo] = []
+        self.pods_with_required_anti_affinity: list[PodInfo] = []
 
     @property
     def allocatable(self) -> dict[str, int]:
@@ -95,6 +99,10 @@ class NodeInfo:
         self.non0_mem += pod.non0_mem
         for ip, proto, port in pod.host_ports:
             self.used_ports.add(ip, proto, port)
+        if pod.has_pod_affinity:
+            self.pods_with_affinity.append(pod)
+            if pod.has_required_anti_affinity:
+                self.pods_with_required_anti_affinity.append(pod)
         self.generation += 1
 
     def remove_pod(self, pod: PodInfo) -> bool:
@@ -113,6 +121,11 @@ class NodeInfo:
         self.non0_mem -= pod.non0_mem
         for ip, proto, port in pod.host_ports:
             self.used_ports.remove(ip, proto, port)
+        if pod.has_pod_affinity:
+            self.pods_with_affinity = [p for p in self.pods_with_affinity if p.uid != pod.uid]
+            self.pods_with_required_anti_affinity = [
+                p for p in self.pods_with_required_anti_affinity if p.uid != pod.uid
+            ]
         self.generation += 1
         return True
 
@@ -126,6 +139,8 @@ class NodeInfo:
         c.non0_mem = self.non0_mem
         c.used_ports = self.used_ports.clone()
         c.generation = self.generation
+        c.pods_with_affinity = list(self.pods_with_affinity)
+        c.pods_with_required_anti_affinity = list(self.pods_with_required_anti_affinity)
         return c
 
     def __repr__(self) -> str:

@@ -1,28 +1,290 @@
-"""InterPodAffinity (placeholder until implemented)."""
+"""InterPodAffinity: pods placed by the pods around them, as kube-scheduler v1.35 does it.
+
+* PreFilter counts, per topology pair (label key and value), the existing pods whose
+  required anti-affinity the incoming pod matches, and the existing pods matching the
+  incoming pod's required affinity (all terms) and anti-affinity (each term). It skips
+  when there is nothing to count. The incoming pod's namespace selectors are resolved to
+  namespace names first.
+* Filter, in order: the pod's required affinity (UnschedulableAndUnresolvable; a node
+  lacking a term's topology key fails; the first pod of a group that matches its own terms
+  is let through when no pod matches anywhere), its required anti-affinity, and existing
+  pods' required anti-affinity (both Unschedulable).
+* AddPod/RemovePod keep the counts right for nominated pods and preemption's dry run.
+* PreScore sums, per topology pair, the incoming pod's preferred (anti-)affinity weights
+  over the existing pods matching them, and existing pods' required affinity
+  (hardPodAffinityWeight) and preferred terms the incoming pod matches; Score adds up the
+  node's pairs; NormalizeScore scales min..max to 0..100.
+
+Only the pods that can matter are visited: pods by namespace for the incoming pod's terms,
+the per-node lists of pods with (anti-)affinity for existing pods' terms.
+"""
 
 from __future__ import annotations
 
-from kschedx.core.framework import CycleState, Plugin, PreFilterResult, Status
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from kschedx.core.affinity import AffinityTerm, WeightedTerm
+from kschedx.core.framework import MAX_NODE_SCORE, CycleState, Plugin, PreFilterResult, Status
 from kschedx.core.model import PodInfo
-from kschedx.core.snapshot import NodeInfo
+from kschedx.core.snapshot import NodeInfo, Snapshot
 
 NAME = "InterPodAffinity"
+PRE_FILTER_KEY = "PreFilter" + NAME
+PRE_SCORE_KEY = "PreScore" + NAME
+
+ERR_AFFINITY = "node(s) didn't match pod affinity rules"
+ERR_ANTI_AFFINITY = "node(s) didn't match pod anti-affinity rules"
+ERR_EXISTING_ANTI_AFFINITY = "node(s) didn't satisfy existing pods anti-affinity rules"
+
+Pair = tuple[str, str]
+
+
+def _bump(counts: dict[Pair, int], labels: dict[str, str], key: str, value: int) -> None:
+    v = labels.get(key)
+    if v is None:
+        return
+    pair = (key, v)
+    n = counts.get(pair, 0) + value
+    if n == 0:
+        counts.pop(pair, None)
+    else:
+        counts[pair] = n
+
+
+def _matches_all(terms: tuple[AffinityTerm, ...], pod: PodInfo) -> bool:
+    """``podMatchesAllAffinityTerms`` (incoming terms: namespace selectors already merged)."""
+    if not terms:
+        return False
+    return all(t.matches(pod.namespace, pod.labels, None) for t in terms)
+
+
+@dataclass
+class PreFilterState:
+    pod: PodInfo
+    required_affinity: tuple[AffinityTerm, ...]
+    required_anti_affinity: tuple[AffinityTerm, ...]
+    namespace_labels: dict[str, str] | None
+    existing_anti_affinity: dict[Pair, int] = field(default_factory=dict)
+    affinity: dict[Pair, int] = field(default_factory=dict)
+    anti_affinity: dict[Pair, int] = field(default_factory=dict)
+
+    def clone(self) -> PreFilterState:
+        return PreFilterState(self.pod, self.required_affinity, self.required_anti_affinity, self.namespace_labels,
+                              dict(self.existing_anti_affinity), dict(self.affinity), dict(self.anti_affinity))
+
+    def update_with(self, other: PodInfo, node: NodeInfo, delta: int) -> None:
+        labels = node.node.labels
+        for t in other.pod_terms.required_anti_affinity:
+            if t.matches(self.pod.namespace, self.pod.labels, self.namespace_labels):
+                _bump(self.existing_anti_affinity, labels, t.topology_key, delta)
+        if _matches_all(self.required_affinity, other):
+            for t in self.required_affinity:
+                _bump(self.affinity, labels, t.topology_key, delta)
+        for t in self.required_anti_affinity:
+            if t.matches(other.namespace, other.labels, None):
+                _bump(self.anti_affinity, labels, t.topology_key, delta)
+
+
+@dataclass
+class PreScoreState:
+    # topology key -> value -> score
+    topology_score: dict[str, dict[str, int]]
+
+    def clone(self) -> PreScoreState:
+        return self
+
+
+def _namespace_names(snapshot: Snapshot, term: AffinityTerm) -> list[str]:
+    sel = term.namespace_selector
+    return [ns for ns, labels in snapshot.namespace_labels.items() if sel.matches(labels)]
+
+
+def _merge_namespaces(snapshot: Snapshot, term: AffinityTerm) -> AffinityTerm:
+    """``mergeAffinityTermNamespacesIfNotEmpty``: a namespace selector with requirements is
+    replaced by the names of the namespaces it selects now; an empty one (all namespaces)
+    and a nil one (none) stay."""
+    if term.namespace_selector.empty or term.namespace_selector.nothing:
+        return term
+    return term.with_namespaces(_namespace_names(snapshot, term))
+
+
+def _candidate_pods(snapshot: Snapshot, term: AffinityTerm) -> Iterable[PodInfo]:
+    """Existing pods an incoming term (namespaces merged) can match: those of its namespaces,
+    or every pod when its namespace selector selects all namespaces."""
+    if term.namespace_selector.empty:
+        return snapshot.pods_by_uid.values()
+    by_ns = snapshot.pods_by_namespace
+    return (p for ns in term.namespaces for p in by_ns.get(ns, {}).values())
 
 
 class InterPodAffinity(Plugin):
     name = NAME
 
-    def pre_filter(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> tuple[PreFilterResult | None, Status]:
-        return None, Status.skip()
+    def __init__(self, handle: Any, args: dict[str, Any] | None = None) -> None:
+        super().__init__(handle, args)
+        self.hard_weight = int(self.args.get("hardPodAffinityWeight", 1))
+        self.ignore_existing_preferred = bool(self.args.get("ignorePreferredTermsOfExistingPods", False))
 
-    def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status:
+    # ------------------------------------------------------------------ PreFilter / Filter
+
+    def pre_filter(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> tuple[PreFilterResult | None, Status]:
+        snapshot: Snapshot = self.handle.snapshot
+        terms = pod.pod_terms
+        s = PreFilterState(
+            pod,
+            tuple(_merge_namespaces(snapshot, t) for t in terms.required_affinity),
+            tuple(_merge_namespaces(snapshot, t) for t in terms.required_anti_affinity),
+            snapshot.namespace_labels_of(pod.namespace),
+        )
+        by_name = snapshot.by_name
+        for ni in snapshot.nodes():
+            if not ni.pods_with_required_anti_affinity:
+                continue
+            labels = ni.node.labels
+            for existing in ni.pods_with_required_anti_affinity:
+                for t in existing.pod_terms.required_anti_affinity:
+                    if t.matches(pod.namespace, pod.labels, s.namespace_labels):
+                        _bump(s.existing_anti_affinity, labels, t.topology_key, 1)
+        if s.required_affinity:
+            first = s.required_affinity[0]
+            for existing in _candidate_pods(snapshot, first):
+                if _matches_all(s.required_affinity, existing):
+                    node = by_name.get(existing.node_name)
+                    if node is not None:
+                        for t in s.required_affinity:
+                            _bump(s.affinity, node.node.labels, t.topology_key, 1)
+        for t in s.required_anti_affinity:
+            for existing in _candidate_pods(snapshot, t):
+                if t.matches(existing.namespace, existing.labels, None):
+                    node = by_name.get(existing.node_name)
+                    if node is not None:
+                        _bump(s.anti_affinity, node.node.labels, t.topology_key, 1)
+        if not s.existing_anti_affinity and not s.required_affinity and not s.required_anti_affinity:
+            return None, Status.skip()
+        state.data[PRE_FILTER_KEY] = s
+        return None, Status.success()
+
+    def add_pod(self, state: CycleState, pod: PodInfo, pod_to_add: PodInfo, node: NodeInfo) -> Status:
+        s: PreFilterState | None = state.data.get(PRE_FILTER_KEY)
+        if s is None:
+            return Status.error(f'reading "{PRE_FILTER_KEY}" from cycleState: not found')
+        s.update_with(pod_to_add, node, 1)
         return Status.success()
 
+    def remove_pod(self, state: CycleState, pod: PodInfo, pod_to_remove: PodInfo, node: NodeInfo) -> Status:
+        s: PreFilterState | None = state.data.get(PRE_FILTER_KEY)
+        if s is None:
+            return Status.error(f'reading "{PRE_FILTER_KEY}" from cycleState: not found')
+        s.update_with(pod_to_remove, node, -1)
+        return Status.success()
+
+    def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status:
+        s: PreFilterState | None = state.data.get(PRE_FILTER_KEY)
+        if s is None:
+            return Status.error(f'reading "{PRE_FILTER_KEY}" from cycleState: not found')
+        labels = node.node.labels
+        if not self._satisfies_affinity(s, labels):
+            return Status.unresolvable(ERR_AFFINITY)
+        if s.anti_affinity:
+            for t in s.required_anti_affinity:
+                v = labels.get(t.topology_key)
+                if v is not None and s.anti_affinity.get((t.topology_key, v), 0) > 0:
+                    return Status.unschedulable(ERR_ANTI_AFFINITY)
+        if s.existing_anti_affinity:
+            counts = s.existing_anti_affinity
+            for pair in labels.items():
+                if counts.get(pair, 0) > 0:
+                    return Status.unschedulable(ERR_EXISTING_ANTI_AFFINITY)
+        return Status.success()
+
+    @staticmethod
+    def _satisfies_affinity(s: PreFilterState, labels: dict[str, str]) -> bool:
+        pods_exist = True
+        for t in s.required_affinity:
+            v = labels.get(t.topology_key)
+            if v is None:
+                return False  # every topology key must be on the node
+            if s.affinity.get((t.topology_key, v), 0) <= 0:
+                pods_exist = False
+        if pods_exist:
+            return True
+        # The first pod of a group with affinity to itself: nothing matches anywhere yet,
+        # and the pod matches its own terms.
+        return not s.affinity and _matches_all(s.required_affinity, s.pod)
+
+    # ------------------------------------------------------------------ scoring
+
     def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status:
-        return Status.skip()
+        snapshot: Snapshot = self.handle.snapshot
+        terms = pod.pod_terms
+        has_constraints = bool(terms.preferred_affinity or terms.preferred_anti_affinity)
+        if self.ignore_existing_preferred and not has_constraints:
+            return Status.skip()
+        preferred = [WeightedTerm(_merge_namespaces(snapshot, w.term), w.weight) for w in terms.preferred_affinity]
+        anti = [WeightedTerm(_merge_namespaces(snapshot, w.term), w.weight) for w in terms.preferred_anti_affinity]
+        ns_labels = snapshot.namespace_labels_of(pod.namespace)
+        scores: dict[str, dict[str, int]] = {}
+
+        def add(key: str, node_labels: dict[str, str], amount: int) -> None:
+            v = node_labels.get(key)
+            if v is not None:
+                m = scores.setdefault(key, {})
+                m[v] = m.get(v, 0) + amount
+
+        by_name = snapshot.by_name
+        # The incoming pod's preferred terms against every existing pod they can match.
+        for terms_list, sign in ((preferred, 1), (anti, -1)):
+            for w in terms_list:
+                for existing in _candidate_pods(snapshot, w.term):
+                    if w.term.matches(existing.namespace, existing.labels, None):
+                        node = by_name.get(existing.node_name)
+                        if node is not None and node.node.labels:
+                            add(w.term.topology_key, node.node.labels, w.weight * sign)
+        # Existing pods' terms that the incoming pod matches.
+        for ni in snapshot.nodes():
+            if not ni.pods_with_affinity or not ni.node.labels:
+                continue
+            labels = ni.node.labels
+            for existing in ni.pods_with_affinity:
+                et = existing.pod_terms
+                if self.hard_weight > 0:
+                    for t in et.required_affinity:
+                        if t.matches(pod.namespace, pod.labels, ns_labels):
+                            add(t.topology_key, labels, self.hard_weight)
+                if not self.ignore_existing_preferred:
+                    for w in et.preferred_affinity:
+                        if w.term.matches(pod.namespace, pod.labels, ns_labels):
+                            add(w.term.topology_key, labels, w.weight)
+                    for w in et.preferred_anti_affinity:
+                        if w.term.matches(pod.namespace, pod.labels, ns_labels):
+                            add(w.term.topology_key, labels, -w.weight)
+        if not scores:
+            return Status.skip()
+        state.data[PRE_SCORE_KEY] = PreScoreState(scores)
+        return Status.success()
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> tuple[int, Status]:
-        return 0, Status.success()
+        s: PreScoreState | None = state.data.get(PRE_SCORE_KEY)
+        if s is None:
+            return 0, Status.error(f'reading "{PRE_SCORE_KEY}" from cycleState: not found')
+        labels = node.node.labels
+        total = 0
+        for key, values in s.topology_score.items():
+            v = labels.get(key)
+            if v is not None:
+                total += values.get(v, 0)
+        return total, Status.success()
 
     def normalize_score(self, state: CycleState, pod: PodInfo, scores: dict[str, int]) -> Status:
+        s: PreScoreState | None = state.data.get(PRE_SCORE_KEY)
+        if s is None or not s.topology_score or not scores:
+            return Status.success()
+        lo = min(scores.values())
+        hi = max(scores.values())
+        diff = hi - lo
+        for name, v in scores.items():
+            # Go: int64(float64(MaxNodeScore) * (float64(v - min) / float64(max - min))).
+            scores[name] = int(float(MAX_NODE_SCORE) * ((v - lo) / diff)) if diff > 0 else 0
         return Status.success()
