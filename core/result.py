@@ -93,6 +93,10 @@ class PreemptionOutcome:
     victims: list[str] = field(default_factory=list)
     tied_best_nodes: list[str] = field(default_factory=list)
     evaluated: bool = True
+    # The nominated node's victims: {"pod", "priority", "violatesPDB"}.
+    victim_details: list[dict[str, Any]] = field(default_factory=list)
+    # Why each other candidate lost: the first rule of pickOneNodeForPreemption it lost on.
+    lost_by: dict[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -106,6 +110,8 @@ class PreemptionOutcome:
             "nominatedNode": self.nominated_node,
             "victims": list(self.victims),
             "tiedBestNodes": list(self.tied_best_nodes),
+            "victimDetails": list(self.victim_details),
+            "candidatesLost": dict(self.lost_by),
         }
 
 

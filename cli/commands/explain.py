@@ -124,6 +124,11 @@ def explain(
         typer.Option("--node", metavar="NODE", help="The whole story of NODE: every filter's verdict, the inputs "
                      "behind each score, and what would change the outcome.", show_default=False),
     ] = None,
+    no_preemption: Annotated[
+        bool,
+        typer.Option("--no-preemption", help="When nothing fits, don't run PostFilter (DefaultPreemption's victim "
+                     "search)."),
+    ] = False,
     all_reasons: Annotated[
         bool,
         typer.Option("--all-reasons", help="List every failing filter per node, not only the first (the one the "
@@ -143,7 +148,7 @@ def explain(
         from kschedx.core import explain as engine
         from kschedx.core.whatif import Edits
 
-        options = engine.Options(profile=profile, all_reasons=all_reasons, focus=node,
+        options = engine.Options(profile=profile, all_reasons=all_reasons, focus=node, post_filter=not no_preemption,
                                  algorithm=algorithm.value if algorithm else None, policy=policy, offline=offline)
         edits = Edits(cordon=cordon or [], drain=drain or [], without=without_node or [],
                       add_node_files=add_node or [], add_node_count=add_node_count)

@@ -350,11 +350,25 @@ def _preemption(p: PreemptionOutcome, wide: bool) -> list[RenderableType]:
     if p.nominated_node:
         head.append("would nominate ")
         head.append(p.nominated_node, style=S_BEST)
-        if p.victims:
+        if p.victim_details:
+            head.append(", evicting:")
+        elif p.victims:
             head.append(f", evicting {', '.join(p.victims)}")
     if len(p.tied_best_nodes) > 1:
         head.append(f" (tied with {', '.join(n for n in p.tied_best_nodes if n != p.nominated_node)})", style=S_DIM)
     out: list[RenderableType] = [head]
+    for v in p.victim_details:
+        line = Text(f"  • {v['pod']}  priority {v['priority']}")
+        if v.get("violatesPDB"):
+            line.append("  violates a PodDisruptionBudget", style=S_WARN)
+        out.append(line)
+    if p.lost_by:
+        why: dict[str, list[str]] = {}
+        for node, rule in sorted(p.lost_by.items()):
+            why.setdefault(rule, []).append(node)
+        for rule, nodes in why.items():
+            out.append(Text(f"  {_plural(len(nodes), 'other candidate')} lost on {rule}: {', '.join(nodes)}",
+                            style=S_DIM))
     if wide:
         t = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
         t.add_column("Candidate", no_wrap=True)

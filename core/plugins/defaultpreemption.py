@@ -25,7 +25,7 @@ not tried), or nothing when a node is nominated (PostFilter succeeded).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -143,9 +143,21 @@ def num_candidates(num_nodes: int, percentage: int, absolute: int) -> int:
     return min(n, num_nodes)
 
 
-def pick_one_node(victims: dict[str, list[PodInfo]], pdb_violations: dict[str, int]) -> list[str]:
+RULES = (
+    "more PodDisruptionBudget violations",
+    "a higher-priority victim",
+    "a larger sum of victim priorities",
+    "more victims",
+    "an earlier-started most important victim",
+)
+
+
+def pick_one_node(
+    victims: dict[str, list[PodInfo]], pdb_violations: dict[str, int], lost_by: dict[str, str] | None = None
+) -> list[str]:
     """``pickOneNodeForPreemption`` with the default score functions, in order; returns the
-    nodes still tied after the last one (upstream then takes the first of a map's order)."""
+    nodes still tied after the last one (upstream then takes the first of a map's order).
+    ``lost_by`` gets, for every other node, the rule it lost on."""
     def earliest_of_most_important(node: str) -> datetime:
         pods = victims[node]
         top = pods[0].priority
@@ -159,7 +171,7 @@ def pick_one_node(victims: dict[str, list[PodInfo]], pdb_violations: dict[str, i
                 top, earliest = p.priority, start_time(p)
         return earliest
 
-    scores = (
+    scores: tuple[Callable[[str], Any], ...] = (
         lambda n: -pdb_violations[n],
         lambda n: -victims[n][0].priority,
         lambda n: -sum(p.priority + _PRIORITY_OFFSET for p in victims[n]),
@@ -167,9 +179,11 @@ def pick_one_node(victims: dict[str, list[PodInfo]], pdb_violations: dict[str, i
         earliest_of_most_important,
     )
     nodes = sorted(victims)
-    for score in scores:
+    for rule, score in zip(RULES, scores, strict=True):
         values = {n: score(n) for n in nodes}
         best = max(values.values())
+        if lost_by is not None:
+            lost_by.update({n: rule for n in nodes if values[n] != best})
         nodes = [n for n in nodes if values[n] == best]
         if len(nodes) == 1:
             break
@@ -204,9 +218,11 @@ class DefaultPreemption(Plugin):
     # ------------------------------------------------------------------ the dry run
 
     def select_victims(
-        self, state: CycleState, pod: PodInfo, node: NodeInfo, pdbs: Sequence[_PDB]
+        self, state: CycleState, pod: PodInfo, node: NodeInfo, pdbs: Sequence[_PDB],
+        violators: set[str] | None = None,
     ) -> tuple[list[PodInfo], int, Status]:
-        """``SelectVictimsOnNode`` on a copy of the node and the state."""
+        """``SelectVictimsOnNode`` on a copy of the node and the state (``violators`` gets the
+        uids of the victims whose eviction violates a PodDisruptionBudget)."""
         fw = self.handle
 
         def remove(p: PodInfo) -> Status:
@@ -252,6 +268,8 @@ class DefaultPreemption(Plugin):
                 return [], 0, st
             if not fits:
                 num_violating += 1
+                if violators is not None:
+                    violators.add(p.uid)
         for p in others:
             _fits, st = reprieve(p)
             if not st.is_success:
@@ -273,6 +291,7 @@ class DefaultPreemption(Plugin):
         outcome = PreemptionOutcome(eligible=True)
         victims_by_node: dict[str, list[PodInfo]] = {}
         violations: dict[str, int] = {}
+        violators: set[str] = set()
         if potential:
             pdbs = _pdbs(self.handle.objects)
             wanted = num_candidates(len(potential), self.min_percentage, self.min_absolute)
@@ -282,7 +301,7 @@ class DefaultPreemption(Plugin):
             clean = 0
             for ni in potential:
                 node_copy = ni.clone()
-                found, n_violating, st = self.select_victims(state.clone(), pod, node_copy, pdbs)
+                found, n_violating, st = self.select_victims(state.clone(), pod, node_copy, pdbs, violators)
                 if st.is_success and found:
                     victims_by_node[ni.name] = found
                     violations[ni.name] = n_violating
@@ -302,8 +321,12 @@ class DefaultPreemption(Plugin):
             message = fit_error_message(len(nodes), "", dry, "")
             outcome.message = message
             return outcome, Status.unschedulable(f"preemption: {message}")
-        tied = pick_one_node(victims_by_node, violations)
+        tied = pick_one_node(victims_by_node, violations, outcome.lost_by)
         outcome.tied_best_nodes = tied
         outcome.nominated_node = tied[0]
-        outcome.victims = [p.key for p in victims_by_node[tied[0]]]
+        chosen = victims_by_node[tied[0]]
+        outcome.victims = [p.key for p in chosen]
+        outcome.victim_details = [
+            {"pod": p.key, "priority": p.priority, "violatesPDB": p.uid in violators} for p in chosen
+        ]
         return outcome, Status.success()

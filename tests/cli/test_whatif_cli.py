@@ -144,3 +144,11 @@ def test_node_focus_table_and_json() -> None:
 
 def test_node_focus_unknown_node() -> None:
     assert_input_error(run("explain", WEB, "--cluster", CLUSTER, "--node", "nope"), "--node nope")
+
+
+def test_no_preemption_skips_post_filter() -> None:
+    code, data = as_json("explain", TOO_BIG, "--cluster", CLUSTER)
+    assert "preemption:" in data["fitError"]
+    code, data = as_json("explain", TOO_BIG, "--cluster", CLUSTER, "--no-preemption")
+    assert code == 1 and data["preemption"] is None
+    assert data["fitError"] == data["fitErrorBeforePostFilter"] and "preemption:" not in data["fitError"]
