@@ -232,6 +232,60 @@ def _spread_hints(pl: Any, pod: PodInfo, ni: NodeInfo, snapshot: Snapshot) -> li
     return out
 
 
+def _pods_in_domain(t: Any, key_value: str, snapshot: Snapshot) -> int:
+    """Pods matching an incoming pod's term (namespaces merged) on the nodes of one domain."""
+    n = 0
+    for other in snapshot.nodes():
+        if other.node.labels.get(t.topology_key) == key_value:
+            n += sum(1 for p in other.pods if t.matches(p.namespace, p.labels, None))
+    return n
+
+
+def _pod_affinity_facts(pod: PodInfo, ni: NodeInfo, snapshot: Snapshot) -> list[str]:
+    """The incoming pod's preferred (anti-)affinity terms: how many matching pods share the
+    node's domain of each term's topology key."""
+    from kschedx.core.plugins.interpodaffinity import merge_namespaces
+
+    out = []
+    terms = pod.pod_terms
+    for kind, weighted, sign in (("affinity", terms.preferred_affinity, "+"),
+                                 ("anti-affinity", terms.preferred_anti_affinity, "-")):
+        for i, w in enumerate(weighted):
+            t = merge_namespaces(snapshot, w.term)
+            value = ni.node.labels.get(t.topology_key)
+            if value is None:
+                out.append(f"preferred {kind} term {i + 1} ({sign}{w.weight}): the node has no {t.topology_key} label")
+                continue
+            out.append(f"preferred {kind} term {i + 1} ({sign}{w.weight}, selector {t.selector.describe()}): "
+                       f"{_pods_in_domain(t, value, snapshot)} matching pod(s) in {t.topology_key}={value}")
+    return out or ["no preferred terms of its own: the score comes from existing pods' terms"]
+
+
+def _pod_affinity_hints(pod: PodInfo, ni: NodeInfo, snapshot: Snapshot, reason: str) -> list[str]:
+    from kschedx.core.plugins.interpodaffinity import ERR_AFFINITY, ERR_ANTI_AFFINITY, merge_namespaces
+
+    out = []
+    terms = pod.pod_terms
+    if reason == ERR_AFFINITY:
+        for t in (merge_namespaces(snapshot, t) for t in terms.required_affinity):
+            value = ni.node.labels.get(t.topology_key)
+            if value is None:
+                out.append(f"the node needs a {t.topology_key} label (required pod affinity)")
+            elif _pods_in_domain(t, value, snapshot) == 0:
+                out.append(f"a pod matching {t.selector.describe()} must run in {t.topology_key}={value} "
+                           "(required pod affinity)")
+    elif reason == ERR_ANTI_AFFINITY:
+        for t in (merge_namespaces(snapshot, t) for t in terms.required_anti_affinity):
+            value = ni.node.labels.get(t.topology_key)
+            if value is not None and (n := _pods_in_domain(t, value, snapshot)):
+                out.append(f"move the {n} pod(s) matching {t.selector.describe()} out of {t.topology_key}={value}, "
+                           "or relax the required pod anti-affinity")
+    else:
+        out.append("an existing pod's required anti-affinity matches this pod in the node's domain: change the "
+                   "pod's labels or move that pod")
+    return out or [f"make InterPodAffinity pass: {reason}"]
+
+
 def score_details(result: CycleResult, plugins: PluginSet, pod: PodInfo, ni: NodeInfo,
                   snapshot: Snapshot) -> list[ScoreDetail]:
     out = []
@@ -255,6 +309,8 @@ def score_details(result: CycleResult, plugins: PluginSet, pod: PodInfo, ni: Nod
                 d.facts = _image_facts(pod, ni, snapshot)
             elif ps.name == "PodTopologySpread":
                 d.facts = _spread_facts(pl, pod, ni, snapshot)
+            elif ps.name == "InterPodAffinity":
+                d.facts = _pod_affinity_facts(pod, ni, snapshot)
         out.append(d)
     return out
 
@@ -429,6 +485,8 @@ def failure_hints(failed: list[FilterCheck], pod: PodInfo, ni: NodeInfo, plugins
         elif f.plugin == "PodTopologySpread" and "PodTopologySpread" in plugins.instances:
             hints.extend(_spread_hints(plugins.instances["PodTopologySpread"], pod, ni, snapshot)
                          or [f"make {f.plugin} pass: {'; '.join(f.reasons)}"])
+        elif f.plugin == "InterPodAffinity":
+            hints.extend(_pod_affinity_hints(pod, ni, snapshot, f.reasons[0] if f.reasons else ""))
         elif f.plugin == "NodePorts":
             ports = ", ".join(f"{p}/{proto}" for _ip, proto, p in pod.host_ports)
             hints.append(f"free the host port(s) the pod asks for ({ports}) on the node, or drop hostPort")

@@ -101,7 +101,7 @@ def _namespace_names(snapshot: Snapshot, term: AffinityTerm) -> list[str]:
     return [ns for ns, labels in snapshot.namespace_labels.items() if sel.matches(labels)]
 
 
-def _merge_namespaces(snapshot: Snapshot, term: AffinityTerm) -> AffinityTerm:
+def merge_namespaces(snapshot: Snapshot, term: AffinityTerm) -> AffinityTerm:
     """``mergeAffinityTermNamespacesIfNotEmpty``: a namespace selector with requirements is
     replaced by the names of the namespaces it selects now; an empty one (all namespaces)
     and a nil one (none) stay."""
@@ -134,8 +134,8 @@ class InterPodAffinity(Plugin):
         terms = pod.pod_terms
         s = PreFilterState(
             pod,
-            tuple(_merge_namespaces(snapshot, t) for t in terms.required_affinity),
-            tuple(_merge_namespaces(snapshot, t) for t in terms.required_anti_affinity),
+            tuple(merge_namespaces(snapshot, t) for t in terms.required_affinity),
+            tuple(merge_namespaces(snapshot, t) for t in terms.required_anti_affinity),
             snapshot.namespace_labels_of(pod.namespace),
         )
         by_name = snapshot.by_name
@@ -222,8 +222,8 @@ class InterPodAffinity(Plugin):
         has_constraints = bool(terms.preferred_affinity or terms.preferred_anti_affinity)
         if self.ignore_existing_preferred and not has_constraints:
             return Status.skip()
-        preferred = [WeightedTerm(_merge_namespaces(snapshot, w.term), w.weight) for w in terms.preferred_affinity]
-        anti = [WeightedTerm(_merge_namespaces(snapshot, w.term), w.weight) for w in terms.preferred_anti_affinity]
+        preferred = [WeightedTerm(merge_namespaces(snapshot, w.term), w.weight) for w in terms.preferred_affinity]
+        anti = [WeightedTerm(merge_namespaces(snapshot, w.term), w.weight) for w in terms.preferred_anti_affinity]
         ns_labels = snapshot.namespace_labels_of(pod.namespace)
         scores: dict[str, dict[str, int]] = {}
 

@@ -157,3 +157,20 @@ def test_volume_facts_bound_pending_and_missing_claims() -> None:
         "its allowedTopologies exclude this node",
         "volume m: claim missing does not exist",
     ]
+
+
+def test_pod_affinity_hints_and_facts() -> None:
+    host = "kubernetes.io/hostname"
+    anti = {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+        {"labelSelector": {"matchLabels": {"app": "web"}}, "topologyKey": host}]},
+        "podAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
+            {"weight": 40, "podAffinityTerm": {"labelSelector": {"matchLabels": {"app": "db"}}, "topologyKey": host}}]}}
+    p = pod("web-1", cpu="100m", labels={"app": "web"}, affinity=anti)
+    objs = (node("a"), node("b"), pod("web-0", node_name="a", labels={"app": "web"}),
+            pod("db", node_name="b", labels={"app": "db"}))
+    s = story(p, *objs, focus="a")
+    assert s.hints == ["move the 1 pod(s) matching app=web out of kubernetes.io/hostname=a, "
+                       "or relax the required pod anti-affinity"]
+    s = story(p, *objs, focus="b")
+    facts = {d.plugin: d.facts for d in s.scores}["InterPodAffinity"]
+    assert facts == ["preferred affinity term 1 (+40, selector app=db): 1 matching pod(s) in kubernetes.io/hostname=b"]
