@@ -417,7 +417,11 @@ def device_facts(plugins: PluginSet, node: str) -> list[str]:
            + (f" (slice {d['slice']})" if d.get("slice") else "")
            for d in device_allocations(state, node)]
     if not out and state.to_allocate():
-        out.append("the pod's unallocated claims cannot all be allocated from the devices this node can reach")
+        ni = plugins.instances["DynamicResources"].handle.snapshot.get(node)
+        if state.allocator is not None and ni is not None:
+            out.extend(state.allocator.explain_node(node, ni.node.labels))
+        if not out:
+            out.append("the pod's unallocated claims cannot all be allocated from the devices this node can reach")
     return out
 
 

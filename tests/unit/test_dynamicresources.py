@@ -147,7 +147,34 @@ def test_focus_names_the_devices_or_says_why_not() -> None:
         f"claim default/one, request gpu: device {DRIVER}/a/gpu-0 (slice a-{DRIVER})"]
     bad = explain_object(claiming_pod("one"), "p.yaml", cluster, options=Options(focus="b")).steps[0].focus
     assert bad is not None and bad.devices == [
-        "the pod's unallocated claims cannot all be allocated from the devices this node can reach"]
+        "claim default/one, request gpu: no device on this node matches its class and selectors"]
+
+
+def _focus_devices(focus: str, *objs: Dict, claim_name: str) -> list[str]:
+    from kschedx.core.explain import Options
+
+    cluster = ClusterObjects()
+    for o in objs:
+        cluster.add(o)
+    story = explain_object(claiming_pod(claim_name), "p.yaml", cluster, options=Options(focus=focus)).steps[0].focus
+    assert story is not None
+    return story.devices
+
+
+def test_focus_says_why_each_request_fails() -> None:
+    taken = {"devices": {"results": [{"request": "x", "driver": DRIVER, "pool": "a", "device": "gpu-0"}]}}
+    base = (node("a"), device_class(), slice_for("a", gpu("gpu-0", "a100"), gpu("gpu-1", "h100")),
+            claim("theirs", [exactly("x")], allocation=taken))
+    a100 = exactly("gpu", selector=f'device.attributes["{DRIVER}"].model == "a100"')
+    assert _focus_devices("a", *base, claim("mine", [a100]), claim_name="mine") == [
+        "claim default/mine, request gpu: 1 matching device(s), all allocated to other claims"]
+    assert _focus_devices("a", *base, claim("mine", [exactly("gpus", 2)]), claim_name="mine") == [
+        "claim default/mine, request gpus: needs 2, only 1 of 2 matching device(s) free"]
+    pair = claim("mine", [exactly("gpus", 2)], [{"matchAttribute": f"{DRIVER}/model", "requests": ["gpus"]}])
+    free = (node("a"), device_class(), slice_for("a", gpu("gpu-0", "a100"), gpu("gpu-1", "h100")))
+    assert _focus_devices("a", *free, pair, claim_name="mine") == [
+        "each request alone could be met here, but not all together (a matchAttribute constraint, "
+        "or requests competing for the same devices)"]
 
 
 def test_replicas_take_devices_one_after_another() -> None:
