@@ -10,6 +10,7 @@ describe them, and never changes a decision.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -318,21 +319,28 @@ def score_details(result: CycleResult, plugins: PluginSet, pod: PodInfo, ni: Nod
 # --------------------------------------------------------------------------- volumes
 
 
+def _claim_volumes(pod: PodInfo, snapshot: Snapshot) -> Iterator[tuple[str, Any, Any]]:
+    """Each claim-backed volume of the pod: a heading, its claim (None when missing) and
+    the volume objects to look the rest up in."""
+    from kschedx.core.plugins.volume_objects import claim_name_of, pod_volumes, volume_objects
+
+    vo = None
+    for v in pod_volumes(pod):
+        found = claim_name_of(pod, v)
+        if found is None:
+            continue
+        if vo is None:
+            vo = volume_objects(snapshot)
+        name, ephemeral = found
+        yield f"volume {v.get('name')}: {'ephemeral ' if ephemeral else ''}claim {name}", vo.claim(pod.namespace, name), vo
+
+
 def volume_facts(pod: PodInfo, ni: NodeInfo, snapshot: Snapshot) -> list[str]:
     """Each claim-backed volume of the pod and what it means on this node: the bound PV's
     node affinity and zone, or for a pending claim its class, binding mode and topology."""
-    from kschedx.core.plugins.volume_objects import claim_name_of, pod_volumes, volume_objects
-
-    vols = [(v, claim_name_of(pod, v)) for v in pod_volumes(pod)]
-    vols = [(v, c) for v, c in vols if c is not None]
-    if not vols:
-        return []
-    vo = volume_objects(snapshot)
     labels = ni.node.labels
     out = []
-    for v, (claim_name, ephemeral) in vols:  # type: ignore[misc]
-        head = f"volume {v.get('name')}: {'ephemeral ' if ephemeral else ''}claim {claim_name}"
-        claim = vo.claim(pod.namespace, claim_name)
+    for head, claim, vo in _claim_volumes(pod, snapshot):
         if claim is None:
             out.append(f"{head} does not exist")
             continue
@@ -366,18 +374,9 @@ def volume_facts(pod: PodInfo, ni: NodeInfo, snapshot: Snapshot) -> list[str]:
 def volume_summary(pod: PodInfo, snapshot: Snapshot) -> list[str]:
     """Each claim-backed volume of the pod and how many nodes it leaves possible: a bound
     PV's node affinity, a pending claim's class topology (for ``-o wide``)."""
-    from kschedx.core.plugins.volume_objects import claim_name_of, pod_volumes, volume_objects
-
-    vols = [(v, claim_name_of(pod, v)) for v in pod_volumes(pod)]
-    vols = [(v, c) for v, c in vols if c is not None]
-    if not vols:
-        return []
-    vo = volume_objects(snapshot)
     nodes = snapshot.nodes()
     out = []
-    for v, (claim_name, ephemeral) in vols:  # type: ignore[misc]
-        head = f"volume {v.get('name')}: {'ephemeral ' if ephemeral else ''}claim {claim_name}"
-        claim = vo.claim(pod.namespace, claim_name)
+    for head, claim, vo in _claim_volumes(pod, snapshot):
         if claim is None:
             out.append(f"{head} does not exist (VolumeBinding rejects the pod for every node)")
         elif claim.fully_bound:
