@@ -130,6 +130,8 @@ class Framework:
         return failures
 
     def _nominated_for(self, pod: PodInfo, node: NodeInfo) -> list[PodInfo]:
+        if not self.snapshot.nominated:
+            return []
         return [
             p
             for p in self.snapshot.nominated.get(node.name, ())
@@ -331,10 +333,10 @@ class Framework:
             if ps.skipped:
                 continue
             raw: dict[str, int] = {}
-            memo = self.memo if pl.node_local else None
+            memo = self.memo.scores.setdefault(pl.name, {}) if self.memo is not None and pl.node_local else None
             for ni in feasible:
                 if memo is not None:
-                    hit = memo.scores.get((pl.name, ni.name))
+                    hit = memo.get(ni.name)
                     if hit is not None and hit[0] == ni.generation:
                         raw[ni.name] = hit[1]
                         continue
@@ -344,7 +346,7 @@ class Framework:
                     return result
                 raw[ni.name] = s
                 if memo is not None:
-                    memo.scores[(pl.name, ni.name)] = (ni.generation, s)
+                    memo[ni.name] = (ni.generation, s)
             normalized = dict(raw)
             if hasattr(pl, "normalize_score"):
                 st = pl.normalize_score(state, pod, normalized)

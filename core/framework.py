@@ -185,15 +185,17 @@ class ReplicaMemo:
     def __init__(self) -> None:
         # node -> (generation, failures of the leading node-local Filter plugins, all of them)
         self.filters: dict[str, tuple[int, list[Status]]] = {}
-        self.scores: dict[tuple[str, str], tuple[int, int]] = {}
-        self._split: tuple[list[Plugin], frozenset[str], list[Plugin], list[Plugin]] | None = None
+        # plugin -> node -> (generation, raw score)
+        self.scores: dict[str, dict[str, tuple[int, int]]] = {}
+        self._split: tuple[list[Plugin], set[str], list[Plugin], list[Plugin]] | None = None
 
     def split(self, plugins: list[Plugin], skipped: set[str]) -> tuple[list[Plugin], list[Plugin]]:
         """The Filter plugins that run, as the leading node-local ones and the rest (of this
-        cycle's framework: each cycle has its own plugin instances, hence ``is``)."""
-        key = frozenset(skipped)
+        cycle's framework and cycle state: each cycle has its own plugin instances and skip
+        set, fixed once PreFilter is done, hence ``is``)."""
         cached = self._split
-        if cached is None or cached[0] is not plugins or cached[1] != key:
+        if cached is None or cached[0] is not plugins or cached[1] is not skipped:
+            key = skipped
             active = [pl for pl in plugins if pl.name not in skipped]
             n = 0
             while n < len(active) and active[n].node_local:

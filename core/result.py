@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from kschedx.core.focus import NodeStory
@@ -34,8 +34,9 @@ class NodeVerdict:
         return out
 
 
-@dataclass
-class NodeScore:
+class NodeScore(NamedTuple):
+    """One plugin's score on one node (a tuple: tens of thousands are made per cycle)."""
+
     raw: int
     normalized: int
     weighted: int
@@ -53,7 +54,7 @@ class PluginScores:
             "name": self.name,
             "weight": self.weight,
             "skipped": self.skipped,
-            "scores": {n: asdict(s) for n, s in self.scores.items()},
+            "scores": {n: s._asdict() for n, s in self.scores.items()},
         }
 
 
