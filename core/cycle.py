@@ -148,7 +148,7 @@ class Framework:
     ) -> list[Status]:
         """``RunFilterPluginsWithNominatedPods``: first with equal-or-higher priority nominated
         pods added to the node, then (if that passed) without them."""
-        nominated = self._nominated_for(pod, node)
+        nominated = self._nominated_for(pod, node) if self.snapshot.nominated else None
         if nominated:
             st2 = state.clone()
             n2 = node.clone()

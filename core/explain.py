@@ -472,6 +472,7 @@ def run_replicas(
         pod_dict["spec"]["nodeName"] = result.selected_node
         bound = PodInfo(pod_dict)
         snapshot.add_pod(bound)
+        memo.bound.append((bound, result.selected_node))
         if added is not None:
             added.append(bound)
         _record_claims(snapshot.objects, result.bound_claims)

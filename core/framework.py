@@ -180,9 +180,14 @@ class ReplicaMemo:
     over to the next cycle. Only ever used for pods that differ by name and uid alone.
     """
 
-    __slots__ = ("filters", "scores", "_split")
+    __slots__ = ("filters", "scores", "_split", "bound", "states")
 
     def __init__(self) -> None:
+        # The copies bound so far, in order (pod, node name): plugins whose cycle-wide state
+        # only grows by them update an earlier cycle's state instead of rebuilding it.
+        self.bound: list[tuple[PodInfo, str]] = []
+        # plugin key -> (number of copies it has seen, its state)
+        self.states: dict[str, tuple[int, Any]] = {}
         # node -> (generation, failures of the leading node-local Filter plugins, all of them)
         self.filters: dict[str, tuple[int, list[Status]]] = {}
         # plugin -> node -> (generation, raw score)

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kschedx.core.affinity import AffinityTerm, WeightedTerm
-from kschedx.core.framework import MAX_NODE_SCORE, CycleState, Plugin, PreFilterResult, Status
+from kschedx.core.framework import MAX_NODE_SCORE, CycleState, Plugin, PreFilterResult, ReplicaMemo, Status
 from kschedx.core.model import PodInfo
 from kschedx.core.snapshot import NodeInfo, Snapshot
 
@@ -51,6 +51,13 @@ def _bump(counts: dict[Pair, int], labels: dict[str, str], key: str, value: int)
         counts.pop(pair, None)
     else:
         counts[pair] = n
+
+
+def _add(scores: dict[str, dict[str, int]], key: str, node_labels: dict[str, str], amount: int) -> None:
+    v = node_labels.get(key)
+    if v is not None:
+        m = scores.setdefault(key, {})
+        m[v] = m.get(v, 0) + amount
 
 
 def _matches_all(terms: tuple[AffinityTerm, ...], pod: PodInfo) -> bool:
@@ -129,7 +136,31 @@ class InterPodAffinity(Plugin):
 
     # ------------------------------------------------------------------ PreFilter / Filter
 
+    def _replica_memo(self) -> ReplicaMemo | None:
+        memo = getattr(self.handle, "memo", None)
+        return memo if isinstance(memo, ReplicaMemo) else None
+
     def pre_filter(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> tuple[PreFilterResult | None, Status]:
+        memo = self._replica_memo()
+        cached = memo.states.get(PRE_FILTER_KEY) if memo is not None else None
+        if memo is not None and cached is not None:
+            # A later copy in a replica run: the earlier cycle's counts plus the copies bound since.
+            seen, earlier = cached
+            s = earlier.clone()
+            s.pod = pod
+            by_name = self.handle.snapshot.by_name
+            for copy, node in memo.bound[seen:]:
+                s.update_with(copy, by_name[node], 1)
+        else:
+            s = self._count(pod)
+        if memo is not None:
+            memo.states[PRE_FILTER_KEY] = (len(memo.bound), s.clone())
+        if not s.existing_anti_affinity and not s.required_affinity and not s.required_anti_affinity:
+            return None, Status.skip()
+        state.data[PRE_FILTER_KEY] = s
+        return None, Status.success()
+
+    def _count(self, pod: PodInfo) -> PreFilterState:
         snapshot: Snapshot = self.handle.snapshot
         terms = pod.pod_terms
         s = PreFilterState(
@@ -161,10 +192,7 @@ class InterPodAffinity(Plugin):
                     node = by_name.get(existing.node_name)
                     if node is not None:
                         _bump(s.anti_affinity, node.node.labels, t.topology_key, 1)
-        if not s.existing_anti_affinity and not s.required_affinity and not s.required_anti_affinity:
-            return None, Status.skip()
-        state.data[PRE_FILTER_KEY] = s
-        return None, Status.success()
+        return s
 
     def add_pod(self, state: CycleState, pod: PodInfo, pod_to_add: PodInfo, node: NodeInfo) -> Status:
         s: PreFilterState | None = state.data.get(PRE_FILTER_KEY)
@@ -185,7 +213,7 @@ class InterPodAffinity(Plugin):
         if s is None:
             return Status.error(f'reading "{PRE_FILTER_KEY}" from cycleState: not found')
         labels = node.node.labels
-        if not self._satisfies_affinity(s, labels):
+        if s.required_affinity and not self._satisfies_affinity(s, labels):
             return Status.unresolvable(ERR_AFFINITY)
         if s.anti_affinity:
             for t in s.required_anti_affinity:
@@ -225,45 +253,65 @@ class InterPodAffinity(Plugin):
         preferred = [WeightedTerm(merge_namespaces(snapshot, w.term), w.weight) for w in terms.preferred_affinity]
         anti = [WeightedTerm(merge_namespaces(snapshot, w.term), w.weight) for w in terms.preferred_anti_affinity]
         ns_labels = snapshot.namespace_labels_of(pod.namespace)
-        scores: dict[str, dict[str, int]] = {}
-
-        def add(key: str, node_labels: dict[str, str], amount: int) -> None:
-            v = node_labels.get(key)
-            if v is not None:
-                m = scores.setdefault(key, {})
-                m[v] = m.get(v, 0) + amount
-
         by_name = snapshot.by_name
-        # The incoming pod's preferred terms against every existing pod they can match.
-        for terms_list, sign in ((preferred, 1), (anti, -1)):
-            for w in terms_list:
-                for existing in _candidate_pods(snapshot, w.term):
-                    if w.term.matches(existing.namespace, existing.labels, None):
-                        node = by_name.get(existing.node_name)
-                        if node is not None and node.node.labels:
-                            add(w.term.topology_key, node.node.labels, w.weight * sign)
-        # Existing pods' terms that the incoming pod matches.
-        for ni in snapshot.nodes():
-            if not ni.pods_with_affinity or not ni.node.labels:
-                continue
-            labels = ni.node.labels
-            for existing in ni.pods_with_affinity:
-                et = existing.pod_terms
-                if self.hard_weight > 0:
-                    for t in et.required_affinity:
-                        if t.matches(pod.namespace, pod.labels, ns_labels):
-                            add(t.topology_key, labels, self.hard_weight)
-                if not self.ignore_existing_preferred:
-                    for w in et.preferred_affinity:
-                        if w.term.matches(pod.namespace, pod.labels, ns_labels):
-                            add(w.term.topology_key, labels, w.weight)
-                    for w in et.preferred_anti_affinity:
-                        if w.term.matches(pod.namespace, pod.labels, ns_labels):
-                            add(w.term.topology_key, labels, -w.weight)
+        memo = self._replica_memo()
+        cached = memo.states.get(PRE_SCORE_KEY) if memo is not None else None
+        if memo is not None and cached is not None:
+            # A later copy in a replica run: the earlier sums plus what the copies bound since add.
+            seen, earlier = cached
+            scores = {k: dict(v) for k, v in earlier.items()}
+            for copy, node_name in memo.bound[seen:]:
+                labels = by_name[node_name].node.labels
+                if labels:
+                    self._score_incoming_terms(scores, preferred, anti, copy, labels)
+                    if copy.has_pod_affinity:
+                        self._score_existing_terms(scores, copy, labels, pod, ns_labels)
+        else:
+            scores = {}
+            # The incoming pod's preferred terms against every existing pod they can match.
+            for terms_list, sign in ((preferred, 1), (anti, -1)):
+                for w in terms_list:
+                    for existing in _candidate_pods(snapshot, w.term):
+                        if w.term.matches(existing.namespace, existing.labels, None):
+                            node = by_name.get(existing.node_name)
+                            if node is not None and node.node.labels:
+                                _add(scores, w.term.topology_key, node.node.labels, w.weight * sign)
+            # Existing pods' terms that the incoming pod matches.
+            for ni in snapshot.nodes():
+                if ni.pods_with_affinity and ni.node.labels:
+                    for existing in ni.pods_with_affinity:
+                        self._score_existing_terms(scores, existing, ni.node.labels, pod, ns_labels)
+        if memo is not None:
+            memo.states[PRE_SCORE_KEY] = (len(memo.bound), {k: dict(v) for k, v in scores.items()})
         if not scores:
             return Status.skip()
         state.data[PRE_SCORE_KEY] = PreScoreState(scores)
         return Status.success()
+
+    @staticmethod
+    def _score_incoming_terms(scores: dict[str, dict[str, int]], preferred: list[WeightedTerm],
+                              anti: list[WeightedTerm], existing: PodInfo, labels: dict[str, str]) -> None:
+        for terms_list, sign in ((preferred, 1), (anti, -1)):
+            for w in terms_list:
+                if w.term.matches(existing.namespace, existing.labels, None):
+                    _add(scores, w.term.topology_key, labels, w.weight * sign)
+
+    def _score_existing_terms(self, scores: dict[str, dict[str, int]], existing: PodInfo, labels: dict[str, str],
+                              pod: PodInfo, ns_labels: dict[str, str] | None) -> None:
+        """An existing pod's required affinity (hardPodAffinityWeight) and preferred terms
+        that the incoming pod matches, at the existing pod's node."""
+        et = existing.pod_terms
+        if self.hard_weight > 0:
+            for t in et.required_affinity:
+                if t.matches(pod.namespace, pod.labels, ns_labels):
+                    _add(scores, t.topology_key, labels, self.hard_weight)
+        if not self.ignore_existing_preferred:
+            for w in et.preferred_affinity:
+                if w.term.matches(pod.namespace, pod.labels, ns_labels):
+                    _add(scores, w.term.topology_key, labels, w.weight)
+            for w in et.preferred_anti_affinity:
+                if w.term.matches(pod.namespace, pod.labels, ns_labels):
+                    _add(scores, w.term.topology_key, labels, -w.weight)
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> tuple[int, Status]:
         s: PreScoreState | None = state.data.get(PRE_SCORE_KEY)

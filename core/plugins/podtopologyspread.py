@@ -98,6 +98,8 @@ class PreFilterState:
     # Per constraint: domain value -> matching pods; a domain is present (maybe with 0)
     # when at least one eligible node belongs to it.
     counts: list[dict[str, int]] = field(default_factory=list)
+    # Per constraint: 1 when the incoming pod matches its own selector (fixed for the cycle).
+    self_match: list[int] | None = None
 
     def min_match(self, i: int) -> int:
         """The global minimum for constraint ``i``, 0 while fewer than minDomains domains exist."""
@@ -110,6 +112,7 @@ class PreFilterState:
             self.constraints,  # never mutated: shared
             [p.clone() for p in self.critical_paths],
             [dict(m) for m in self.counts],
+            self.self_match,
         )
 
 
@@ -289,12 +292,14 @@ class PodTopologySpread(Plugin):
         if not s.constraints:
             return Status.success()
         labels = node.node.labels
+        self_match = s.self_match
+        if self_match is None:
+            self_match = s.self_match = [1 if c.selector.matches(pod.labels) else 0 for c in s.constraints]
         for i, c in enumerate(s.constraints):
             value = labels.get(c.topology_key)
             if value is None:
                 return Status.unresolvable(ERR_REASON_NODE_LABEL_NOT_MATCH)
-            self_match = 1 if c.selector.matches(pod.labels) else 0
-            skew = s.counts[i].get(value, 0) + self_match - s.min_match(i)
+            skew = s.counts[i].get(value, 0) + self_match[i] - s.min_match(i)
             if skew > c.max_skew:
                 return Status.unschedulable(ERR_REASON_CONSTRAINTS_NOT_MATCH)
         return Status.success()

@@ -193,13 +193,35 @@ def test_replica_memo_changes_no_decision() -> None:
 
     root = _Path(__file__).resolve().parents[2] / "examples"
     objs = load_cluster_files([str(root / "cluster.yaml")])
+    import tempfile
+
     from kschedx.core.explain import Options
 
-    cases = [(m, Options()) for m in ("web-deployment.yaml", "zone-spread.yaml", "preferred-affinity.yaml")]
-    cases.append(("too-big.yaml", Options(all_reasons=True)))
-    cases.append(("zone-spread.yaml", Options(all_reasons=True)))
+    affine = _Path(tempfile.mkdtemp()) / "affine.yaml"
+    affine.write_text(yaml.safe_dump({
+        "apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "affine", "namespace": "shop"},
+        "spec": {"replicas": 12, "selector": {"matchLabels": {"app": "affine"}}, "template": {
+            "metadata": {"labels": {"app": "affine"}},
+            "spec": {"containers": [{"name": "c", "image": "nginx:1.27", "resources": {"requests": {"cpu": "100m"}}}],
+                     "affinity": {
+                         "podAntiAffinity": {
+                             "requiredDuringSchedulingIgnoredDuringExecution": [
+                                 {"labelSelector": {"matchLabels": {"app": "affine"}},
+                                  "topologyKey": "kubernetes.io/hostname"}],
+                             "preferredDuringSchedulingIgnoredDuringExecution": [
+                                 {"weight": 30, "podAffinityTerm": {
+                                     "labelSelector": {"matchLabels": {"app": "affine"}},
+                                     "topologyKey": "topology.kubernetes.io/zone"}}]},
+                         "podAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
+                             {"weight": 50, "podAffinityTerm": {"labelSelector": {"matchLabels": {"app": "web"}},
+                                                                "topologyKey": "topology.kubernetes.io/zone"}}]}}}}}}))
+    cases = [(str(root / "pods" / m), Options())
+             for m in ("web-deployment.yaml", "zone-spread.yaml", "preferred-affinity.yaml", "anti-affinity.yaml")]
+    cases.append((str(root / "pods" / "too-big.yaml"), Options(all_reasons=True)))
+    cases.append((str(root / "pods" / "zone-spread.yaml"), Options(all_reasons=True)))
+    cases.append((str(affine), Options()))
     for manifest, options in cases:
-        inc = prepare_pod(str(root / "pods" / manifest), objs)
+        inc = prepare_pod(manifest, objs)
         profile = select_profile(inc.pod, None)
         fast = [r.to_json() for r in run_replicas(build_snapshot(objs, inc), inc, profile, 12, options)]
         snap = build_snapshot(objs, inc)
