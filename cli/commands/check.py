@@ -9,11 +9,7 @@ from typing import Annotated
 import typer
 
 from kschedx.cli.common import EXIT_INPUT, engine_errors, fail, progress_spinner
-
-
-class Algorithm(StrEnum):
-    v1_35 = "v1.35"
-    legacy_v1_12 = "legacy-v1.12"
+from kschedx.cli.options import AlgorithmName, ClusterFiles, ConfigFile, Debug, NoColor, Offline, PolicyFile
 
 
 class Output(StrEnum):
@@ -29,51 +25,28 @@ def check(
         typer.Argument(metavar="MANIFEST...", help="Files, directories (walked for .yaml/.yml/.json) or - for stdin.",
                        show_default=False),
     ],
-    cluster: Annotated[
-        list[str] | None,
-        typer.Option("--cluster", "-c", metavar="FILE",
-                     help="Cluster dump: YAML or JSON, multi-document or kind: List, .gz ok. Repeatable.",
-                     show_default=False),
-    ] = None,
+    cluster: ClusterFiles = None,
     namespace: Annotated[
         str | None,
         typer.Option("--namespace", "-n", metavar="NS", help="Namespace of the pods [default: each manifest's, "
                      "else default].", show_default=False),
     ] = None,
-    config: Annotated[
-        str | None,
-        typer.Option("--config", metavar="FILE", help="KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1) "
-                     "[default: the v1.35 defaults].", show_default=False),
-    ] = None,
+    config: ConfigFile = None,
     profile: Annotated[
         str | None,
         typer.Option("--profile", metavar="NAME", help="Scheduler profile [default: each pod's schedulerName, "
                      "else default-scheduler].", show_default=False),
     ] = None,
-    algorithm: Annotated[
-        Algorithm | None,
-        typer.Option("--algorithm", metavar="NAME", case_sensitive=False, show_default=False,
-                     help="v1.35 (the scheduling framework; the default) or legacy-v1.12 (the classic v1.12 "
-                     "priority functions after today's filters; implied by --policy)."),
-    ] = None,
-    policy: Annotated[
-        str | None,
-        typer.Option("--policy", metavar="FILE", show_default=False,
-                     help="A v1.12 scheduler Policy file (JSON or YAML): predicates, priorities with weights and "
-                     "arguments, extenders, hardPodAffinitySymmetricWeight."),
-    ] = None,
-    offline: Annotated[
-        bool,
-        typer.Option("--offline", help="Never call scheduler extenders (each is reported as not consulted) "
-                     "instead of exiting 3 when a non-ignorable one is unreachable."),
-    ] = False,
+    algorithm: AlgorithmName = None,
+    policy: PolicyFile = None,
+    offline: Offline = False,
     output: Annotated[
         Output,
         typer.Option("--output", "-o", metavar="FORMAT", help="table, json, yaml or markdown (for CI job summaries).",
                      case_sensitive=False),
     ] = Output.table,
-    no_color: Annotated[bool, typer.Option("--no-color", help="No colours (NO_COLOR is respected too).")] = False,
-    debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks on errors.")] = False,
+    no_color: NoColor = False,
+    debug: Debug = False,
 ) -> None:
     """Check that every manifest still fits: each pod-bearing document with its replica count.
 

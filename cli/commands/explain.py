@@ -13,11 +13,7 @@ from typing import Annotated
 import typer
 
 from kschedx.cli.common import EXIT_FITS, EXIT_INPUT, EXIT_UNSCHEDULABLE, engine_errors, fail, progress_spinner
-
-
-class Algorithm(StrEnum):
-    v1_35 = "v1.35"
-    legacy_v1_12 = "legacy-v1.12"
+from kschedx.cli.options import AlgorithmName, ClusterFiles, ConfigFile, Debug, NoColor, Offline, PolicyFile
 
 
 class Output(StrEnum):
@@ -32,14 +28,7 @@ def explain(
         str,
         typer.Argument(metavar="MANIFEST", help="Pod or workload manifest (a path, or - for stdin).", show_default=False),
     ],
-    cluster: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--cluster", "-c", metavar="FILE",
-            help="Cluster dump: YAML or JSON, multi-document or kind: List, .gz ok. Repeatable.",
-            show_default=False,
-        ),
-    ] = None,
+    cluster: ClusterFiles = None,
     namespace: Annotated[
         str | None,
         typer.Option("--namespace", "-n", metavar="NS", help="Namespace of the pod [default: the manifest's, else default].",
@@ -50,35 +39,16 @@ def explain(
         typer.Option("--doc", metavar="NAME", help="Pick the document NAME (or KIND/NAME) of a multi-document manifest.",
                      show_default=False),
     ] = None,
-    config: Annotated[
-        str | None,
-        typer.Option("--config", metavar="FILE",
-                     help="KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1, YAML or JSON) "
-                     "[default: the v1.35 defaults].", show_default=False),
-    ] = None,
+    config: ConfigFile = None,
     profile: Annotated[
         str | None,
         typer.Option("--profile", metavar="NAME",
                      help="Scheduler profile [default: the pod's schedulerName, else default-scheduler].",
                      show_default=False),
     ] = None,
-    algorithm: Annotated[
-        Algorithm | None,
-        typer.Option("--algorithm", metavar="NAME", case_sensitive=False, show_default=False,
-                     help="v1.35 (the scheduling framework; the default) or legacy-v1.12 (the classic v1.12 "
-                     "priority functions after today's filters; implied by --policy)."),
-    ] = None,
-    policy: Annotated[
-        str | None,
-        typer.Option("--policy", metavar="FILE", show_default=False,
-                     help="A v1.12 scheduler Policy file (JSON or YAML): predicates, priorities with weights and "
-                     "arguments, extenders, hardPodAffinitySymmetricWeight."),
-    ] = None,
-    offline: Annotated[
-        bool,
-        typer.Option("--offline", help="Never call scheduler extenders (each is reported as not consulted) "
-                     "instead of exiting 3 when a non-ignorable one is unreachable."),
-    ] = False,
+    algorithm: AlgorithmName = None,
+    policy: PolicyFile = None,
+    offline: Offline = False,
     replicas: Annotated[
         str | None,
         typer.Option("--replicas", metavar="N|auto",
@@ -134,8 +104,8 @@ def explain(
         typer.Option("--all-reasons", help="List every failing filter per node, not only the first (the one the "
                      "scheduler reports)."),
     ] = False,
-    no_color: Annotated[bool, typer.Option("--no-color", help="No colours (NO_COLOR is respected too).")] = False,
-    debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks on errors.")] = False,
+    no_color: NoColor = False,
+    debug: Debug = False,
 ) -> None:
     """Explain where a pod would land, and why not on the other nodes.
 

@@ -16,6 +16,7 @@ from typing import Annotated, Any
 import typer
 
 from kschedx.cli.common import engine_errors
+from kschedx.cli.options import ConfigFile, Debug, NoColor
 
 
 class Output(StrEnum):
@@ -25,13 +26,7 @@ class Output(StrEnum):
 
 
 def plugins(
-    config: Annotated[
-        str | None,
-        typer.Option("--config", metavar="FILE",
-                     help="KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1, YAML or JSON) "
-                     "[default: the v1.35 defaults].",
-                     show_default=False),
-    ] = None,
+    config: ConfigFile = None,
     profile: Annotated[
         str | None,
         typer.Option("--profile", metavar="NAME", help="Show only this profile [default: every profile].",
@@ -41,8 +36,8 @@ def plugins(
         Output,
         typer.Option("--output", "-o", metavar="FORMAT", help="table, json or yaml.", case_sensitive=False),
     ] = Output.table,
-    no_color: Annotated[bool, typer.Option("--no-color", help="No colours (NO_COLOR is respected too).")] = False,
-    debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks on errors.")] = False,
+    no_color: NoColor = False,
+    debug: Debug = False,
 ) -> None:
     """Show the configured plugins per extension point, with score weights and effective args.
 

@@ -1,0 +1,46 @@
+"""Options several commands share, declared once (Typer ``Annotated`` aliases)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated
+
+import typer
+
+
+class Algorithm(StrEnum):
+    v1_35 = "v1.35"
+    legacy_v1_12 = "legacy-v1.12"
+
+
+ClusterFiles = Annotated[
+    list[str] | None,
+    typer.Option("--cluster", "-c", metavar="FILE",
+                 help="Cluster dump: YAML or JSON, multi-document or kind: List, .gz ok. Repeatable.",
+                 show_default=False),
+]
+ConfigFile = Annotated[
+    str | None,
+    typer.Option("--config", metavar="FILE",
+                 help="KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1, YAML or JSON) "
+                 "[default: the v1.35 defaults].", show_default=False),
+]
+AlgorithmName = Annotated[
+    Algorithm | None,
+    typer.Option("--algorithm", metavar="NAME", case_sensitive=False, show_default=False,
+                 help="v1.35 (the scheduling framework; the default) or legacy-v1.12 (the classic v1.12 "
+                 "priority functions after today's filters; implied by --policy)."),
+]
+PolicyFile = Annotated[
+    str | None,
+    typer.Option("--policy", metavar="FILE", show_default=False,
+                 help="A v1.12 scheduler Policy file (JSON or YAML): predicates, priorities with weights and "
+                 "arguments, extenders, hardPodAffinitySymmetricWeight."),
+]
+Offline = Annotated[
+    bool,
+    typer.Option("--offline", help="Never call scheduler extenders (each is reported as not consulted) "
+                 "instead of exiting 3 when a non-ignorable one is unreachable."),
+]
+NoColor = Annotated[bool, typer.Option("--no-color", help="No colours (NO_COLOR is respected too).")]
+Debug = Annotated[bool, typer.Option("--debug", help="Show tracebacks on errors.")]
