@@ -44,3 +44,13 @@ Offline = Annotated[
 ]
 NoColor = Annotated[bool, typer.Option("--no-color", help="No colours (NO_COLOR is respected too).")]
 Debug = Annotated[bool, typer.Option("--debug", help="Show tracebacks on errors.")]
+Kubeconfig = Annotated[
+    str | None,
+    typer.Option("--kubeconfig", metavar="PATH", show_default=False,
+                 help="Read the live cluster through this kubeconfig [default: $KUBECONFIG, then ~/.kube/config, "
+                 "then the in-cluster service account]. Used when no --cluster is given; read-only."),
+]
+Context = Annotated[
+    str | None,
+    typer.Option("--context", metavar="NAME", show_default=False, help="The kubeconfig context [default: current]."),
+]

@@ -56,6 +56,16 @@ def load_cluster_files(paths: list[str]) -> ClusterObjects:
     return objects
 
 
+def load_live_cluster(kubeconfig: str | None, context: str | None) -> tuple[ClusterObjects, list[str]]:
+    """The live cluster's objects (read-only listing, see core.load.live) and the warnings
+    about kinds that could not be listed."""
+    from kschedx.core.load.live import load_live
+
+    live = load_live(kubeconfig, context)
+    resolve_cluster_pod_priorities(live.objects)
+    return live.objects, live.warnings
+
+
 def prepare_pod(
     manifest: str, objects: ClusterObjects, *, doc: str | None = None, namespace: str | None = None
 ) -> IncomingPod:

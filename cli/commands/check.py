@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import os
+import sys
 from enum import StrEnum
 from typing import Annotated
 
 import typer
 
-from kschedx.cli.common import EXIT_INPUT, engine_errors, fail, progress_spinner
-from kschedx.cli.options import AlgorithmName, ClusterFiles, ConfigFile, Debug, NoColor, Offline, PolicyFile
+from kschedx.cli.common import engine_errors, progress_spinner
+from kschedx.cli.options import AlgorithmName, ClusterFiles, ConfigFile, Context, Debug, Kubeconfig, NoColor, Offline, PolicyFile
 
 
 class Output(StrEnum):
@@ -26,6 +27,8 @@ def check(
                        show_default=False),
     ],
     cluster: ClusterFiles = None,
+    kubeconfig: Kubeconfig = None,
+    context: Context = None,
     namespace: Annotated[
         str | None,
         typer.Option("--namespace", "-n", metavar="NS", help="Namespace of the pods [default: each manifest's, "
@@ -54,17 +57,21 @@ def check(
     or input error (a file that can't be read is reported and the others still checked),
     3 cluster access error.
     """
-    if not cluster:
-        raise fail("no cluster given: pass --cluster FILE (a dump of the cluster's objects)", EXIT_INPUT)
     with engine_errors(debug, ", ".join(manifests)), progress_spinner():
         from kschedx.core import explain as engine
         from kschedx.core.check import check_paths
 
-        objects = engine.load_cluster_files(cluster)
+        warnings: list[str] = []
+        if cluster:
+            objects = engine.load_cluster_files(cluster)
+        else:
+            objects, warnings = engine.load_live_cluster(kubeconfig, context)
         report = check_paths(manifests, objects, namespace=namespace, options=engine.Options(
                                  profile=profile, algorithm=algorithm.value if algorithm else None, policy=policy,
                                  offline=offline),
-                             config=config, source=", ".join(cluster))
+                             config=config, source=", ".join(cluster) if cluster else "the live cluster")
+    for w in warnings:
+        sys.stderr.write(f"warning: {w}\n")
 
     from kschedx.cli.render.check import render_check
 

@@ -12,8 +12,8 @@ from typing import Annotated
 
 import typer
 
-from kschedx.cli.common import EXIT_FITS, EXIT_INPUT, EXIT_UNSCHEDULABLE, engine_errors, fail, progress_spinner
-from kschedx.cli.options import AlgorithmName, ClusterFiles, ConfigFile, Debug, NoColor, Offline, PolicyFile
+from kschedx.cli.common import EXIT_FITS, EXIT_UNSCHEDULABLE, engine_errors, progress_spinner
+from kschedx.cli.options import AlgorithmName, ClusterFiles, ConfigFile, Context, Debug, Kubeconfig, NoColor, Offline, PolicyFile
 
 
 class Output(StrEnum):
@@ -29,6 +29,8 @@ def explain(
         typer.Argument(metavar="MANIFEST", help="Pod or workload manifest (a path, or - for stdin).", show_default=False),
     ],
     cluster: ClusterFiles = None,
+    kubeconfig: Kubeconfig = None,
+    context: Context = None,
     namespace: Annotated[
         str | None,
         typer.Option("--namespace", "-n", metavar="NS", help="Namespace of the pod [default: the manifest's, else default].",
@@ -111,9 +113,6 @@ def explain(
 
     Exit codes: 0 the pod fits, 1 unschedulable, 2 usage or input error, 3 cluster access error.
     """
-    if not cluster:
-        raise fail("no cluster given: pass --cluster FILE (a dump of the cluster's objects)", EXIT_INPUT)
-
     with engine_errors(debug, manifest), progress_spinner():
         from kschedx.core import explain as engine
         from kschedx.core.whatif import Edits
@@ -122,8 +121,14 @@ def explain(
                                  algorithm=algorithm.value if algorithm else None, policy=policy, offline=offline)
         edits = Edits(cordon=cordon or [], drain=drain or [], without=without_node or [],
                       add_node_files=add_node or [], add_node_count=add_node_count)
-        expl = engine.explain_paths(manifest, cluster, doc=doc, namespace=namespace, options=options,
-                                    config=config, edits=edits, replicas=replicas)
+        if cluster:
+            expl = engine.explain_paths(manifest, cluster, doc=doc, namespace=namespace, options=options,
+                                        config=config, edits=edits, replicas=replicas)
+        else:
+            objects, warnings = engine.load_live_cluster(kubeconfig, context)
+            options.extra_warnings.extend(warnings)
+            expl = engine.explain_objects(manifest, objects, doc=doc, namespace=namespace, options=options,
+                                          config=config, edits=edits, replicas=replicas, source="the live cluster")
 
     from kschedx.cli.render import render_explanation
 

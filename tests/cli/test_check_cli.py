@@ -90,8 +90,8 @@ def test_stdin() -> None:
 
 
 def test_no_cluster_and_empty_directory(tmp_path: Path) -> None:
-    res = run("check", WEB)
-    assert res.exit_code == 2 and "--cluster" in res.output
+    res = run("check", WEB, env={"KUBECONFIG": str(tmp_path / "none"), "KUBERNETES_SERVICE_HOST": ""})
+    assert res.exit_code == 3 and "--cluster" in res.output
     (tmp_path / "empty").mkdir()
     res = run("check", str(tmp_path / "empty"), "--cluster", CLUSTER)
     assert res.exit_code == 2 and "no .yaml" in res.output

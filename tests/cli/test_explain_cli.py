@@ -218,8 +218,12 @@ def test_missing_manifest_and_cluster(tmp_path: Path) -> None:
     assert_input_error(run("explain", pod, "--cluster", missing), f"{missing}: no such file")
 
 
-def test_no_cluster_is_a_usage_error(tmp_path: Path) -> None:
-    assert_input_error(run("explain", write(tmp_path, "pod.yaml", POD)), "--cluster")
+def test_no_cluster_and_no_kubeconfig_is_a_cluster_access_error(tmp_path: Path) -> None:
+    env = {"KUBECONFIG": str(tmp_path / "none"), "KUBERNETES_SERVICE_HOST": ""}
+    res = run("explain", write(tmp_path, "pod.yaml", POD), env=env)
+    assert res.exit_code == 3, res.output
+    assert "--cluster" in res.output and "kubeconfig" in res.output
+    assert "Traceback" not in res.output
 
 
 def test_invalid_yaml_names_file_and_line(tmp_path: Path) -> None:

@@ -1,0 +1,192 @@
+"""Reading a live cluster through kubeconfig, read-only: list calls only, paginated.
+
+Configuration comes from the official kubernetes client, exactly as kubectl finds it:
+``--kubeconfig``, else ``$KUBECONFIG`` (several files merged), else ``~/.kube/config``,
+with ``--context``; inside a pod, the service account. Every auth the client supports
+(client certificates, tokens, exec plugins) works. The client is imported here only, so
+offline runs never load it.
+
+Each kind the pipeline reads is listed in pages of ``limit`` objects (following the
+``continue`` token), several kinds at a time. Objects stay plain dicts as the API returns
+them (list items get their ``kind`` and ``apiVersion`` back), so the engine sees the same
+thing as from a ``kubectl get -o json`` dump. A kind the user may not list, or the server
+doesn't serve, becomes a warning — except nodes and pods, without which nothing can be
+explained (ClusterAccessError, exit 3).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from kschedx.core.errors import ClusterAccessError
+from kschedx.core.progress import report
+from kschedx.core.snapshot import ClusterObjects
+
+Dict = dict[str, Any]
+
+# kind, apiVersion, collection path (all namespaces)
+RESOURCES: tuple[tuple[str, str, str], ...] = (
+    ("Node", "v1", "/api/v1/nodes"),
+    ("Pod", "v1", "/api/v1/pods"),
+    ("Namespace", "v1", "/api/v1/namespaces"),
+    ("PersistentVolume", "v1", "/api/v1/persistentvolumes"),
+    ("PersistentVolumeClaim", "v1", "/api/v1/persistentvolumeclaims"),
+    ("Service", "v1", "/api/v1/services"),
+    ("ReplicationController", "v1", "/api/v1/replicationcontrollers"),
+    ("StorageClass", "storage.k8s.io/v1", "/apis/storage.k8s.io/v1/storageclasses"),
+    ("CSINode", "storage.k8s.io/v1", "/apis/storage.k8s.io/v1/csinodes"),
+    ("CSIDriver", "storage.k8s.io/v1", "/apis/storage.k8s.io/v1/csidrivers"),
+    ("CSIStorageCapacity", "storage.k8s.io/v1", "/apis/storage.k8s.io/v1/csistoragecapacities"),
+    ("ReplicaSet", "apps/v1", "/apis/apps/v1/replicasets"),
+    ("StatefulSet", "apps/v1", "/apis/apps/v1/statefulsets"),
+    ("PodDisruptionBudget", "policy/v1", "/apis/policy/v1/poddisruptionbudgets"),
+    ("PriorityClass", "scheduling.k8s.io/v1", "/apis/scheduling.k8s.io/v1/priorityclasses"),
+    ("ResourceSlice", "resource.k8s.io/v1", "/apis/resource.k8s.io/v1/resourceslices"),
+    ("ResourceClaim", "resource.k8s.io/v1", "/apis/resource.k8s.io/v1/resourceclaims"),
+    ("ResourceClaimTemplate", "resource.k8s.io/v1", "/apis/resource.k8s.io/v1/resourceclaimtemplates"),
+    ("DeviceClass", "resource.k8s.io/v1", "/apis/resource.k8s.io/v1/deviceclasses"),
+)
+REQUIRED_KINDS = frozenset({"Node", "Pod"})
+PAGE_SIZE = 500
+
+# What each missing kind means for the explanation.
+_WITHOUT = {
+    "Namespace": "namespace selectors of pod affinity terms see no namespace labels",
+    "PersistentVolume": "volume plugins are evaluated without PersistentVolumes",
+    "PersistentVolumeClaim": "volume plugins are evaluated without PersistentVolumeClaims",
+    "StorageClass": "volume plugins are evaluated without StorageClasses",
+    "CSINode": "NodeVolumeLimits is evaluated without CSI attach limits",
+    "Service": "system default spreading doesn't see Services",
+    "ReplicaSet": "system default spreading doesn't see ReplicaSets",
+    "StatefulSet": "system default spreading doesn't see StatefulSets",
+    "ReplicationController": "system default spreading doesn't see ReplicationControllers",
+    "PodDisruptionBudget": "preemption is evaluated without PodDisruptionBudgets",
+    "PriorityClass": "pod priorities come from the pods' spec.priority only",
+}
+
+
+@dataclass
+class LiveCluster:
+    objects: ClusterObjects
+    warnings: list[str] = field(default_factory=list)
+    # Requests made: (path, query) — for tests and --debug.
+    requests: list[tuple[str, str]] = field(default_factory=list)
+    context: str | None = None
+    server: str | None = None
+
+
+def _api_client(kubeconfig: str | None, context: str | None) -> tuple[Any, str | None]:
+    try:
+        from kubernetes import client, config
+        from kubernetes.config.config_exception import ConfigException
+    except ImportError:  # pragma: no cover - kubernetes is a dependency
+        raise ClusterAccessError("the kubernetes client is not installed (pip install kubernetes)") from None
+    cfg = client.Configuration()
+    # $KUBECONFIG is read now, not when the client was imported (it may hold several
+    # files, merged like kubectl does).
+    kubeconfig = kubeconfig or os.environ.get("KUBECONFIG") or None
+    try:
+        config.load_kube_config(  # type: ignore[no-untyped-call]
+            config_file=kubeconfig, context=context, client_configuration=cfg)
+    except (ConfigException, OSError, ValueError, TypeError) as e:
+        if kubeconfig or context:
+            where = f"kubeconfig {kubeconfig}" if kubeconfig else "kubeconfig"
+            raise ClusterAccessError(f"{where}: {e} (or explain a dump with --cluster FILE)") from None
+        try:
+            config.load_incluster_config(client_configuration=cfg)  # type: ignore[no-untyped-call]
+        except ConfigException:
+            raise ClusterAccessError(
+                f"no cluster to read: pass --cluster FILE (a dump), or a kubeconfig with --kubeconfig or "
+                f"$KUBECONFIG ({e})"
+            ) from None
+    return client.ApiClient(cfg), cfg.host
+
+
+def _status_message(body: Any) -> str:
+    try:
+        status = json.loads(body)
+        return str(status.get("message") or "")
+    except (TypeError, ValueError, AttributeError):
+        return ""
+
+
+def _get(api: Any, path: str, query: list[tuple[str, str]]) -> tuple[int, bytes]:
+    """One GET through the client's own auth, TLS and proxy handling; (status, body).
+    Clients from v30 on serialize the request first; older ones take it in call_api."""
+    headers = {"Accept": "application/json"}
+    if hasattr(api, "param_serialize"):
+        method, url, hdrs, _body, _post = api.param_serialize(
+            "GET", path, query_params=query, header_params=headers, auth_settings=["BearerToken"])
+        resp = api.call_api(method, url, header_params=hdrs)
+        resp.read()
+        return int(resp.status), bytes(resp.data)
+    resp = api.call_api(path, "GET", query_params=query, header_params=headers, auth_settings=["BearerToken"],
+                        _preload_content=False, _return_http_data_only=True)
+    return int(resp.status), bytes(resp.data)
+
+
+def load_live(kubeconfig: str | None = None, context: str | None = None, page_size: int = PAGE_SIZE,
+              workers: int = 4, on_page: Callable[[str, int], None] | None = None) -> LiveCluster:
+    """List every kind the pipeline reads; see the module docstring for errors and warnings."""
+    from kubernetes.client.exceptions import ApiException
+    from urllib3.exceptions import HTTPError
+
+    api, host = _api_client(kubeconfig, context)
+    out = LiveCluster(ClusterObjects(), context=context, server=host)
+
+    def list_kind(kind: str, api_version: str, path: str) -> tuple[str, list[Dict], str | None]:
+        items: list[Dict] = []
+        token = ""
+        while True:
+            query = [("limit", str(page_size))] + ([("continue", token)] if token else [])
+            out.requests.append((path, "&".join(f"{k}={v}" for k, v in query)))
+            try:
+                status, data = _get(api, path, query)
+            except ApiException as e:
+                return kind, items, f"{e.status}:{_status_message(e.body) or e.reason}"
+            if status >= 400:
+                return kind, items, f"{status}:{_status_message(data)}"
+            page = json.loads(data)
+            for item in page.get("items") or []:
+                item.setdefault("kind", kind)
+                item.setdefault("apiVersion", api_version)
+                items.append(item)
+            report(f"listing {path.rsplit('/', 1)[-1]} ({len(items)})")
+            if on_page is not None:
+                on_page(kind, len(items))
+            token = (page.get("metadata") or {}).get("continue") or ""
+            if not token:
+                return kind, items, None
+
+    try:
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            results = list(pool.map(lambda r: list_kind(*r), RESOURCES))
+    except HTTPError as e:
+        raise ClusterAccessError(f"cannot reach the cluster at {host}: {e}") from None
+    except OSError as e:
+        raise ClusterAccessError(f"cannot reach the cluster at {host}: {e}") from None
+    for kind, items, error in results:
+        if error is not None:
+            code, _, message = error.partition(":")
+            plural = next(p for k, _v, p in RESOURCES if k == kind).rsplit("/", 1)[-1]
+            if code == "401":
+                raise ClusterAccessError(f"the cluster at {host} refused the credentials (401 Unauthorized)")
+            if kind in REQUIRED_KINDS:
+                raise ClusterAccessError(f"cannot list {plural}: {message or 'HTTP ' + code} "
+                                         f"(kschedx needs list on nodes and pods; see the README's RBAC)")
+            if code == "403":
+                what = _WITHOUT.get(kind, f"explained without {plural}")
+                out.warnings.append(f"no permission to list {plural}: {what}")
+            elif code == "404":
+                out.warnings.append(f"the server does not serve {plural}; explained without them")
+            else:
+                out.warnings.append(f"listing {plural} failed ({message or 'HTTP ' + code}); explained without them")
+            continue
+        for item in items:
+            out.objects.add(item)
+    return out

@@ -1,0 +1,74 @@
+"""``kschedx snapshot``: the cluster objects the pipeline reads, as one ``kind: List``.
+
+Stripped of what scheduling never reads and users should not leak: managedFields, the
+last-applied-configuration annotation (a full copy of the object, secrets included),
+container env values (the names stay), and commands and arguments. Every field a plugin
+reads is kept, so a snapshot explains exactly like the cluster it came from.
+"""
+
+from __future__ import annotations
+
+import copy
+import gzip
+import json
+from pathlib import Path
+from typing import Any
+
+from kschedx.core.errors import InputError
+from kschedx.core.snapshot import ClusterObjects
+
+Dict = dict[str, Any]
+
+LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
+_CONTAINER_LISTS = ("initContainers", "containers", "ephemeralContainers")
+
+
+def _redact_pod_spec(spec: Dict) -> None:
+    for key in _CONTAINER_LISTS:
+        for c in spec.get(key) or []:
+            c.pop("command", None)
+            c.pop("args", None)
+            if c.get("env"):
+                c["env"] = [{"name": e.get("name")} for e in c["env"] if isinstance(e, dict)]
+
+
+def redact(obj: Dict) -> Dict:
+    """A copy of ``obj`` without what scheduling doesn't read and what shouldn't leak."""
+    out = copy.deepcopy(obj)
+    meta = out.get("metadata") or {}
+    meta.pop("managedFields", None)
+    ann = meta.get("annotations")
+    if isinstance(ann, dict):
+        ann.pop(LAST_APPLIED, None)
+        if not ann:
+            meta.pop("annotations", None)
+    spec = out.get("spec")
+    if isinstance(spec, dict):
+        if out.get("kind") == "Pod":
+            _redact_pod_spec(spec)
+        tpl = spec.get("template")
+        if isinstance(tpl, dict) and isinstance(tpl.get("spec"), dict):
+            _redact_pod_spec(tpl["spec"])
+    return out
+
+
+def write_snapshot(objects: ClusterObjects, path: str) -> int:
+    """Write every object as one List (YAML for .yaml/.yml, else JSON; .gz compresses);
+    returns the number of objects."""
+    items = [redact(o) for objs in objects.by_kind.values() for o in objs]
+    doc = {"apiVersion": "v1", "kind": "List", "metadata": {"resourceVersion": ""}, "items": items}
+    name = path[:-3] if path.endswith(".gz") else path
+    if name.endswith((".yaml", ".yml")):
+        import yaml
+
+        dumper: Any = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+        data = yaml.dump(doc, Dumper=dumper, sort_keys=False, default_flow_style=False).encode()
+    else:
+        data = json.dumps(doc, indent=1).encode()
+    if path.endswith(".gz"):
+        data = gzip.compress(data)
+    try:
+        Path(path).write_bytes(data)
+    except OSError as e:
+        raise InputError(e.strerror or str(e), path=path) from None
+    return len(items)

@@ -1,0 +1,105 @@
+"""A tiny HTTPS server speaking the Kubernetes list API, for the live-cluster tests.
+
+It serves the objects of a cluster dump under the real collection paths with limit /
+continue pagination, resourceVersion, bearer-token auth (401 with a Status body), and 403
+Status bodies for the resources a test forbids. It listens on 127.0.0.1 only, with a
+certificate from a CA the tests generate.
+"""
+
+from __future__ import annotations
+
+import json
+import ssl
+import subprocess
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlparse
+
+from kschedx.core.load.live import RESOURCES
+
+
+def make_certs(d: Path) -> tuple[Path, Path, Path]:
+    """A CA and a server certificate for 127.0.0.1 (openssl CLI)."""
+    def run(*args: str) -> None:
+        subprocess.run(["openssl", *args], cwd=d, check=True, capture_output=True)
+
+    run("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.crt", "-days", "1",
+        "-subj", "/CN=kschedx-test-ca")
+    run("req", "-newkey", "rsa:2048", "-nodes", "-keyout", "srv.key", "-out", "srv.csr", "-subj", "/CN=127.0.0.1")
+    (d / "san.cnf").write_text("subjectAltName=IP:127.0.0.1\n")
+    run("x509", "-req", "-in", "srv.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial", "-out", "srv.crt",
+        "-days", "1", "-extfile", "san.cnf")
+    return d / "ca.crt", d / "srv.crt", d / "srv.key"
+
+
+def _status(code: int, reason: str, message: str) -> dict[str, Any]:
+    return {"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure", "message": message,
+            "reason": reason, "code": code}
+
+
+class FakeAPIServer:
+    def __init__(self, objects: list[dict[str, Any]], certs: tuple[Path, Path, Path], token: str = "good-token") -> None:
+        self.token = token
+        self.forbidden: set[str] = set()
+        self.missing: set[str] = set()
+        self.requests: list[tuple[str, dict[str, list[str]]]] = []
+        by_kind: dict[str, list[dict[str, Any]]] = {}
+        for o in objects:
+            by_kind.setdefault(o.get("kind", ""), []).append(o)
+        self.collections = {path: (kind, by_kind.get(kind, [])) for kind, _v, path in RESOURCES}
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: Any) -> None:  # quiet
+                pass
+
+            def _send(self, code: int, body: dict[str, Any]) -> None:
+                data = json.dumps(body).encode()
+                self.send_response(code)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def do_GET(self) -> None:  # noqa: N802 - http.server's name
+                url = urlparse(self.path)
+                query = parse_qs(url.query)
+                server.requests.append((url.path, query))
+                if self.headers.get("Authorization") != f"Bearer {server.token}":
+                    self._send(401, _status(401, "Unauthorized", "Unauthorized"))
+                    return
+                if url.path not in server.collections or url.path in server.missing:
+                    self._send(404, _status(404, "NotFound", "the server could not find the requested resource"))
+                    return
+                kind, items = server.collections[url.path]
+                plural = url.path.rsplit("/", 1)[-1]
+                if plural in server.forbidden:
+                    self._send(403, _status(403, "Forbidden", f'{plural} is forbidden: User "test" cannot list '
+                                            f'resource "{plural}" at the cluster scope'))
+                    return
+                limit = int(query.get("limit", ["0"])[0] or 0) or len(items) or 1
+                start = int(query.get("continue", ["0"])[0] or 0)
+                page = items[start:start + limit]
+                nxt = start + limit
+                meta: dict[str, Any] = {"resourceVersion": "12345"}
+                if nxt < len(items):
+                    meta["continue"] = str(nxt)
+                list_items = [{k: v for k, v in o.items() if k not in ("kind", "apiVersion")} for o in page]
+                self._send(200, {"kind": f"{kind}List", "apiVersion": "v1", "metadata": meta, "items": list_items})
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        ctx.load_cert_chain(str(certs[1]), str(certs[2]))
+        self.httpd.socket = ctx.wrap_socket(self.httpd.socket, server_side=True)
+        self.url = f"https://127.0.0.1:{self.httpd.server_address[1]}"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    def __enter__(self) -> FakeAPIServer:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()

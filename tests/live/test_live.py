@@ -1,0 +1,147 @@
+"""Live clusters through kubeconfig, against a local HTTPS API server the tests start."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from kschedx.cli.app import app
+from kschedx.core.load.files import load_objects
+from kschedx.core.load.live import load_live
+
+from .fake_apiserver import FakeAPIServer, make_certs
+
+ROOT = Path(__file__).resolve().parents[2]
+CLUSTER = ROOT / "examples" / "cluster.yaml"
+WEB = str(ROOT / "examples" / "pods" / "web-deployment.yaml")
+TOO_BIG = str(ROOT / "examples" / "pods" / "too-big.yaml")
+
+
+@pytest.fixture(scope="module")
+def certs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
+    return make_certs(tmp_path_factory.mktemp("certs"))
+
+
+@pytest.fixture
+def server(certs: tuple[Path, Path, Path]) -> Iterator[FakeAPIServer]:
+    objects = [o for o, _line in load_objects(str(CLUSTER))]
+    with FakeAPIServer(objects, certs) as srv:
+        yield srv
+
+
+def kubeconfig(path: Path, server: FakeAPIServer, ca: Path, token: str = "good-token",
+               user: dict[str, Any] | None = None, contexts: tuple[str, ...] = ("test",), current: str = "test") -> Path:
+    cfg = {
+        "apiVersion": "v1", "kind": "Config", "current-context": current,
+        "clusters": [{"name": "c", "cluster": {"server": server.url, "certificate-authority": str(ca)}}],
+        "users": [{"name": "u", "user": user or {"token": token}}],
+        "contexts": [{"name": n, "context": {"cluster": "c", "user": "u"}} for n in contexts],
+    }
+    path.write_text(yaml.safe_dump(cfg))
+    return path
+
+
+def run(*args: str, env: dict[str, str] | None = None) -> Any:
+    return CliRunner().invoke(app, list(args), env={"NO_COLOR": "1", "COLUMNS": "100", **(env or {})})
+
+
+def test_live_explain_equals_the_snapshot_of_that_listing(tmp_path: Path, server: FakeAPIServer,
+                                                         certs: tuple[Path, Path, Path]) -> None:
+    kc = kubeconfig(tmp_path / "kc", server, certs[0])
+    live = run("explain", WEB, "--kubeconfig", str(kc), "-o", "json")
+    assert live.exit_code == 0, live.output
+    snap = tmp_path / "snap.json.gz"
+    res = run("snapshot", "--kubeconfig", str(kc), "-o", str(snap))
+    assert res.exit_code == 0, res.output
+    offline = run("explain", WEB, "--cluster", str(snap), "-o", "json")
+    assert offline.exit_code == 0, offline.output
+    assert json.loads(live.stdout) == json.loads(offline.stdout)
+    # Read-only: nothing but GETs of collections reached the server.
+    assert all(path.startswith(("/api/", "/apis/")) for path, _q in server.requests)
+
+
+def test_lists_are_paginated(tmp_path: Path, server: FakeAPIServer, certs: tuple[Path, Path, Path]) -> None:
+    kc = kubeconfig(tmp_path / "kc", server, certs[0])
+    live = load_live(str(kc), page_size=20)
+    pods = [q for p, q in server.requests if p == "/api/v1/pods"]
+    assert len(pods) > 2 and all(q["limit"] == ["20"] for q in pods)
+    assert [q.get("continue") for q in pods][:3] == [None, ["20"], ["40"]]
+    expected = sum(1 for o, _l in load_objects(str(CLUSTER)) if o.get("kind") == "Pod")
+    assert len(live.objects.of("Pod")) == expected
+    assert all(p["kind"] == "Pod" and p["apiVersion"] == "v1" for p in live.objects.of("Pod"))
+
+
+def test_partial_rbac_is_a_warning_but_pods_are_required(tmp_path: Path, server: FakeAPIServer,
+                                                         certs: tuple[Path, Path, Path]) -> None:
+    kc = kubeconfig(tmp_path / "kc", server, certs[0])
+    server.forbidden = {"persistentvolumes"}
+    server.missing = {"/apis/resource.k8s.io/v1/resourceslices"}
+    res = run("explain", WEB, "--kubeconfig", str(kc), "-o", "json")
+    assert res.exit_code == 0, res.output
+    warnings = json.loads(res.stdout)["warnings"]
+    assert "no permission to list persistentvolumes: volume plugins are evaluated without PersistentVolumes" in warnings
+    assert "the server does not serve resourceslices; explained without them" in warnings
+    server.forbidden = {"pods"}
+    res = run("explain", WEB, "--kubeconfig", str(kc))
+    assert res.exit_code == 3
+    assert "cannot list pods" in res.output and "forbidden" in res.output
+
+
+def test_bad_token_and_wrong_ca_exit_3(tmp_path: Path, server: FakeAPIServer, certs: tuple[Path, Path, Path]) -> None:
+    bad = kubeconfig(tmp_path / "bad", server, certs[0], token="wrong")
+    res = run("explain", WEB, "--kubeconfig", str(bad))
+    assert res.exit_code == 3 and "401" in res.output and "Traceback" not in res.output
+    other_ca = make_certs(tmp_path)[0]
+    wrong = kubeconfig(tmp_path / "wrong-ca", server, other_ca)
+    res = run("explain", WEB, "--kubeconfig", str(wrong))
+    assert res.exit_code == 3 and "cannot reach the cluster" in res.output
+
+
+def test_exec_plugin_credentials(tmp_path: Path, server: FakeAPIServer, certs: tuple[Path, Path, Path]) -> None:
+    plugin = tmp_path / "get-token.py"
+    plugin.write_text("import json\nprint(json.dumps({'apiVersion': 'client.authentication.k8s.io/v1', "
+                      "'kind': 'ExecCredential', 'status': {'token': 'good-token'}}))\n")
+    user = {"exec": {"apiVersion": "client.authentication.k8s.io/v1", "command": sys.executable,
+                     "args": [str(plugin)], "interactiveMode": "Never"}}
+    kc = kubeconfig(tmp_path / "kc", server, certs[0], user=user)
+    res = run("explain", TOO_BIG, "--kubeconfig", str(kc), "-o", "json")
+    assert res.exit_code == 1, res.output
+    assert json.loads(res.stdout)["fitError"].startswith("0/12 nodes are available")
+
+
+def test_kubeconfig_env_merged_and_context(tmp_path: Path, server: FakeAPIServer, certs: tuple[Path, Path, Path]) -> None:
+    # Two files in $KUBECONFIG: the first sets the current context to one the second defines.
+    base = kubeconfig(tmp_path / "base", server, certs[0], contexts=("prod",), current="prod")
+    first = tmp_path / "first"
+    first.write_text(yaml.safe_dump({"apiVersion": "v1", "kind": "Config", "current-context": "prod",
+                                     "clusters": [], "users": [], "contexts": []}))
+    env = {"KUBECONFIG": f"{first}:{base}"}
+    res = run("explain", WEB, "-o", "json", env=env)
+    assert res.exit_code == 0, res.output
+    res = run("explain", WEB, "--context", "nope", "-o", "json", env=env)
+    assert res.exit_code == 3 and "nope" in res.output
+
+
+def test_snapshot_redacts(tmp_path: Path, server: FakeAPIServer, certs: tuple[Path, Path, Path]) -> None:
+    kc = kubeconfig(tmp_path / "kc", server, certs[0])
+    pods = server.collections["/api/v1/pods"][1]
+    pods[0]["metadata"]["managedFields"] = [{"manager": "kubectl"}]
+    pods[0]["metadata"].setdefault("annotations", {})["kubectl.kubernetes.io/last-applied-configuration"] = "{secret}"
+    pods[0]["spec"]["containers"][0]["env"] = [{"name": "PASSWORD", "value": "hunter2"}]
+    pods[0]["spec"]["containers"][0]["command"] = ["run", "--token=abc"]
+    out = tmp_path / "snap.yaml.gz"
+    res = run("snapshot", "--kubeconfig", str(kc), "-o", str(out))
+    assert res.exit_code == 0, res.output
+    text = gzip.decompress(out.read_bytes()).decode()
+    assert "hunter2" not in text and "--token=abc" not in text and "{secret}" not in text
+    assert "managedFields" not in text and "PASSWORD" in text
+    doc = yaml.safe_load(text)
+    assert doc["kind"] == "List" and {o["kind"] for o in doc["items"]} >= {"Node", "Pod", "ReplicaSet"}
