@@ -1,7 +1,8 @@
 """Reading Kubernetes objects from YAML or JSON files (optionally gzip-compressed).
 
 Multi-document YAML and ``kind: List`` documents are flattened into a list of objects.
-YAML goes through libyaml's C loader when it is available; JSON through the json module.
+YAML goes through libyaml's C loader when it is available (with faster resolving and
+construction, core/load/yamlload.py); JSON through msgspec.
 """
 
 from __future__ import annotations
@@ -18,13 +19,9 @@ import yaml
 
 from kschedx.core.errors import InputError
 from kschedx.core.gcpause import gc_paused
+from kschedx.core.load.yamlload import FastSafeLoader as _Loader
 from kschedx.core.progress import report
 from kschedx.core.snapshot import ClusterObjects
-
-try:  # pragma: no cover - depends on how PyYAML was built
-    _Loader: Any = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover
-    _Loader = yaml.SafeLoader
 
 Dict = dict[str, Any]
 

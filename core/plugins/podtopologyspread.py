@@ -100,6 +100,9 @@ class PreFilterState:
     counts: list[dict[str, int]] = field(default_factory=list)
     # Per constraint: 1 when the incoming pod matches its own selector (fixed for the cycle).
     self_match: list[int] | None = None
+    # Filter's per-constraint test, (topology key, counts, the largest count a domain may
+    # hold): worked out once per cycle rather than once per node; dropped on every update.
+    checks: list[tuple[str, dict[str, int], int]] | None = None
 
     def min_match(self, i: int) -> int:
         """The global minimum for constraint ``i``, 0 while fewer than minDomains domains exist."""
@@ -277,6 +280,7 @@ class PodTopologySpread(Plugin):
             n = s.counts[i].get(value, 0) + delta
             s.counts[i][value] = n
             s.critical_paths[i].update(value, n)
+        s.checks = None
         return Status.success()
 
     def add_pod(self, state: CycleState, pod: PodInfo, pod_to_add: PodInfo, node: NodeInfo) -> Status:
@@ -291,16 +295,22 @@ class PodTopologySpread(Plugin):
             return Status.error(f'reading "{PRE_FILTER_KEY}" from cycleState: not found')
         if not s.constraints:
             return Status.success()
+        checks = s.checks
+        if checks is None:
+            self_match = s.self_match
+            if self_match is None:
+                self_match = s.self_match = [1 if c.selector.matches(pod.labels) else 0 for c in s.constraints]
+            # skew = count + self_match - min > maxSkew  <=>  count > maxSkew + min - self_match
+            checks = s.checks = [
+                (c.topology_key, s.counts[i], c.max_skew + s.min_match(i) - self_match[i])
+                for i, c in enumerate(s.constraints)
+            ]
         labels = node.node.labels
-        self_match = s.self_match
-        if self_match is None:
-            self_match = s.self_match = [1 if c.selector.matches(pod.labels) else 0 for c in s.constraints]
-        for i, c in enumerate(s.constraints):
-            value = labels.get(c.topology_key)
+        for key, counts, limit in checks:
+            value = labels.get(key)
             if value is None:
                 return Status.unresolvable(ERR_REASON_NODE_LABEL_NOT_MATCH)
-            skew = s.counts[i].get(value, 0) + self_match[i] - s.min_match(i)
-            if skew > c.max_skew:
+            if counts.get(value, 0) > limit:
                 return Status.unschedulable(ERR_REASON_CONSTRAINTS_NOT_MATCH)
         return Status.success()
 
