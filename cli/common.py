@@ -9,8 +9,12 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 import typer
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 EXIT_FITS = 0
 EXIT_UNSCHEDULABLE = 1
@@ -60,17 +64,70 @@ def engine_errors(debug: bool, what: str) -> Iterator[None]:
         ) from None
 
 
+# A bar appears only once a step has run this long, so quick runs never flash one.
+PROGRESS_DELAY = 0.4
+
+
 @contextmanager
-def progress_spinner() -> Iterator[None]:
-    """On a terminal, a spinner on stderr naming what the engine is doing (long loads);
-    nothing at all otherwise, so pipes and CI logs stay clean."""
-    if not sys.stderr.isatty():
+def progress_bar(console: Console | None = None, delay: float = PROGRESS_DELAY) -> Iterator[None]:
+    """On a terminal, a progress bar on stderr for the engine's long steps (reading,
+    decoding and indexing a large dump, listing a live cluster, placing many copies):
+    what it is doing, how far it is when the step can tell (a moving pulse when not), and
+    the time spent. Nothing at all on a pipe, so CI logs and redirected output stay clean;
+    the bar is removed when the block ends."""
+    if console is None and not sys.stderr.isatty():  # the common non-interactive case, without importing rich
         yield
         return
-    from rich.console import Console
+    from rich.console import Console as RichConsole
+
+    console = console or RichConsole(stderr=True)
+    if not console.is_terminal:
+        yield
+        return
+    import threading
+
+    from rich.progress import BarColumn, Progress, SpinnerColumn, TaskProgressColumn, TextColumn, TimeElapsedColumn
 
     from kschedx.core.progress import listening
 
-    with Console(stderr=True).status("starting", spinner="dots") as status:
-        with listening(lambda phase: status.update(phase)):
+    bar = Progress(
+        SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(), TimeElapsedColumn(),
+        console=console, transient=True,
+    )
+    task = bar.add_task("starting", total=None)
+    determinate = False
+    lock = threading.Lock()
+    shown = False
+    ended = False
+
+    def show() -> None:
+        nonlocal shown
+        with lock:
+            if not ended and not shown:
+                bar.start()
+                shown = True
+
+    def on_report(phase: str, done: int | None, total: int | None) -> None:
+        nonlocal task, determinate
+        if determinate and total is None:
+            # Rich can't take a task back to "size unknown" (None means "unchanged" to
+            # update): start a fresh, pulsing one for this phase.
+            bar.remove_task(task)
+            task = bar.add_task(phase, total=None)
+            determinate = False
+            return
+        determinate = total is not None
+        bar.update(task, description=phase, total=total, completed=done or 0)
+
+    timer = threading.Timer(delay, show)
+    timer.daemon = True
+    timer.start()
+    try:
+        with listening(on_report):
             yield
+    finally:
+        timer.cancel()
+        with lock:
+            ended = True
+            if shown:
+                bar.stop()

@@ -17,6 +17,7 @@ from typing import Any
 from kschedx.core.errors import InputError
 from kschedx.core.explain import Options, build_snapshot, explain_object, load_profiles
 from kschedx.core.load.manifest import load_manifests
+from kschedx.core.progress import report as report_progress
 from kschedx.core.quantity import QuantityError
 from kschedx.core.report import Explanation
 from kschedx.core.selectors import SelectorError
@@ -160,7 +161,9 @@ def check_paths(
     except (QuantityError, SelectorError) as e:
         raise InputError(str(e), path=source) from None
     report = CheckReport()
-    for path in expand_paths(paths):
+    files = expand_paths(paths)
+    for k, path in enumerate(files):
+        report_progress(f"checking {path} ({k + 1} of {len(files)})", k, len(files))
         try:
             docs = load_manifests(path)
         except InputError as e:

@@ -102,7 +102,6 @@ def build_snapshot(objects: ClusterObjects, incoming: IncomingPod | None = None)
     if incoming is not None and incoming.extra_objects:
         for o in incoming.extra_objects:
             objects.add(o)
-    report(f"building the snapshot ({len(objects.of('Node'))} nodes, {len(objects.of('Pod'))} pods)")
     with gc_paused():
         return Snapshot(objects)
 
@@ -124,7 +123,8 @@ def run(
 ) -> CycleResult:
     options = options or Options()
     pod = pod_info(incoming, path)
-    report(f"scheduling {pod.key}")
+    if memo is None:  # a replica run reports its own progress, copy by copy
+        report(f"scheduling {pod.key}")
     if options.algorithm not in (None, "v1.35"):
         return _run_legacy(snapshot, incoming, pod, profile, options, path)
     fw = Framework(profile, snapshot, REGISTRY)
@@ -469,6 +469,7 @@ def run_replicas(
     # The copies differ only by name and uid: node-local answers carry over between cycles.
     memo = ReplicaMemo()
     for i in range(replicas):
+        report(f"placing {base_name}: copy {i + 1} of {replicas}", i, replicas)
         pod_dict = copy.deepcopy(incoming.pod)
         meta = pod_dict.setdefault("metadata", {})
         meta["name"] = f"{base_name}-{i}"

@@ -1,7 +1,10 @@
-"""Progress of long steps (loading a large dump, building the snapshot), for whoever listens.
+"""Progress of long steps (reading and decoding a large dump, building the snapshot,
+listing a live cluster), for whoever listens.
 
-The engine never prints; it reports phases here and the CLI, on a terminal, shows them in
-a spinner on stderr. Without a listener a report costs one function call.
+The engine never prints; it reports here and the CLI, on a terminal, draws a progress bar
+on stderr. A report is a phase ("decoding cluster.json (840 MB)") and, when the step can
+tell, how far it is (``done`` of ``total`` units); without a listener a report costs one
+function call, so loops report every few thousand items, not every item.
 """
 
 from __future__ import annotations
@@ -9,17 +12,24 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-_listener: Callable[[str], None] | None = None
+Listener = Callable[[str, "int | None", "int | None"], None]
+
+_listener: Listener | None = None
 
 
-def report(phase: str) -> None:
-    """Say what the engine is doing now (a short phrase: "decoding cluster.json")."""
+def report(phase: str, done: int | None = None, total: int | None = None) -> None:
+    """Say what the engine is doing now and, if known, how much of it is done."""
     if _listener is not None:
-        _listener(phase)
+        _listener(phase, done, total)
+
+
+def listening_now() -> bool:
+    """Whether anyone listens (to skip the work of measuring progress otherwise)."""
+    return _listener is not None
 
 
 @contextmanager
-def listening(fn: Callable[[str], None]) -> Iterator[None]:
+def listening(fn: Listener) -> Iterator[None]:
     """Send the reports made inside the block to ``fn``."""
     global _listener
     previous, _listener = _listener, fn

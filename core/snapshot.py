@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kschedx.core.model import NodeView, PodInfo
+from kschedx.core.progress import report
 
 Dict = dict[str, Any]
 
@@ -184,7 +185,11 @@ class Snapshot:
         self.pods_by_namespace: dict[str, dict[str, PodInfo]] = defaultdict(dict)
         self.nominated: dict[str, list[PodInfo]] = defaultdict(list)
         self.orphan_pods: list[PodInfo] = []
-        for raw in objects.of("Pod"):
+        raw_pods = objects.of("Pod")
+        total = len(raw_pods)
+        for i, raw in enumerate(raw_pods):
+            if not i & 4095:
+                report(f"building the snapshot ({len(self.node_infos)} nodes, {total} pods)", i, total)
             pod = PodInfo(raw)
             if pod.terminal:
                 continue

@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from kschedx.cli.common import engine_errors, progress_spinner
+from kschedx.cli.common import engine_errors, progress_bar
 from kschedx.cli.options import AlgorithmName, ClusterFiles, ConfigFile, Context, Debug, Kubeconfig, NoColor, Offline, PolicyFile
 
 
@@ -57,7 +57,7 @@ def check(
     or input error (a file that can't be read is reported and the others still checked),
     3 cluster access error.
     """
-    with engine_errors(debug, ", ".join(manifests)), progress_spinner():
+    with engine_errors(debug, ", ".join(manifests)), progress_bar():
         from kschedx.core import explain as engine
         from kschedx.core.check import check_paths
 

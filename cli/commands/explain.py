@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from kschedx.cli.common import EXIT_FITS, EXIT_UNSCHEDULABLE, engine_errors, progress_spinner
+from kschedx.cli.common import EXIT_FITS, EXIT_UNSCHEDULABLE, engine_errors, progress_bar
 from kschedx.cli.options import AlgorithmName, ClusterFiles, ConfigFile, Context, Debug, Kubeconfig, NoColor, Offline, PolicyFile
 
 
@@ -113,7 +113,7 @@ def explain(
 
     Exit codes: 0 the pod fits, 1 unschedulable, 2 usage or input error, 3 cluster access error.
     """
-    with engine_errors(debug, manifest), progress_spinner():
+    with engine_errors(debug, manifest), progress_bar():
         from kschedx.core import explain as engine
         from kschedx.core.whatif import Edits
 

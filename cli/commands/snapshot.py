@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from kschedx.cli.common import engine_errors, progress_spinner
+from kschedx.cli.common import engine_errors, progress_bar
 from kschedx.cli.options import Context, Debug, Kubeconfig
 
 
@@ -26,7 +26,7 @@ def snapshot(
     Managed fields, last-applied annotations, env values and container commands are left
     out. Exit codes: 0 written, 2 the file can't be written, 3 cluster access error.
     """
-    with engine_errors(debug, output), progress_spinner():
+    with engine_errors(debug, output), progress_bar():
         from kschedx.core.load.live import load_live
         from kschedx.core.load.snapshot_file import write_snapshot
 

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import sys
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import msgspec
 import yaml
@@ -20,7 +22,7 @@ import yaml
 from kschedx.core.errors import InputError
 from kschedx.core.gcpause import gc_paused
 from kschedx.core.load.yamlload import FastSafeLoader as _Loader
-from kschedx.core.progress import report
+from kschedx.core.progress import listening_now, report
 from kschedx.core.snapshot import ClusterObjects
 
 Dict = dict[str, Any]
@@ -35,24 +37,63 @@ CLUSTER_KINDS = frozenset(
 )
 
 
+_CHUNK = 16 << 20  # read large files in pieces so that progress can be shown
+
+
 def read_bytes(path: str) -> bytes:
     """The bytes of a file, '-' for stdin; .gz files are decompressed."""
     try:
         if path == "-":
             return sys.stdin.read().encode("utf-8")
-        data = Path(path).read_bytes()
+        with open(path, "rb") as f:
+            size = os.fstat(f.fileno()).st_size
+            head = f.read(2)
+            f.seek(0)
+            gzipped = path.endswith(".gz") or head == b"\x1f\x8b"
+            if gzipped:
+                return _read_gzip(f, size, path)
+            if size <= _CHUNK or not listening_now():
+                return f.read()
+            return _read_chunks(f, size, path)
     except FileNotFoundError:
         raise InputError("no such file", path=path) from None
     except IsADirectoryError:
         raise InputError("is a directory, expected a file", path=path) from None
     except OSError as e:
         raise InputError(e.strerror or str(e), path=path) from None
-    if path.endswith(".gz") or data[:2] == b"\x1f\x8b":
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError) as e:
-            raise InputError(f"not a valid gzip file: {e}", path=path) from None
-    return data
+
+
+def _read_chunks(f: BinaryIO, size: int, path: str) -> bytes:
+    name = Path(path).name
+    mb = size >> 20
+    parts: list[bytes] = []
+    read = 0
+    while True:
+        part = f.read(_CHUNK)
+        if not part:
+            break
+        parts.append(part)
+        read += len(part)
+        report(f"reading {name} ({mb} MB)", read, size)
+    return b"".join(parts)
+
+
+def _read_gzip(f: BinaryIO, size: int, path: str) -> bytes:
+    """Decompress while reading; progress is the share of the compressed file consumed."""
+    name = Path(path).name
+    mb = size >> 20
+    parts: list[bytes] = []
+    try:
+        with gzip.GzipFile(fileobj=f, mode="rb") as z:
+            while True:
+                part = z.read(_CHUNK)
+                if not part:
+                    break
+                parts.append(part)
+                report(f"decompressing {name} ({mb} MB)", min(f.tell(), size), size)
+    except (gzip.BadGzipFile, EOFError, zlib.error) as e:
+        raise InputError(f"not a valid gzip file: {e}", path=path) from None
+    return b"".join(parts)
 
 
 def _decode(data: bytes, path: str) -> str:
@@ -75,7 +116,7 @@ def parse_bytes(data: bytes, path: str) -> list[tuple[Dict, int | None]]:
     json module and without the intermediate str; on malformed input the text parsers below
     report the error with its line.
     """
-    report(f"decoding {path} ({len(data) / 1e6:.0f} MB)")
+    report(f"decoding {Path(path).name} ({len(data) >> 20} MB)")
     if data.lstrip()[:1] in (b"{", b"["):
         try:
             doc = msgspec.json.decode(data)
@@ -108,13 +149,19 @@ def _parse_yaml(text: str, path: str) -> list[tuple[Dict, int | None]]:
     out: list[tuple[Dict, int | None]] = []
     try:
         loader = _Loader(text)
+        name = Path(path).name
+        size = len(text)
         try:
+            report(f"parsing {name} (YAML)", 0 if size > _CHUNK else None, size if size > _CHUNK else None)
             while loader.check_node():
                 node = loader.get_node()
                 line = node.start_mark.line + 1 if node is not None else None
                 doc = loader.construct_document(node)
                 if doc is not None:
                     out.append((doc, line))
+                if size > _CHUNK and node is not None:
+                    # Multi-document streams advance the bar document by document.
+                    report(f"parsing {name} (YAML)", node.end_mark.index, size)
         finally:
             loader.dispose()
     except yaml.MarkedYAMLError as e:

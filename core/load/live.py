@@ -138,6 +138,18 @@ def load_live(kubeconfig: str | None = None, context: str | None = None, page_si
 
     api, host = _api_client(kubeconfig, context)
     out = LiveCluster(ClusterObjects(), context=context, server=host)
+    # Per kind: items listed so far, and the kind's size once known (the server's
+    # remainingItemCount on a page, or the final count). The bar covers all kinds at once.
+    listed: dict[str, int] = {}
+    expected: dict[str, int | None] = {r[0]: None for r in RESOURCES}
+
+    def progress(kind: str, count: int, remaining: int | None, last: bool) -> None:
+        listed[kind] = count
+        expected[kind] = count if last else (count + remaining if remaining is not None else expected[kind])
+        known = [v for v in expected.values() if v is not None]
+        total = sum(known) if len(known) == len(expected) else None
+        nodes, pods = listed.get("Node", 0), listed.get("Pod", 0)
+        report(f"listing the cluster ({nodes} nodes, {pods} pods)", sum(listed.values()), total)
 
     def list_kind(kind: str, api_version: str, path: str) -> tuple[str, list[Dict], str | None]:
         items: list[Dict] = []
@@ -148,18 +160,22 @@ def load_live(kubeconfig: str | None = None, context: str | None = None, page_si
             try:
                 status, data = _get(api, path, query)
             except ApiException as e:
+                progress(kind, len(items), None, True)
                 return kind, items, f"{e.status}:{_status_message(e.body) or e.reason}"
             if status >= 400:
+                progress(kind, len(items), None, True)
                 return kind, items, f"{status}:{_status_message(data)}"
             page = json.loads(data)
             for item in page.get("items") or []:
                 item.setdefault("kind", kind)
                 item.setdefault("apiVersion", api_version)
                 items.append(item)
-            report(f"listing {path.rsplit('/', 1)[-1]} ({len(items)})")
+            meta = page.get("metadata") or {}
+            token = meta.get("continue") or ""
+            remaining = meta.get("remainingItemCount")
+            progress(kind, len(items), remaining if isinstance(remaining, int) else None, not token)
             if on_page is not None:
                 on_page(kind, len(items))
-            token = (page.get("metadata") or {}).get("continue") or ""
             if not token:
                 return kind, items, None
 
