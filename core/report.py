@@ -133,11 +133,20 @@ class Explanation:
                 "notes": list(first.notes),
             }
         if self.mode == "replicas":
-            return {
-                "replicasRequested": self.replicas_requested,
-                "replicasPlaced": self.replicas_placed,
-                "edits": list(self.edits),
-                "summary": [summarize_step(s).to_json() for s in self.steps],
-                "steps": [s.to_json() for s in self.steps],
-            }
+            out = self.to_json_stream()
+            out["steps"] = list(out["steps"])
+            return out
         return self.steps[0].to_json()
+
+    def to_json_stream(self) -> dict[str, Any]:
+        """``to_json`` with the replica steps as an iterator, so that a writer can encode
+        one step at a time (100 steps over 5,000 nodes are hundreds of MB as objects)."""
+        if self.mode != "replicas":
+            return self.to_json()
+        return {
+            "replicasRequested": self.replicas_requested,
+            "replicasPlaced": self.replicas_placed,
+            "edits": list(self.edits),
+            "summary": [summarize_step(s).to_json() for s in self.steps],
+            "steps": (s.to_json() for s in self.steps),
+        }

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import copy
 import gzip
-import json
 from pathlib import Path
 from typing import Any
+
+import msgspec
 
 from kschedx.core.errors import InputError
 from kschedx.core.snapshot import ClusterObjects
@@ -64,7 +65,9 @@ def write_snapshot(objects: ClusterObjects, path: str) -> int:
         dumper: Any = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
         data = yaml.dump(doc, Dumper=dumper, sort_keys=False, default_flow_style=False).encode()
     else:
-        data = json.dumps(doc, indent=1).encode()
+        # msgspec's C encoder: the json module's indenting encoder is pure Python, minutes
+        # on a 150,000-pod cluster.
+        data = msgspec.json.format(msgspec.json.encode(doc), indent=1)
     if path.endswith(".gz"):
         data = gzip.compress(data)
     try:

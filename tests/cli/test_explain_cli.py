@@ -376,3 +376,25 @@ def test_invalid_config_is_an_input_error(tmp_path: Path) -> None:
     assert_input_error(run("explain", WEB, "--cluster", CLUSTER, "--config", cfg), "NoSuchPlugin")
     bad = write(tmp_path, "bad.yaml", "profiles: [\n")
     assert_input_error(run("explain", WEB, "--cluster", CLUSTER, "--config", bad), f"{bad}:")
+
+
+def test_json_writer_matches_the_json_module() -> None:
+    import io
+    import json
+
+    from kschedx.cli.render.json_yaml import write_json
+
+    data = {
+        "a": 1, "b": [], "c": {}, "d": [{"x": [1, 2, {"y": None}], "z": {}}, []], "e": {"k": [True, False, 1.5]},
+        "steps": iter([{"n": {"feasible": True}}, {"n": {"feasible": False, "reasons": ["r1", "r2"]}}]),
+        "none": iter([]), "s": "quote\" and \\ slash",
+    }
+    out = io.BytesIO()
+    write_json(data, out)
+    expected = dict(data, steps=[{"n": {"feasible": True}}, {"n": {"feasible": False, "reasons": ["r1", "r2"]}}],
+                    none=[])
+    assert out.getvalue().decode() == json.dumps(expected, indent=2) + "\n"
+    for scalar in ([], {}, [1, {"a": []}], "x"):
+        out = io.BytesIO()
+        write_json(scalar, out)
+        assert out.getvalue().decode() == json.dumps(scalar, indent=2) + "\n"
