@@ -91,7 +91,13 @@ class CriticalPaths:
 
 @dataclass
 class PreFilterState:
-    """Matching pods per domain of each hard constraint, and each constraint's minimum."""
+    """Matching pods per domain of each hard constraint, and each constraint's minimum.
+
+    Unlike InterPodAffinity's state, this one is recounted for every replica copy rather
+    than carried over: the two-entry critical paths only stay exact while counts go down
+    or are rebuilt in order. Raising domains one after another (A=B=C=0, then A+1, B+1)
+    leaves paths holding A and B at 1 while C is still 0, so a carried minimum would be
+    wrong."""
 
     constraints: list[Constraint]
     critical_paths: list[CriticalPaths] = field(default_factory=list)
