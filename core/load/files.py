@@ -21,7 +21,7 @@ import yaml
 
 from kschedx.core.errors import InputError
 from kschedx.core.gcpause import gc_paused
-from kschedx.core.load.yamlload import FastSafeLoader as _Loader
+from kschedx.core.load.yamlload import load_all as load_yaml_documents
 from kschedx.core.progress import listening_now, report
 from kschedx.core.snapshot import ClusterObjects
 
@@ -146,24 +146,16 @@ def parse_documents(text: str, path: str) -> list[tuple[Dict, int | None]]:
 
 
 def _parse_yaml(text: str, path: str) -> list[tuple[Dict, int | None]]:
-    out: list[tuple[Dict, int | None]] = []
+    name = Path(path).name
+    size = len(text)
+    phase = f"parsing {name} (YAML)"
+
+    def progress(done: int) -> None:
+        report(phase, done, size)
+
     try:
-        loader = _Loader(text)
-        name = Path(path).name
-        size = len(text)
-        try:
-            report(f"parsing {name} (YAML)", 0 if size > _CHUNK else None, size if size > _CHUNK else None)
-            while loader.check_node():
-                node = loader.get_node()
-                line = node.start_mark.line + 1 if node is not None else None
-                doc = loader.construct_document(node)
-                if doc is not None:
-                    out.append((doc, line))
-                if size > _CHUNK and node is not None:
-                    # Multi-document streams advance the bar document by document.
-                    report(f"parsing {name} (YAML)", node.end_mark.index, size)
-        finally:
-            loader.dispose()
+        report(phase, 0, size)
+        return list(load_yaml_documents(text, progress))
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         line = mark.line + 1 if mark is not None else None
@@ -171,7 +163,6 @@ def _parse_yaml(text: str, path: str) -> list[tuple[Dict, int | None]]:
         raise InputError(f"invalid YAML: {problem}", path=path, line=line) from None
     except yaml.YAMLError as e:
         raise InputError(f"invalid YAML: {e}", path=path) from None
-    return out
 
 
 def iter_objects(docs: list[tuple[Any, int | None]], path: str) -> Iterator[tuple[Dict, int | None]]:

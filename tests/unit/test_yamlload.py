@@ -3,13 +3,27 @@
 from __future__ import annotations
 
 import datetime
+import gzip
+from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
 
 from kschedx.core.errors import InputError
 from kschedx.core.load.files import parse_documents
-from kschedx.core.load.yamlload import FastSafeLoader
+from kschedx.core.load.yamlload import FastSafeLoader, load_all
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def both(text: str) -> list[Any]:
+    """The documents as the event-based and the node-based loaders build them (the
+    results must agree with each other and with PyYAML)."""
+    events = [doc for doc, _ in load_all(text)]
+    nodes = list(yaml.load_all(text, Loader=FastSafeLoader))
+    assert repr(events) == repr([d for d in nodes if d is not None])
+    return events
 
 DOCS = [
     # Kubernetes-shaped: quoted and plain strings that look typed, numbers, bools, nulls.
@@ -90,9 +104,21 @@ null: null key
 
 @pytest.mark.parametrize("text", DOCS)
 def test_same_result_as_pyyaml(text: str) -> None:
-    fast = yaml.load(text, Loader=FastSafeLoader)
+    (fast,) = both(text)
     assert fast == yaml.safe_load(text)
     assert repr(fast) == repr(yaml.safe_load(text))  # same types, not just equal values
+
+
+def test_same_result_as_pyyaml_on_real_dumps() -> None:
+    cases = sorted((ROOT / "tests" / "golden" / "cases").glob("*/cluster.yaml.gz"))[::30]
+    cases = [p for p in cases if p.stat().st_size < 20_000]
+    texts = [gzip.decompress(p.read_bytes()).decode() for p in cases]
+    texts += [(ROOT / "examples" / "cluster.yaml").read_text()]
+    texts += [p.read_text() for p in sorted((ROOT / "examples" / "pods").glob("*.yaml"))]
+    assert len(texts) > 8
+    for text in texts:
+        expected = [d for d in yaml.safe_load_all(text) if d is not None]
+        assert repr(both(text)) == repr(expected)
 
 
 def test_types_are_pyyaml_types() -> None:
@@ -104,13 +130,37 @@ def test_types_are_pyyaml_types() -> None:
 
 
 def test_aliases_share_objects_and_recursion_terminates() -> None:
-    doc = yaml.load(DOCS[2], Loader=FastSafeLoader)
+    (doc,) = both(DOCS[2])
     assert doc["copy"] is doc["base"]
     assert doc["copies"][0] is doc["list"]
     assert doc["merged"] == {"cpu": 2, "memory": "2Gi"}
     assert doc["multi"] == {"cpu": 1, "memory": "2Gi", "extra": "x"}
-    rec = yaml.load("&a [1, *a]", Loader=FastSafeLoader)
-    assert rec[1] is rec
+    for rec in (load_all("&a [1, *a]")[0][0], yaml.load("&a [1, *a]", Loader=FastSafeLoader)):
+        assert rec[1] is rec
+    shared = load_all("a: &x {k: v}\nb: *x\nc: &y [1]\nd: *y\n")[0][0]
+    assert shared["b"] is shared["a"] and shared["d"] is shared["c"]
+
+
+def test_lines_and_progress_of_a_stream() -> None:
+    text = "a: 1\n---\n# comment\n\nb: [x]\n--- 7\n---\n...\n"
+    seen: list[int] = []
+    assert load_all(text, seen.append) == [({"a": 1}, 1), ({"b": ["x"]}, 5), (7, 6)]
+    assert seen == sorted(seen) and seen[-1] <= len(text)
+
+
+@pytest.mark.parametrize("text, problem, line", [
+    ("a: *nowhere\n", "found undefined alias", 1),
+    ("a: &x 1\nb: &x 2\n", "second occurrence", 2),
+    ("base: &b [1]\nm:\n  ? *b\n  : v\n", "found unhashable key", 3),
+    ("m:\n  ? {a: 1}\n  : v\n", "found unhashable key", 2),
+])
+def test_composer_and_constructor_errors(text: str, problem: str, line: int) -> None:
+    with pytest.raises(InputError) as info:
+        parse_documents(text, "bad.yaml")
+    assert problem in str(info.value)
+    assert info.value.line == line
+    with pytest.raises(yaml.YAMLError):
+        list(yaml.safe_load_all(text))
 
 
 def test_multi_document_stream_with_lines() -> None:
