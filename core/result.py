@@ -54,7 +54,7 @@ class PluginScores:
             "name": self.name,
             "weight": self.weight,
             "skipped": self.skipped,
-            "scores": {n: s._asdict() for n, s in self.scores.items()},
+            "scores": {n: {"raw": r, "normalized": z, "weighted": w} for n, (r, z, w) in self.scores.items()},
         }
 
 
