@@ -189,6 +189,8 @@ def main() -> None:
     ap.add_argument("--nodes", type=int, default=5000)
     ap.add_argument("--scaling", default="", help="comma-separated node counts for the scaling table")
     ap.add_argument("--skip-slow", action="store_true", help="only the scaling table and start-up")
+    ap.add_argument("--yaml-nodes", default="500",
+                    help="sizes of the YAML dumps to load (comma-separated; 5000 takes minutes to generate)")
     ap.add_argument("--profile", action="store_true", help="also print the hot spots of --replicas 100")
     args = ap.parse_args()
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
@@ -216,9 +218,11 @@ def main() -> None:
             print(f"  end to end: kschedx explain --replicas 100 -o json {cli['cli']:.1f} s (exit {cli['rc']:.0f})")
             chk = child(CHECK, str(path), str(manifests(tmp)))
             print(f"  check over {chk['n']:.0f} manifests {chk['check']:.1f} s; peak {chk['rss']:.0f} MB")
-            small = dump(500, "yaml")
-            y = child(LOAD_KSCHEDX, str(small))
-            print(f"  YAML (libyaml C loader), 500 nodes / {small.stat().st_size / 1e6:.0f} MB: load {y['load']:.1f} s")
+            for n in (int(x) for x in args.yaml_nodes.split(",")):
+                ydump = dump(n, "yaml")
+                y = child(LOAD_KSCHEDX, str(ydump))
+                print(f"  YAML (libyaml events), {n} nodes / {ydump.stat().st_size / 1e6:.0f} MB: load {y['load']:.1f} s "
+                      f"+ snapshot = {y['total']:.1f} s (peak {y['rss']:.0f} MB)")
         if args.profile:
             top = child(PROFILE, str(dump(args.nodes)), str(pod))
             print(f"profile of --replicas 100 at {args.nodes} nodes (cProfile, tottime s, slower than unprofiled):")

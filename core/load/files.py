@@ -116,16 +116,16 @@ def parse_bytes(data: bytes, path: str) -> list[tuple[Dict, int | None]]:
     json module and without the intermediate str; on malformed input the text parsers below
     report the error with its line.
     """
+    if data[:4096].lstrip()[:1] not in (b"{", b"["):
+        # YAML: libyaml reads the bytes as they are (a str would be copied back to UTF-8).
+        return _parse_yaml(data, path)
     report(f"decoding {Path(path).name} ({len(data) >> 20} MB)")
-    if data.lstrip()[:1] in (b"{", b"["):
-        try:
-            doc = msgspec.json.decode(data)
-        except (msgspec.DecodeError, UnicodeDecodeError):
-            pass
-        else:
-            docs = doc if isinstance(doc, list) else [doc]
-            return [(d, None) for d in docs if d is not None]
-    return parse_documents(_decode(data, path), path)
+    try:
+        doc = msgspec.json.decode(data)
+    except (msgspec.DecodeError, UnicodeDecodeError):
+        return parse_documents(_decode(data, path), path)
+    docs = doc if isinstance(doc, list) else [doc]
+    return [(d, None) for d in docs if d is not None]
 
 
 def parse_documents(text: str, path: str) -> list[tuple[Dict, int | None]]:
@@ -145,7 +145,7 @@ def parse_documents(text: str, path: str) -> list[tuple[Dict, int | None]]:
     return _parse_yaml(text, path)
 
 
-def _parse_yaml(text: str, path: str) -> list[tuple[Dict, int | None]]:
+def _parse_yaml(text: str | bytes, path: str) -> list[tuple[Dict, int | None]]:
     name = Path(path).name
     size = len(text)
     phase = f"parsing {name} (YAML)"
@@ -156,6 +156,9 @@ def _parse_yaml(text: str, path: str) -> list[tuple[Dict, int | None]]:
     try:
         report(phase, 0, size)
         return list(load_yaml_documents(text, progress))
+    except yaml.reader.ReaderError as e:
+        what = "not valid UTF-16 text" if "UTF-16" in str(e.reason) else "not UTF-8 text"
+        raise InputError(f"{what}: {e.reason} at byte {e.position}", path=path) from None
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         line = mark.line + 1 if mark is not None else None

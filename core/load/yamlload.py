@@ -137,7 +137,7 @@ _SCALAR_CONSTRUCTORS = {
 _PROGRESS_EVERY = 1 << 16  # events between progress reports
 
 
-def load_all(text: str, progress: Callable[[int], None] | None = None) -> list[tuple[Any, int]]:
+def load_all(text: str | bytes, progress: Callable[[int], None] | None = None) -> list[tuple[Any, int]]:
     """Every non-null document of ``text`` with the line it starts on (1-based), as
     ``yaml.safe_load_all`` would build them. ``progress`` is called now and then with how
     many characters have been read. Raises PyYAML's errors (with marks) on bad input."""
@@ -158,7 +158,7 @@ def load_all(text: str, progress: Callable[[int], None] | None = None) -> list[t
     return out
 
 
-def _load_events(text: str, progress: Callable[[int], None] | None) -> list[tuple[Any, int]]:
+def _load_events(text: str | bytes, progress: Callable[[int], None] | None) -> list[tuple[Any, int]]:
     loader = _Base(text)
     try:
         return _build(loader, progress)

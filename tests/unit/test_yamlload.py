@@ -184,3 +184,16 @@ def test_syntax_error_names_the_line() -> None:
 def test_unsafe_tags_are_refused() -> None:
     with pytest.raises(InputError):
         parse_documents("a: !!python/object/apply:os.system ['true']\n", "evil.yaml")
+
+
+def test_bytes_are_read_as_utf8_and_bad_bytes_are_one_line_errors(tmp_path: Path) -> None:
+    from kschedx.core.load.files import load_objects
+
+    good = tmp_path / "good.yaml"
+    good.write_bytes("kind: Node\nmetadata: {name: caf\u00e9}\n".encode())
+    assert load_objects(str(good)) == [({"kind": "Node", "metadata": {"name": "caf\u00e9"}}, 1)]
+    bad = tmp_path / "bad.yaml"
+    bad.write_bytes(b"kind: Node\nmetadata: {name: \xff}\n")
+    with pytest.raises(InputError) as info:
+        load_objects(str(bad))
+    assert "not UTF-8 text" in str(info.value) and "\n" not in str(info.value)
