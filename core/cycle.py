@@ -170,6 +170,7 @@ class Framework:
         *,
         all_reasons: bool = False,
         run_post_filter: bool = True,
+        run_score: bool = True,
     ) -> CycleResult:
         snapshot = self.snapshot
         nodes = snapshot.nodes()
@@ -267,12 +268,20 @@ class Framework:
                     "",
                 )
                 statuses.absent = cut
-                candidates = []
-                for ni in nodes:
-                    if ni.name in merged.node_names:
-                        candidates.append(ni)
-                    else:
-                        result.nodes[ni.name] = NodeVerdict(False, cut.code.label, "", list(cut.reasons), "PreFilter")
+                if not run_score:
+                    # Verdicts only (a DaemonSet's pod pinned to one node, once per node):
+                    # the nodes cut here are not recorded, which keeps those runs linear.
+                    by_name = snapshot.by_name
+                    candidates = [by_name[n] for n in sorted(merged.node_names) if n in by_name]
+                else:
+                    # One verdict object for every cut node: they are alike and never changed.
+                    cut_verdict = NodeVerdict(False, cut.code.label, "", list(cut.reasons), "PreFilter")
+                    candidates = []
+                    for ni in nodes:
+                        if ni.name in merged.node_names:
+                            candidates.append(ni)
+                        else:
+                            result.nodes[ni.name] = cut_verdict
 
             # ------------------------------------------------------ Filter
             feasible = []
@@ -318,6 +327,8 @@ class Framework:
 
         # ---------------------------------------------------------- PreScore / Score
         result.single_feasible_node = len(feasible) == 1
+        if not run_score:  # only the verdicts were asked for (a DaemonSet's pinned cycles)
+            return result
         for pl in self.plugins.pre_score:
             st = pl.pre_score(state, pod, feasible)  # type: ignore[attr-defined]
             if st.is_skip:

@@ -48,6 +48,9 @@ class Options:
     # Scheduler extenders (kschedx.core.extenders.Extender) of --config; --offline: never call them.
     extenders: list[Any] = field(default_factory=list)
     offline: bool = False
+    # False: stop after Filter and the extenders' filters, without PostFilter, scores or the
+    # extras of a full explanation (volumes, notes): what a per-node verdict needs.
+    scores: bool = True
 
 
 def load_cluster_files(paths: list[str]) -> ClusterObjects:
@@ -135,9 +138,12 @@ def run(
         raise InputError(f"--node {options.focus}: no node of that name in the cluster")
     all_reasons = options.all_reasons or options.focus is not None
     try:
-        result = fw.run_cycle(pod, all_reasons=all_reasons, run_post_filter=options.post_filter)
+        result = fw.run_cycle(pod, all_reasons=all_reasons, run_post_filter=options.post_filter and options.scores,
+                              run_score=options.scores)
     except (QuantityError, SelectorError) as e:
         raise InputError(str(e), path=path) from None
+    if not options.scores:
+        return result
     return _finish(result, fw, snapshot, incoming, pod, options)
 
 
@@ -428,10 +434,19 @@ def _explain_daemonset(
             and not affinity.get("podAntiAffinity"):
         out.daemon_nodes = [daemon_verdict(ni.name, template) for ni in snapshot.nodes()]
         return out
-    for ni in snapshot.nodes():
+    # Only the verdict on the pinned node matters: no scores, no preemption. The pinned pods
+    # differ from each other by the pin alone, which InterPodAffinity's PreFilter counts
+    # never look at, so the memo lets them be counted once (each node is filtered only in
+    # its own cycle, so the memo's per-node filter answers are its own too).
+    verdict_options = replace(options or Options(), scores=False)
+    memo = ReplicaMemo()
+    nodes = snapshot.nodes()
+    for i, ni in enumerate(nodes):
+        if not i & 63:
+            report(f"pinning {incoming.source_name or 'the daemon pod'} to each node", i, len(nodes))
         pinned = IncomingPod(pin_to_node(incoming.pod, ni.name), incoming.source_kind, incoming.source_name,
                              incoming.rule)
-        result = run(snapshot, pinned, profile, options, path)
+        result = run(snapshot, pinned, profile, verdict_options, path, memo)
         out.daemon_nodes.append(daemon_verdict(ni.name, result))
     return out
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
 import pytest
@@ -180,6 +181,47 @@ def test_daemonset_single_cycle_agrees_with_pinned_cycles() -> None:
         assert fast[n] == (verdict.feasible, verdict.plugin), n
     assert fast == {"a": (True, None), "b": (False, "NodeResourcesFit"), "c": (False, "NodePorts"),
                     "d": (False, "NodeAffinity"), "e": (False, "TaintToleration")}
+
+
+@pytest.mark.parametrize("terms", ["anti-affinity", "affinity", "spread"])
+def test_daemonset_pinned_verdicts_equal_full_cycles(terms: str) -> None:
+    """With pod (anti-)affinity or spread terms every node gets its own pinned cycle; those
+    stop after Filter and share InterPodAffinity's counts, and must still give each node
+    the verdict of a full, independent cycle of its pinned pod."""
+    from kschedx.core.load.manifest import add_daemonset_tolerations, pin_to_node
+
+    tpl_spec: dict = {  # type: ignore[type-arg]
+        "containers": [{"name": "c", "image": "agent:1", "resources": {"requests": {"cpu": "500m"}}}]}
+    selector = {"matchLabels": {"app": "agent"}}
+    if terms == "anti-affinity":
+        tpl_spec["affinity"] = {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+            {"labelSelector": selector, "topologyKey": "zone"}]}}
+    elif terms == "affinity":
+        tpl_spec["affinity"] = {"podAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+            {"labelSelector": {"matchLabels": {"app": "db"}}, "topologyKey": "zone"}]}}
+    else:
+        tpl_spec["topologySpreadConstraints"] = [
+            {"maxSkew": 1, "topologyKey": "zone", "whenUnsatisfiable": "DoNotSchedule", "labelSelector": selector}]
+    ds = {"apiVersion": "apps/v1", "kind": "DaemonSet", "metadata": {"name": "agent", "namespace": "default"},
+          "spec": {"selector": selector, "template": {"metadata": {"labels": {"app": "agent"}}, "spec": tpl_spec}}}
+    nodes = [node(f"n{i}", cpu="2", labels={"zone": f"z{i % 3}"}) for i in range(7)]
+    nodes.append(node("small", cpu="1", labels={"zone": "z0"}))
+    nodes.append(node("nozone", cpu="4"))
+    existing = [daemon_pod("agent-old", "n1"), pod("db", cpu="100m", node_name="n2"), pod("busy", cpu="1", node_name="small")]
+    existing[0]["metadata"]["labels"] = {"app": "agent"}
+    existing[1]["metadata"]["labels"] = {"app": "db"}
+    objs = cluster(*nodes, *existing)
+    fast = {v.node: (v.fits, v.plugin, v.code, v.reasons) for v in explain_object(ds, "ds.yaml", objs).daemon_nodes}
+    for n in fast:
+        spec = copy.deepcopy(tpl_spec)
+        add_daemonset_tolerations(spec)
+        p = pin_to_node({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": f"agent-{n}", "labels": {"app": "agent"}},
+                         "spec": spec}, n)
+        verdict = explain_object(p, "p.yaml", objs).steps[0].nodes[n]
+        full = (verdict.feasible, verdict.plugin, verdict.code, verdict.reasons) if not verdict.feasible \
+            else (True, None, None, [])
+        assert fast[n] == full, n
+    assert len({str(v) for v in fast.values()}) > 1  # a mix of verdicts, not all alike
 
 
 def test_replica_memo_changes_no_decision() -> None:
