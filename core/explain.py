@@ -14,7 +14,7 @@ from kschedx.core.config import Profile, default_profile
 from kschedx.core.cycle import Framework
 from kschedx.core.errors import InputError
 from kschedx.core.framework import ReplicaMemo
-from kschedx.core.gcpause import gc_paused
+from kschedx.core.gcpause import gc_paused, without_gc
 from kschedx.core.load.admission import admit, resolve_cluster_pod_priorities
 from kschedx.core.load.files import load_cluster
 from kschedx.core.load.manifest import IncomingPod, expand, pin_to_node, select_document
@@ -116,6 +116,7 @@ def pod_info(incoming: IncomingPod, path: str = "<manifest>") -> PodInfo:
         raise InputError(str(e), path=path) from None
 
 
+@without_gc
 def run(
     snapshot: Snapshot,
     incoming: IncomingPod,
@@ -342,6 +343,7 @@ def explain_objects(
     return explain_object(obj, manifest, objects, edit_lines=edit_lines, **kwargs)
 
 
+@without_gc
 def explain_object(
     obj: Dict,
     path: str,
@@ -464,6 +466,7 @@ def clone_pod_dict(pod: Dict) -> Dict:
     return copy.deepcopy(pod)
 
 
+@without_gc
 def run_replicas(
     snapshot: Snapshot,
     incoming: IncomingPod,

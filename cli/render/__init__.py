@@ -6,6 +6,7 @@ when chosen, so ``-o json`` never loads Rich.
 
 from __future__ import annotations
 
+from kschedx.core.gcpause import without_gc
 from kschedx.core.report import Explanation
 from kschedx.core.result import CycleResult
 
@@ -41,6 +42,7 @@ def render_result(result: CycleResult, fmt: str, *, top: int | None = None, no_c
         raise ValueError(f"unknown output format {fmt!r}")
 
 
+@without_gc
 def render_explanation(expl: Explanation, fmt: str, *, top: int | None = None, no_color: bool = False) -> None:
     """One cycle as :func:`render_result`; replica steps and DaemonSets as their own tables."""
     if expl.mode == "single" or fmt in ("json", "yaml"):

@@ -9,6 +9,7 @@ from rich.text import Text
 
 from kschedx.cli.render.console import make_console
 from kschedx.core.check import ERROR, FITS, PARTIAL, CheckReport
+from kschedx.core.gcpause import without_gc
 
 _MARK = {FITS: ("✓", "bold green"), PARTIAL: ("◐", "bold yellow"), ERROR: ("!", "bold red")}
 _MD_MARK = {FITS: "✅ fits", PARTIAL: "⚠️ partly", ERROR: "❗ error"}
@@ -49,6 +50,7 @@ def render_markdown(report: CheckReport) -> None:
     sys.stdout.write("\n".join(out) + "\n")
 
 
+@without_gc
 def render_check(report: CheckReport, fmt: str, *, no_color: bool = False) -> None:
     if fmt in ("json", "yaml"):
         from kschedx.cli.render.json_yaml import render_json, render_yaml

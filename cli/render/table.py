@@ -11,11 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from rich import box
+from rich.cells import cell_len
 from rich.console import Console, Group, RenderableType
 from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
+from kschedx.cli.render import bigtable
+from kschedx.cli.render.bigtable import BigTable
 from kschedx.cli.render.console import make_console
 from kschedx.core.result import CycleResult, NodeVerdict, PluginScores, PreemptionOutcome
 
@@ -230,18 +233,12 @@ def _feasible_table(
         pad_edge=False,
         show_edge=False,
     )
-    # The node column may fold as a last resort; numbers never do.
-    table.add_column("Node", overflow="fold", min_width=node_width)
-    for p in shown:
-        title = f"{short_name(p.name)}\n×{p.weight}" if wide else short_name(p.name)
-        table.add_column(title, justify="right", no_wrap=True)
-    table.add_column("Total", justify="right", no_wrap=True, style="bold")
-
     styles = {}
     for p in shown:
         values = [p.scores[n].weighted for n in result.feasible_nodes if n in p.scores]
         styles[p.name] = _column_style(values)
 
+    rows: list[list[RenderableType]] = []
     for n in names:
         cells: list[RenderableType] = [_node_label(n, result, n in best, labels)]
         for p in shown:
@@ -256,8 +253,41 @@ def _feasible_table(
             cells.append(t)
         total = result.totals.get(n, 0)
         cells.append(Text(str(total), style=S_BEST if n in best else ""))
+        rows.append(cells)
+
+    # Every column gets the width of its widest cell, worked out here from the plain text:
+    # Rich would otherwise measure each of thousands of cells, twice. The node column may
+    # still fold as a last resort; numbers never do.
+    titles = [f"{short_name(p.name)}\n×{p.weight}" if wide else short_name(p.name) for p in shown]
+    widths = _column_widths(["Node", *titles, "Total"], rows)
+    table.add_column("Node", overflow="fold", min_width=min(node_width, widths[0]), width=max(node_width, widths[0]))
+    for title, width in zip(titles, widths[1:-1], strict=True):
+        table.add_column(title, justify="right", no_wrap=True, width=width)
+    table.add_column("Total", justify="right", no_wrap=True, style="bold", width=widths[-1])
+    for cells in rows:
         table.add_row(*cells)
     return table
+
+
+def big(table: Table) -> RenderableType:
+    """Thousands of rows print through BigTable (the same text, much faster)."""
+    return BigTable(table) if table.row_count > bigtable.BIG_TABLE_ROWS else table
+
+
+def _cell_width(cell: RenderableType) -> int:
+    text = cell.plain if isinstance(cell, Text) else str(cell)
+    return max((cell_len(line) for line in text.split("\n")), default=0)
+
+
+def _column_widths(titles: list[str], rows: list[list[RenderableType]]) -> list[int]:
+    """The widest cell (or title) of each column, in terminal cells."""
+    widths = [_cell_width(t) for t in titles]
+    for row in rows:
+        for i, cell in enumerate(row):
+            w = _cell_width(cell)
+            if w > widths[i]:
+                widths[i] = w
+    return widths
 
 
 def common_suffix(names: list[str]) -> str:
@@ -417,7 +447,7 @@ def build(
         suffix_note = Text(f"Node names shortened: each ends in {suffix}", style=S_DIM)
     if shown.feasible:
         table = _feasible_table(result, shown.feasible, wide, labels, node_width)
-        parts.append(table)
+        parts.append(big(table))
         _, skipped = _score_columns(result)
         if skipped:
             parts.append(Text("Skipped by PreScore (no score): " + ", ".join(p.name for p in skipped), style=S_DIM))
@@ -426,7 +456,7 @@ def build(
                               style=S_DIM))
         parts.append(Text(""))
     if shown.groups:
-        parts.append(_infeasible_table(result, shown.groups, wide, len(rows.infeasible), labels, node_width))
+        parts.append(big(_infeasible_table(result, shown.groups, wide, len(rows.infeasible), labels, node_width)))
         if wide:
             parts.append(Text("Unresolvable = UnschedulableAndUnresolvable: preemption cannot help on that node.",
                               style=S_DIM))
