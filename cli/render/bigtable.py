@@ -13,8 +13,11 @@ styles, no footer, top-aligned cells, the box's row separator between sections).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.segment import Segment
+from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
@@ -56,7 +59,6 @@ class BigTable:
         new_line = Segment.line()
         box = table.box
         n_rows = len(table.rows)
-        line_options = options.update(width=sum(widths) + table._extra_width, no_wrap=True)
         for index, row in enumerate(table.rows):
             divider = (box.foot_vertical if index == n_rows - 1 else box.mid_vertical) if box else ""
             cells: list[list[Text]] = []
@@ -64,23 +66,27 @@ class BigTable:
                 cells.append(_cell_lines(console, column_cells[c][index], inner[c], column.justify, column.overflow,
                                          bool(column.no_wrap)))
             height = max(len(lines) for lines in cells)
+            left, right = ((box.foot_left, box.foot_right) if index == n_rows - 1 else (box.mid_left, box.mid_right)) \
+                if (box and table.show_edge) else ("", "")
             for line_no in range(height):
-                line = Text(end="")
-                if box and table.show_edge:
-                    line.append(box.foot_left if index == n_rows - 1 else box.mid_left, style=border_style)
+                if left:
+                    yield Segment(left, border_style)
                 for c, lines in enumerate(cells):
                     if c:
-                        line.append(divider, style=border_style)
-                    lp, rp = pads[c]
-                    piece = lines[line_no] if line_no < len(lines) else Text()
+                        yield Segment(divider, border_style)
                     # The column's style is the cell's base style, under the text's own.
-                    cell = Text(" " * lp, style=styles[c])
-                    cell.append_text(_justified(piece, inner[c], columns[c].justify or "left"))
-                    cell.append(" " * rp)
-                    line.append_text(cell)
-                if box and table.show_edge:
-                    line.append(box.foot_right if index == n_rows - 1 else box.mid_right, style=border_style)
-                yield from console.render(line, line_options)
+                    base = styles[c]
+                    lp, rp = pads[c]
+                    if lp:
+                        yield Segment(" " * lp, base)
+                    if line_no < len(lines):
+                        yield from _justified(console, lines[line_no], inner[c], columns[c].justify, base)
+                    else:
+                        yield Segment(" " * inner[c], base)
+                    if rp:
+                        yield Segment(" " * rp, base)
+                if right:
+                    yield Segment(right, border_style)
                 yield new_line
             if row.end_section and index < len(table.rows) - 1 and separator:
                 yield Segment(separator, border_style)
@@ -104,21 +110,19 @@ def _cell_lines(console: Console, renderable: object, width: int, justify: str |
     return out
 
 
-def _justified(piece: Text, width: int, justify: str) -> Text:
-    """``piece`` padded to ``width`` as Rich aligns a cell: the padding takes the text's
-    base style."""
+def _justified(console: Console, piece: Text, width: int, justify: str | None, base: Style) -> Iterable[Segment]:
+    """``piece`` as segments over ``width`` cells, aligned as Rich aligns a cell (the
+    alignment's spaces take the text's base style), on top of the cell's ``base`` style."""
+    text_style = base + console.get_style(piece.style) if piece.style else base
     gap = width - piece.cell_len
-    if gap <= 0:
-        return piece
-    out = piece.copy()
-    if justify == "right":
-        out.pad_left(gap)
-    elif justify == "center":
-        out.pad_left(gap // 2)
-        out.pad_right(gap - gap // 2)
-    else:
-        out.pad_right(gap)
-    return out
+    before = gap if justify == "right" else (gap // 2 if justify == "center" else 0)
+    if before > 0:
+        yield Segment(" " * before, text_style)
+    for seg in piece.render(console):
+        yield Segment(seg.text, text_style + seg.style if seg.style else text_style)
+    after = gap - before
+    if after > 0:
+        yield Segment(" " * after, text_style)
 
 
 def _frame(table: Table, widths: list[int]) -> Table:

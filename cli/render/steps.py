@@ -9,7 +9,7 @@ from rich.table import Table
 from rich.text import Text
 
 from kschedx.cli.render.console import make_console
-from kschedx.cli.render.table import S_BAD, S_BEST, S_DIM, S_LABEL, S_OK, S_PLUGIN, S_WARN, span
+from kschedx.cli.render.table import S_BAD, S_BEST, S_DIM, S_LABEL, S_OK, S_PLUGIN, S_WARN, big, span
 from kschedx.core.report import Explanation, summarize_step
 from kschedx.core.result import CycleResult
 
@@ -76,7 +76,7 @@ def build_replicas(expl: Explanation) -> list[RenderableType]:
             str(sm.margin) if sm.margin is not None else "—",
             ", ".join(sm.tie) if sm.tie else "",
         )
-    parts.append(t)
+    parts.append(big(t))
     per_node: dict[str, int] = {}
     for s in steps:
         if s.selected_node:
@@ -126,7 +126,7 @@ def build_daemonset(expl: Explanation) -> list[RenderableType]:
         else:
             t.add_row(v.node, span("pending", style=S_BAD), span(v.plugin or "", style=S_PLUGIN),
                       "; ".join(v.reasons))
-    parts.append(t)
+    parts.append(big(t))
     parts.extend(_warnings([first]))
     return parts
 

@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from rich import box
 from rich.cells import cell_len
 from rich.console import Console, Group, RenderableType
-from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
@@ -255,11 +254,11 @@ def _feasible_table(
         cells.append(Text(str(total), style=S_BEST if n in best else ""))
         rows.append(cells)
 
-    # Every column gets the width of its widest cell, worked out here from the plain text:
-    # Rich would otherwise measure each of thousands of cells, twice. The node column may
-    # still fold as a last resort; numbers never do.
+    # Every column gets the width of its widest cell, worked out from the values: Rich would
+    # otherwise measure each of thousands of cells. The node column may still fold as a
+    # last resort; numbers never do.
     titles = [f"{short_name(p.name)}\n×{p.weight}" if wide else short_name(p.name) for p in shown]
-    widths = _column_widths(["Node", *titles, "Total"], rows)
+    widths = _feasible_widths(result, names, wide, labels)
     table.add_column("Node", overflow="fold", min_width=min(node_width, widths[0]), width=max(node_width, widths[0]))
     for title, width in zip(titles, widths[1:-1], strict=True):
         table.add_column(title, justify="right", no_wrap=True, width=width)
@@ -274,19 +273,24 @@ def big(table: Table) -> RenderableType:
     return BigTable(table) if table.row_count > bigtable.BIG_TABLE_ROWS else table
 
 
-def _cell_width(cell: RenderableType) -> int:
-    text = cell.plain if isinstance(cell, Text) else str(cell)
-    return max((cell_len(line) for line in text.split("\n")), default=0)
-
-
-def _column_widths(titles: list[str], rows: list[list[RenderableType]]) -> list[int]:
-    """The widest cell (or title) of each column, in terminal cells."""
-    widths = [_cell_width(t) for t in titles]
-    for row in rows:
-        for i, cell in enumerate(row):
-            w = _cell_width(cell)
-            if w > widths[i]:
-                widths[i] = w
+def _feasible_widths(result: CycleResult, names: list[str], wide: bool, labels: dict[str, str]) -> list[int]:
+    """The widest cell (or title) of each column of the feasible table, in terminal cells:
+    the node, each shown score plugin, the total."""
+    shown, _ = _score_columns(result)
+    focus = len(" ◂ spec.nodeName") if result.focus_node in names else 0
+    widths = [max([len("Node"), *(2 + cell_len(labels.get(n, n)) for n in names)]) + focus]
+    for p in shown:
+        titles = [short_name(p.name), f"×{p.weight}"] if wide else [short_name(p.name)]
+        w = max(len(t) for t in titles)
+        scores = p.scores
+        for n in names:
+            s = scores.get(n)
+            if s is None:
+                w = max(w, 1)  # "–"
+                continue
+            w = max(w, len(str(s.weighted)), len(f"{s.raw}→{s.normalized}") if wide else 0)
+        widths.append(w)
+    widths.append(max([len("Total"), *(len(str(result.totals.get(n, 0))) for n in names)]))
     return widths
 
 
@@ -304,10 +308,10 @@ def common_suffix(names: list[str]) -> str:
     return ""
 
 
-def _fits(console: Console, table: Table) -> bool:
-    # Measure against an unbounded width: Rich clamps measurements to the console's.
-    unbounded = console.options.update_width(10**6)
-    return Measurement.get(console, unbounded, table).maximum <= console.width
+def _fits(console: Console, widths: list[int]) -> bool:
+    """Whether columns this wide fit the screen, with the feasible table's padding (one
+    space each side but the outer edges) and one-character column dividers."""
+    return sum(widths) + 3 * (len(widths) - 1) <= console.width
 
 
 def _node_width(names: list[str], labels: dict[str, str], console: Console) -> int:
@@ -440,7 +444,7 @@ def build(
     listed = shown.feasible + shown.infeasible
     node_width = _node_width(listed, labels, console)
     suffix = common_suffix(list(result.nodes))
-    if suffix and shown.feasible and not _fits(console, _feasible_table(result, shown.feasible, wide, labels, 0)):
+    if suffix and shown.feasible and not _fits(console, _feasible_widths(result, shown.feasible, wide, labels)):
         # Cloud node names share a long domain; drop it rather than fold every name.
         labels = {n: n[: -len(suffix)] for n in result.nodes}
         node_width = _node_width(listed, labels, console)

@@ -4,13 +4,15 @@ with the same style on every visible character."""
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from rich.console import Console, Group
+from rich.console import Console, Group, RenderableType
 from rich.segment import Segment
 
 from kschedx.cli.render import bigtable
+from kschedx.cli.render import steps as steps_view
 from kschedx.cli.render import table as table_view
 from kschedx.core import explain as engine
 from kschedx.core.explain import Options
@@ -63,3 +65,34 @@ def test_big_tables_take_the_fast_path(results: list[CycleResult], monkeypatch: 
     console = Console(file=io.StringIO(), width=100)
     parts = table_view.build(results[0], console)
     assert any(isinstance(p, bigtable.BigTable) for p in parts)
+
+
+def _render_chars(parts_of: Callable[[], list[RenderableType]], *, big: bool, width: int,
+                  monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
+    monkeypatch.setattr(bigtable, "BIG_TABLE_ROWS", 0 if big else 10**9)
+    console = Console(file=io.StringIO(), width=width, force_terminal=True, color_system="truecolor",
+                      highlight=False, markup=False, emoji=False)
+    chars = []
+    for seg in console.render(Group(*parts_of())):
+        for ch in seg.text:
+            style = seg.style.background_style if (seg.style and not ch.strip()) else seg.style
+            chars.append((ch, str(style or "none")))
+    return chars
+
+
+@pytest.mark.parametrize("width", [40, 80, 120])
+def test_replica_and_daemonset_tables_print_what_rich_prints(width: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    objects = engine.load_cluster_files([str(ROOT / "examples" / "cluster.yaml")])
+    replicas = engine.explain_objects(str(PODS[0]), objects, replicas=6)
+    daemon = {
+        "apiVersion": "apps/v1", "kind": "DaemonSet", "metadata": {"name": "agent", "namespace": "default"},
+        "spec": {"selector": {"matchLabels": {"app": "agent"}}, "template": {
+            "metadata": {"labels": {"app": "agent"}},
+            "spec": {"containers": [{"name": "c", "image": "agent:1", "resources": {"requests": {"cpu": "2"}}}]}}},
+    }
+    daemonset = engine.explain_object(daemon, "ds.yaml", objects)
+    for build in (lambda: steps_view.build_replicas(replicas), lambda: steps_view.build_daemonset(daemonset)):
+        fast = _render_chars(build, big=True, width=width, monkeypatch=monkeypatch)
+        slow = _render_chars(build, big=False, width=width, monkeypatch=monkeypatch)
+        assert "".join(c for c, _ in fast) == "".join(c for c, _ in slow)
+        assert fast == slow
