@@ -113,10 +113,19 @@ t_cold = time.perf_counter() - t
 t = time.perf_counter()
 r = e.run(snap, inc, prof)
 t_cycle = time.perf_counter() - t
+import contextlib, os
+from kschedx.cli.render import render_result
+renders = {}
+for fmt in ("table", "wide", "json"):
+    with open(os.devnull, "w") as sink, contextlib.redirect_stdout(sink):
+        t = time.perf_counter()
+        render_result(r, fmt)
+        renders[fmt] = time.perf_counter() - t
 t = time.perf_counter()
 steps = e.run_replicas(snap, inc, prof, 100)
 t_rep = time.perf_counter() - t
-print(json.dumps({"cold": t_cold, "cycle": t_cycle, "replicas": t_rep,
+print(json.dumps({"cold": t_cold, "cycle": t_cycle, "replicas": t_rep, "table": renders["table"],
+                  "wide": renders["wide"], "json": renders["json"],
                   "placed": sum(1 for s in steps if s.selected_node), "rss": rss()}))
 """
 
@@ -140,7 +149,7 @@ print(json.dumps({f"{f[0].split('/kschedx/')[-1].split('/main/')[-1]}:{f[1]}({f[
 CLI = """
 import subprocess
 t = time.perf_counter()
-out = subprocess.run([sys.argv[3], "explain", sys.argv[2], "--cluster", sys.argv[1], "--replicas", "100", "-o", "json"],
+out = subprocess.run([sys.argv[3], "explain", sys.argv[2], "--cluster", sys.argv[1], *sys.argv[4:]],
                      capture_output=True)
 print(json.dumps({"cli": time.perf_counter() - t, "rc": out.returncode}))
 """
@@ -213,9 +222,13 @@ def main() -> None:
             cyc = child(CYCLE, str(path), str(pod))
             print(f"  one explain cycle {cyc['cold']:.2f} s (first) / {cyc['cycle']:.2f} s (next); "
                   f"--replicas 100 {cyc['replicas']:.1f} s ({cyc['placed']:.0f} placed); peak {cyc['rss']:.0f} MB")
+            print(f"  rendering that cycle: table {cyc['table']:.2f} s, "
+                  f"-o wide {cyc['wide']:.2f} s, -o json {cyc['json']:.2f} s")
             exe = shutil.which("kschedx", path=str(Path(sys.executable).parent)) or "kschedx"
-            cli = child(CLI, str(path), str(pod), exe)
-            print(f"  end to end: kschedx explain --replicas 100 -o json {cli['cli']:.1f} s (exit {cli['rc']:.0f})")
+            for extra in ([], ["--replicas", "100"], ["--replicas", "100", "-o", "json"]):
+                cli = child(CLI, str(path), str(pod), exe, *extra)
+                print(f"  end to end: kschedx explain {' '.join(extra) or '(table)'} {cli['cli']:.1f} s "
+                      f"(exit {cli['rc']:.0f})")
             chk = child(CHECK, str(path), str(manifests(tmp)))
             print(f"  check over {chk['n']:.0f} manifests {chk['check']:.1f} s; peak {chk['rss']:.0f} MB")
             for n in (int(x) for x in args.yaml_nodes.split(",")):

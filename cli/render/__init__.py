@@ -13,6 +13,7 @@ from kschedx.core.result import CycleResult
 FORMATS = ("table", "wide", "json", "yaml")
 
 
+@without_gc
 def render_result(result: CycleResult, fmt: str, *, top: int | None = None, no_color: bool = False) -> None:
     if fmt == "json":
         from kschedx.cli.render.json_yaml import render_json
