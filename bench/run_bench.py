@@ -100,13 +100,16 @@ snap = e.build_snapshot(objs)
 print(json.dumps({"load": t_load, "total": time.perf_counter() - t, "rss": rss()}))
 """
 
-CYCLE = """
+# The cluster (argv[1]) loaded and the incoming pod (argv[2]) ready for cycles.
+PREPARED = """
 from kschedx.core import explain as e
-from kschedx.core.whatif import Edits
 objs = e.load_cluster_files([sys.argv[1]])
 inc = e.prepare_pod(sys.argv[2], objs)
 snap = e.build_snapshot(objs, inc)
 prof = e.select_profile(inc.pod, None)
+"""
+
+CYCLE = PREPARED + """
 t = time.perf_counter()
 e.run(snap, inc, prof)  # the first cycle builds the lazy per-snapshot indexes
 t_cold = time.perf_counter() - t
@@ -129,13 +132,8 @@ print(json.dumps({"cold": t_cold, "cycle": t_cycle, "replicas": t_rep, "table": 
                   "placed": sum(1 for s in steps if s.selected_node), "rss": rss()}))
 """
 
-PROFILE = """
+PROFILE = PREPARED + """
 import cProfile, io, pstats
-from kschedx.core import explain as e
-objs = e.load_cluster_files([sys.argv[1]])
-inc = e.prepare_pod(sys.argv[2], objs)
-snap = e.build_snapshot(objs, inc)
-prof = e.select_profile(inc.pod, None)
 p = cProfile.Profile()
 p.enable()
 e.run_replicas(snap, inc, prof, 100)
