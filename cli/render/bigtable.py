@@ -37,13 +37,8 @@ class BigTable:
         # the box's column dividers come off the width first).
         max_width = table.width if table.width is not None else options.max_width
         widths = table._calculate_column_widths(console, options.update_width(max_width - table._extra_width))
-        left_pad, right_pad = table.padding[3], table.padding[1]
         columns = table.columns
-        last = len(columns) - 1
-        pads = [
-            ((left_pad if (i or table.pad_edge) else 0), (right_pad if (i < last or table.pad_edge) else 0))
-            for i in range(len(columns))
-        ]
+        pads = _pads(table)
         inner = [w - lp - rp for w, (lp, rp) in zip(widths, pads, strict=True)]
         if min(inner) < 1 or sum(widths) + table._extra_width > options.max_width:
             # Squeezed below its padding or wider than the screen even so (a very narrow
@@ -51,7 +46,7 @@ class BigTable:
             yield from console.render(table, options)
             return
         # The frame gets exactly its width, so that Rich doesn't shrink it a second time.
-        yield from console.render(_frame(table, widths), options.update_width(sum(widths) + table._extra_width))
+        yield from console.render(_frame(table, inner), options.update_width(sum(widths) + table._extra_width))
         separator = table.box.get_row(widths, "row", edge=table.show_edge) if table.box else ""
         column_cells = [column._cells for column in columns]
         styles = [console.get_style(column.style or "") for column in columns]
@@ -125,18 +120,27 @@ def _justified(console: Console, piece: Text, width: int, justify: str | None, b
         yield Segment(" " * after, text_style)
 
 
-def _frame(table: Table, widths: list[int]) -> Table:
-    """The table's title, header and the rule under it: the same table without rows,
-    its columns fixed at the widths Rich worked out for the full one."""
+def _pads(table: Table) -> list[tuple[int, int]]:
+    """Each column's (left, right) padding, as Rich pads cells: none at the outer edges
+    unless the table pads them."""
+    left_pad, right_pad = table.padding[3], table.padding[1]
+    last = len(table.columns) - 1
+    return [
+        ((left_pad if (i or table.pad_edge) else 0), (right_pad if (i < last or table.pad_edge) else 0))
+        for i in range(len(table.columns))
+    ]
+
+
+def _frame(table: Table, inner: list[int]) -> Table:
+    """The table's title, header and the rule under it: the same table without rows, its
+    columns fixed at the widths (padding excluded) Rich worked out for the full one."""
     frame = Table(
         box=table.box, title=table.title, title_justify=table.title_justify, title_style=table.title_style,
         pad_edge=table.pad_edge, show_edge=table.show_edge, show_header=table.show_header,
         header_style=table.header_style, padding=table.padding, expand=False, style=table.style,
         border_style=table.border_style,
     )
-    last = len(table.columns) - 1
-    for i, column in enumerate(table.columns):
-        pad = (table.padding[3] if (i or table.pad_edge) else 0) + (table.padding[1] if (i < last or table.pad_edge) else 0)
+    for column, width in zip(table.columns, inner, strict=True):
         frame.add_column(column.header, justify=column.justify, style=column.style, header_style=column.header_style,
-                         no_wrap=True, overflow=column.overflow, width=widths[i] - pad, min_width=widths[i] - pad)
+                         no_wrap=True, overflow=column.overflow, width=width, min_width=width)
     return frame

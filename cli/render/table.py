@@ -210,16 +210,20 @@ def _column_style(values: list[int]) -> tuple[int | None, bool]:
     return (hi if hi != lo else None), hi == lo
 
 
+FOCUS_NOTE = " ◂ spec.nodeName"
+FOCUS_NOTE_WIDTH = cell_len(FOCUS_NOTE)
+
+
 def _node_label(name: str, result: CycleResult, best: bool, labels: dict[str, str]) -> Text:
     t = span("★ " if best else "  ", style=S_BEST if best else "")
     t.append(labels.get(name, name), style=S_BEST if best else "")
     if result.focus_node == name:
-        t.append(" ◂ spec.nodeName", style=S_DIM)
+        t.append(FOCUS_NOTE, style=S_DIM)
     return t
 
 
 def _feasible_table(
-    result: CycleResult, names: list[str], wide: bool, labels: dict[str, str], node_width: int
+    result: CycleResult, names: list[str], wide: bool, labels: dict[str, str], node_width: int, widths: list[int]
 ) -> Table:
     """Scores of the feasible nodes: the weighted score per plugin, and in wide mode a dim
     second line per node with the plugin's raw score → its normalized score."""
@@ -258,7 +262,6 @@ def _feasible_table(
     # otherwise measure each of thousands of cells. The node column may still fold as a
     # last resort; numbers never do.
     titles = [f"{short_name(p.name)}\n×{p.weight}" if wide else short_name(p.name) for p in shown]
-    widths = _feasible_widths(result, names, wide, labels)
     table.add_column("Node", overflow="fold", min_width=min(node_width, widths[0]), width=max(node_width, widths[0]))
     for title, width in zip(titles, widths[1:-1], strict=True):
         table.add_column(title, justify="right", no_wrap=True, width=width)
@@ -277,8 +280,9 @@ def _feasible_widths(result: CycleResult, names: list[str], wide: bool, labels: 
     """The widest cell (or title) of each column of the feasible table, in terminal cells:
     the node, each shown score plugin, the total."""
     shown, _ = _score_columns(result)
-    focus = len(" ◂ spec.nodeName") if result.focus_node in names else 0
-    widths = [max([len("Node"), *(2 + cell_len(labels.get(n, n)) for n in names)]) + focus]
+    # As _node_label writes them: a 2-cell marker, the label, the spec.nodeName note.
+    widths = [max([len("Node"), *(2 + cell_len(labels.get(n, n)) + (FOCUS_NOTE_WIDTH if n == result.focus_node else 0)
+                                  for n in names)])]
     for p in shown:
         titles = [short_name(p.name), f"×{p.weight}"] if wide else [short_name(p.name)]
         w = max(len(t) for t in titles)
@@ -444,13 +448,15 @@ def build(
     listed = shown.feasible + shown.infeasible
     node_width = _node_width(listed, labels, console)
     suffix = common_suffix(list(result.nodes))
-    if suffix and shown.feasible and not _fits(console, _feasible_widths(result, shown.feasible, wide, labels)):
+    widths = _feasible_widths(result, shown.feasible, wide, labels) if shown.feasible else []
+    if suffix and shown.feasible and not _fits(console, widths):
         # Cloud node names share a long domain; drop it rather than fold every name.
         labels = {n: n[: -len(suffix)] for n in result.nodes}
         node_width = _node_width(listed, labels, console)
+        widths = _feasible_widths(result, shown.feasible, wide, labels)
         suffix_note = Text(f"Node names shortened: each ends in {suffix}", style=S_DIM)
     if shown.feasible:
-        table = _feasible_table(result, shown.feasible, wide, labels, node_width)
+        table = _feasible_table(result, shown.feasible, wide, labels, node_width, widths)
         parts.append(big(table))
         _, skipped = _score_columns(result)
         if skipped:

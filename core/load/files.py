@@ -1,8 +1,7 @@
 """Reading Kubernetes objects from YAML or JSON files (optionally gzip-compressed).
 
 Multi-document YAML and ``kind: List`` documents are flattened into a list of objects.
-YAML goes through libyaml's C loader when it is available (with faster resolving and
-construction, core/load/yamlload.py); JSON through msgspec.
+YAML is parsed by libyaml and built by core/load/yamlload.py; JSON is decoded by msgspec.
 """
 
 from __future__ import annotations
@@ -54,7 +53,7 @@ def read_bytes(path: str) -> bytes:
                 return _read_gzip(f, size, path)
             if size <= _CHUNK or not listening_now():
                 return f.read()
-            return _read_chunks(f, size, path)
+            return _read_pieces(f, f, size, f"reading {Path(path).name} ({size >> 20} MB)")
     except FileNotFoundError:
         raise InputError("no such file", path=path) from None
     except IsADirectoryError:
@@ -63,36 +62,22 @@ def read_bytes(path: str) -> bytes:
         raise InputError(e.strerror or str(e), path=path) from None
 
 
-def _read_chunks(f: BinaryIO, size: int, path: str) -> bytes:
-    name = Path(path).name
-    mb = size >> 20
-    parts: list[bytes] = []
-    read = 0
-    while True:
-        part = f.read(_CHUNK)
-        if not part:
-            break
-        parts.append(part)
-        read += len(part)
-        report(f"reading {name} ({mb} MB)", read, size)
-    return b"".join(parts)
-
-
 def _read_gzip(f: BinaryIO, size: int, path: str) -> bytes:
     """Decompress while reading; progress is the share of the compressed file consumed."""
-    name = Path(path).name
-    mb = size >> 20
-    parts: list[bytes] = []
     try:
         with gzip.GzipFile(fileobj=f, mode="rb") as z:
-            while True:
-                part = z.read(_CHUNK)
-                if not part:
-                    break
-                parts.append(part)
-                report(f"decompressing {name} ({mb} MB)", min(f.tell(), size), size)
+            return _read_pieces(z, f, size, f"decompressing {Path(path).name} ({size >> 20} MB)")
     except (gzip.BadGzipFile, EOFError, zlib.error) as e:
         raise InputError(f"not a valid gzip file: {e}", path=path) from None
+
+
+def _read_pieces(source: BinaryIO | gzip.GzipFile, f: BinaryIO, size: int, phase: str) -> bytes:
+    """All of ``source`` in 16 MB pieces, reporting how far into the file ``f`` (of
+    ``size`` bytes) that is."""
+    parts: list[bytes] = []
+    while part := source.read(_CHUNK):
+        parts.append(part)
+        report(phase, min(f.tell(), size), size)
     return b"".join(parts)
 
 

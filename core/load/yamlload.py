@@ -43,10 +43,8 @@ from yaml.resolver import Resolver
 
 try:  # pragma: no cover - depends on how PyYAML was built
     _Base: Any = yaml.CSafeLoader
-    HAVE_LIBYAML = True
 except AttributeError:  # pragma: no cover
     _Base = yaml.SafeLoader
-    HAVE_LIBYAML = False
 
 _STR = "tag:yaml.org,2002:str"
 _MAP = "tag:yaml.org,2002:map"
@@ -126,12 +124,13 @@ class _StartOver(Exception):
 
 
 _NO_KEY = object()
-# Scalar tags whose PyYAML constructors are plain functions of the node.
+# Typed scalar tags whose PyYAML constructors are plain functions of the node (strings
+# never get here: they are taken as they are).
 _SCALAR_CONSTRUCTORS = {
     tag: _Base.yaml_constructors[tag]
     for tag in (
         "tag:yaml.org,2002:null", "tag:yaml.org,2002:bool", "tag:yaml.org,2002:int", "tag:yaml.org,2002:float",
-        "tag:yaml.org,2002:binary", "tag:yaml.org,2002:timestamp", _STR,
+        "tag:yaml.org,2002:binary", "tag:yaml.org,2002:timestamp",
     )
 }
 _PROGRESS_EVERY = 1 << 16  # events between progress reports
