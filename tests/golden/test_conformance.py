@@ -17,12 +17,29 @@ from .harness import run_case
 CASES = Path(__file__).parent / "cases"
 RESULTS: dict[str, list[bool]] = {}
 
+# Cases kschedx does not reproduce yet, each with the open issue that will: strict
+# expected failures, so a case that starts to pass fails the run until it leaves this list.
+PENDING_FAMILIES = {"versions": "issue 23: Kubernetes versions other than v1.35"}
+PENDING_CASES = {
+    name: "issue 16 item 7: in-place pod resize"
+    for name in ("resize-3-10", "resize-3-11", "resize-3-3", "resize-3-7", "resize-3-9")
+}
+
 
 def _family(case: Path) -> str:
     return str(json.loads((case / "meta.json").read_text())["family"])
 
 
-@pytest.mark.parametrize("case", sorted(CASES.iterdir()), ids=lambda p: p.name)
+def _params() -> list[object]:
+    params: list[object] = []
+    for case in sorted(CASES.iterdir()):
+        why = PENDING_CASES.get(case.name) or PENDING_FAMILIES.get(_family(case))
+        marks = [pytest.mark.xfail(reason=why, strict=True)] if why else []
+        params.append(pytest.param(case, marks=marks, id=case.name))
+    return params
+
+
+@pytest.mark.parametrize("case", _params())
 def test_golden_case(case: Path) -> None:
     expected = json.loads((case / "expected.json").read_text())
     actual = run_case(case)
