@@ -429,7 +429,7 @@ def device_facts(plugins: PluginSet, node: str) -> list[str]:
 
 def _fit_hints(pod: PodInfo, ni: NodeInfo) -> list[str]:
     out = []
-    for m in fits_request(pod.requests, ni):
+    for m in fits_request(pod.spec_requests, ni):
         if m.resource == "pods":
             out.append(f"the node runs its maximum of {m.capacity} pods: remove one pod from it")
         elif m.capacity == 0:
