@@ -21,6 +21,7 @@ from kschedx.core.framework import (
     go_string_list,
 )
 from kschedx.core.model import PodInfo
+from kschedx.core.nominated import FAILED_WITH, FAILED_WITHOUT, PASSED_BOTH, nominated_story, run_without
 from kschedx.core.result import (
     CycleResult,
     NodeScore,
@@ -144,10 +145,11 @@ class Framework:
 
     def filter_with_nominated(
         self, state: CycleState, pod: PodInfo, node: NodeInfo, all_reasons: bool = False,
-        memo: ReplicaMemo | None = None,
+        memo: ReplicaMemo | None = None, passes: dict[str, str] | None = None,
     ) -> list[Status]:
         """``RunFilterPluginsWithNominatedPods``: first with equal-or-higher priority nominated
-        pods added to the node, then (if that passed) without them."""
+        pods added to the node, then (if that passed) without them.  ``passes`` records, per
+        node with such pods, which pass decided (kschedx.core.nominated)."""
         nominated = self._nominated_for(pod, node) if self.snapshot.nominated else None
         if nominated:
             st2 = state.clone()
@@ -159,8 +161,13 @@ class Framework:
                     return [s]
             failures = self.run_filter(st2, pod, n2, all_reasons)
             if failures:
+                if passes is not None:
+                    passes[node.name] = FAILED_WITH
                 return failures
-        return self.run_filter(state, pod, node, all_reasons, memo)
+        failures = self.run_filter(state, pod, node, all_reasons, memo)
+        if nominated and passes is not None:
+            passes[node.name] = FAILED_WITHOUT if failures else PASSED_BOTH
+        return failures
 
     # ------------------------------------------------------------------ the cycle
 
@@ -285,8 +292,9 @@ class Framework:
 
             # ------------------------------------------------------ Filter
             feasible = []
+            passes: dict[str, str] = {}
             for ni in candidates:
-                failures = self.filter_with_nominated(state, pod, ni, all_reasons, self.memo)
+                failures = self.filter_with_nominated(state, pod, ni, all_reasons, self.memo, passes)
                 if not failures:
                     feasible.append(ni)
                     result.nodes[ni.name] = NodeVerdict(True)
@@ -303,6 +311,11 @@ class Framework:
                         {"plugin": f.plugin, "code": f.code.label, "reasons": list(f.reasons)} for f in failures
                     ]
                 result.nodes[ni.name] = verdict
+            if snapshot.nominated:
+                result.nominated = nominated_story(
+                    snapshot, pod, result, passes,
+                    lambda name: run_without(self, state, pod, snapshot.by_name[name]),
+                )
 
         if feasible and self.extenders:
             # findNodesThatPassExtenders: the extenders' filters narrow the feasible nodes.

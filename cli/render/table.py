@@ -418,6 +418,17 @@ def _preemption(p: PreemptionOutcome, wide: bool) -> list[RenderableType]:
     return out
 
 
+def _nominated(result: CycleResult, labels: dict[str, str]) -> list[RenderableType]:
+    """Pending pods nominated to nodes: which counted in each node's filters (kschedx.core.nominated)."""
+    out: list[RenderableType] = [span("Nominated pods (pending, status.nominatedNodeName):", style=S_LABEL)]
+    for node, story in sorted(result.nominated.items()):
+        t = Text(f"  {labels.get(node, node)}: ")
+        t.append(story.describe(result.pod_priority), style=S_DIM)
+        out.append(t)
+    out.append(Text(""))
+    return out
+
+
 def _legend(result: CycleResult) -> Text:
     shown, _ = _score_columns(result)
     t = Text("Columns: ", style=S_DIM)
@@ -478,6 +489,8 @@ def build(
         parts.append(suffix_note)
     if wide and shown.feasible:
         parts.append(_legend(result))
+    if result.nominated:
+        parts.extend(_nominated(result, labels))
     if result.fit_error:
         t = span("FitError ", style=S_BAD)
         t.append(result.fit_error)
