@@ -466,7 +466,13 @@ def build(
         node_width = _node_width(listed, labels, console)
         widths = _feasible_widths(result, shown.feasible, wide, labels)
         suffix_note = Text(f"Node names shortened: each ends in {suffix}", style=S_DIM)
-    if shown.feasible:
+    if shown.feasible and result.error and not result.score_plugins:
+        # The cycle stopped at a plugin's error before scoring: these nodes only passed Filter.
+        parts.append(Text(f"Passed every filter ({len(rows.feasible)}), not scored: the cycle stopped at the error",
+                          style=S_LABEL))
+        parts.append(Text("  " + ", ".join(labels.get(n, n) for n in shown.feasible)))
+        parts.append(Text(""))
+    elif shown.feasible:
         table = _feasible_table(result, shown.feasible, wide, labels, node_width, widths)
         parts.append(big(table))
         _, skipped = _score_columns(result)
