@@ -21,7 +21,14 @@ from kschedx.core.framework import (
     go_string_list,
 )
 from kschedx.core.model import PodInfo
-from kschedx.core.nominated import FAILED_WITH, FAILED_WITHOUT, PASSED_BOTH, nominated_story, run_without
+from kschedx.core.nominated import (
+    FAILED_WITH,
+    FAILED_WITHOUT,
+    PASSED_BOTH,
+    nominated_story,
+    prefer_nominated_node,
+    run_without,
+)
 from kschedx.core.plugin_errors import (
     add_pod_error_message,
     cycle_error_warning,
@@ -424,6 +431,7 @@ class Framework:
         best = max(totals.values())
         result.best_nodes = sorted(n for n, t in totals.items() if t == best)
         result.selected_node = result.best_nodes[0]
+        prefer_nominated_node(result, pod)
         return result
 
     def _run_post_filter(

@@ -138,3 +138,32 @@ def nominated_story(
 def run_without(fw: Any, state: CycleState, pod: PodInfo, node: NodeInfo) -> bool:
     """The filters on the node as it is, nominated pods left out (upstream's second pass)."""
     return not fw.run_filter(state, pod, node)
+
+
+def prefer_nominated_node(result: CycleResult, pod: PodInfo) -> None:
+    """The pod's own ``status.nominatedNodeName`` (set when it preempted in an earlier cycle).
+
+    ``findNodesThatFitPod`` (schedule_one.go, ``evaluateNominatedNode``) filters that node first
+    and, when it passes, returns it as the only feasible node: ``schedulePod`` then binds it
+    without filtering the other nodes or scoring.  kschedx has evaluated every node (shown for
+    the explanation) and makes the nominated node the choice; when it fails, the scheduler goes
+    on over all nodes as usual."""
+    name = pod.nominated_node_name
+    verdict = result.nodes.get(name) if name else None
+    if verdict is None:
+        return  # not nominated, or to a node that is gone: upstream evaluates every node
+    if not verdict.feasible:
+        result.warnings.append(
+            f"the pod is nominated to {name} (status.nominatedNodeName) but that node fails the filters now: "
+            "the scheduler tries it first, then evaluates every node as shown"
+        )
+        return
+    if result.single_feasible_node:
+        return  # the single-feasible-node shortcut says it already
+    result.best_nodes = [name]
+    result.selected_node = name
+    result.warnings.append(
+        f"the pod is nominated to {name} (status.nominatedNodeName, from an earlier preemption): the scheduler "
+        "filters that node first and, as it passes, binds the pod there without filtering the other nodes or "
+        "scoring; their verdicts and scores are shown for the explanation only"
+    )

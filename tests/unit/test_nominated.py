@@ -114,3 +114,22 @@ def test_outputs_say_which_nominated_pods_counted(tmp_path: Path) -> None:
     text = " ".join(out.stdout.split())
     assert "Nominated pods on this node: • counted default/high (priority 1000)" in text
     assert "the node fits once it is bound or gone, or if the pod's priority were above 1000" in text
+
+
+def test_the_pods_own_nominated_node_is_taken_when_it_passes() -> None:
+    # schedule_one.go evaluateNominatedNode: the nominated node is filtered first; when it passes
+    # it is the only feasible node, bound without scoring, even if another node would score higher.
+    snap = snapshot(node("big", cpu="16"), node("nominated", cpu="2"))
+    incoming = _nominated("p", "nominated", 0, cpu="1")
+    r = cycle(snap, incoming)
+    assert r.totals["big"] > r.totals["nominated"]  # scores are still shown for the explanation
+    assert r.selected_node == "nominated" and r.best_nodes == ["nominated"]
+    assert any("the pod is nominated to nominated" in w and "without filtering the other nodes" in w
+               for w in r.warnings)
+
+
+def test_a_nominated_node_that_no_longer_fits_falls_back_to_every_node() -> None:
+    snap = snapshot(node("big", cpu="16"), node("nominated", cpu="2"), pod("hog", cpu="2", node_name="nominated"))
+    r = cycle(snap, _nominated("p", "nominated", 0, cpu="1"))
+    assert r.selected_node == "big"
+    assert any("fails the filters now" in w for w in r.warnings)
