@@ -82,6 +82,8 @@ class Framework:
         self.extenders: list[Any] = []
         # Node-local answers shared by the cycles of one replica run (None: no reuse).
         self.memo: ReplicaMemo | None = None
+        # The pod's own nominated node is tried first (evaluateNominatedNode, not in v1.12).
+        self.nominated_node_first = True
 
     # ------------------------------------------------------------------ Handle
 
@@ -431,7 +433,8 @@ class Framework:
         best = max(totals.values())
         result.best_nodes = sorted(n for n, t in totals.items() if t == best)
         result.selected_node = result.best_nodes[0]
-        prefer_nominated_node(result, pod)
+        if self.nominated_node_first:
+            prefer_nominated_node(result, pod)
         return result
 
     def _run_post_filter(

@@ -133,3 +133,16 @@ def test_a_nominated_node_that_no_longer_fits_falls_back_to_every_node() -> None
     r = cycle(snap, _nominated("p", "nominated", 0, cpu="1"))
     assert r.selected_node == "big"
     assert any("fails the filters now" in w for w in r.warnings)
+
+
+def test_legacy_v112_has_no_nominated_node_shortcut() -> None:
+    # PreferNominatedNode came long after v1.12: the classic pipeline scores every feasible node.
+    from kschedx.core.config import default_profile
+    from kschedx.core.legacy.runner import run_legacy
+    from kschedx.core.model import PodInfo
+    from kschedx.core.plugins import REGISTRY
+
+    snap = snapshot(node("big", cpu="16"), node("nominated", cpu="2"))
+    r = run_legacy(snap, PodInfo(_nominated("p", "nominated", 0, cpu="1")), default_profile(REGISTRY), None, [])
+    assert r.selected_node == "big"
+    assert not any("nominated to" in w for w in r.warnings)
