@@ -184,3 +184,26 @@ def test_incoming_pod_filter_ignores_its_status_but_scores_with_it() -> None:
     assert info.requests["cpu"] == 3000
     r = cycle(snapshot(node("n1", cpu="2")), incoming)
     assert r.nodes["n1"].feasible
+
+
+def test_deprecated_status_resize_field_alone_does_not_make_it_infeasible() -> None:
+    # v1.35 reads only the PodResizePending condition; status.resize is the pre-1.33 field.
+    p = _running([_ctr("a", requests={"cpu": "2"})], [_status("a", {"cpu": "1"}, {"cpu": "1"})])
+    p.status["resize"] = "Infeasible"
+    assert not resize_infeasible(p.status)
+    assert p.requests["cpu"] == 2000
+
+
+def test_pod_level_requests_win_and_pod_level_status_is_ignored_in_v135() -> None:
+    # PodRequests: pod-level requests replace the container sum for cpu/memory; their status
+    # counterpart needs InPlacePodLevelResourcesVerticalScaling (alpha, off in v1.35).
+    raw: Dict = {
+        "metadata": {"name": "r"},
+        "spec": {"nodeName": "n", "resources": {"requests": {"cpu": "1"}},
+                 "containers": [_ctr("a", requests={"cpu": "300m", "memory": "64Mi"})]},
+        "status": {"phase": "Running", "resources": {"requests": {"cpu": "2"}}, "allocatedResources": {"cpu": "2"},
+                   "containerStatuses": [_status("a", {"cpu": "500m", "memory": "128Mi"})]},
+    }
+    p = PodInfo(raw)
+    assert p.requests["cpu"] == 1000  # pod level, neither 500m nor the pod-level status 2
+    assert p.requests["memory"] == 128 * MI  # not set at pod level: the container's effective request
