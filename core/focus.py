@@ -479,7 +479,11 @@ def failure_hints(failed: list[FilterCheck], pod: PodInfo, ni: NodeInfo, plugins
     changes = 0
     for f in failed:
         before = len(hints)
-        if f.plugin == "NodeUnschedulable":
+        if f.code == "Error":
+            # Not a verdict on the node: the plugin could not decide, and the cycle stops there.
+            hints.append(f"{f.plugin} returned Error, which stops the whole scheduling cycle (not only this node): "
+                         "remove its cause; the pod is retried after a backoff")
+        elif f.plugin == "NodeUnschedulable":
             hints.append(f"uncordon the node (kubectl uncordon {ni.name}) or tolerate "
                          "node.kubernetes.io/unschedulable:NoSchedule")
         elif f.plugin == "TaintToleration":

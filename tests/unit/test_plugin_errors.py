@@ -161,3 +161,8 @@ def test_cli_reports_the_error_in_every_format_and_exits_unschedulable(tmp_path:
     assert f"scheduler error: {UPDATING}" in text
     assert "Passed every filter (1), not scored: the cycle stopped at the error a" in text
     assert "warning: a Filter plugin returned Error on b: the real scheduler would stop this cycle" in text
+
+    out = runner.invoke(app, ["explain", str(manifest), "-c", str(cluster), "--no-color", "--node", "b"])
+    text = " ".join(out.stdout.split())
+    assert "is currently being updated (fewer slices than its resourceSliceCount 2)" in text
+    assert "DynamicResources returned Error, which stops the whole scheduling cycle" in text
