@@ -21,6 +21,20 @@ from kschedx.core.framework import (
     go_string_list,
 )
 from kschedx.core.model import PodInfo
+from kschedx.core.nominated import (
+    FAILED_WITH,
+    FAILED_WITHOUT,
+    PASSED_BOTH,
+    nominated_story,
+    prefer_nominated_node,
+    run_without,
+)
+from kschedx.core.plugin_errors import (
+    add_pod_error_message,
+    cycle_error_warning,
+    filter_error_message,
+    filter_error_warning,
+)
 from kschedx.core.result import (
     CycleResult,
     NodeScore,
@@ -46,6 +60,14 @@ def num_feasible_nodes_to_find(num_all: int, percentage: int | None) -> int:
     return max(n, min_feasible)
 
 
+def _filter_status(st: Status, plugin: str) -> Status:
+    """A Filter plugin's failure as ``RunFilterPlugins`` returns it: anything but a rejection
+    becomes an Error with upstream's wrapped message."""
+    if st.is_rejected:
+        return st.with_plugin(plugin)
+    return Status(Code.ERROR, [filter_error_message(plugin, st.message)], plugin)
+
+
 class Framework:
     """A profile bound to a snapshot; implements the plugins' ``Handle``."""
 
@@ -60,6 +82,8 @@ class Framework:
         self.extenders: list[Any] = []
         # Node-local answers shared by the cycles of one replica run (None: no reuse).
         self.memo: ReplicaMemo | None = None
+        # The pod's own nominated node is tried first (evaluateNominatedNode, not in v1.12).
+        self.nominated_node_first = True
 
     # ------------------------------------------------------------------ Handle
 
@@ -69,7 +93,7 @@ class Framework:
                 continue
             st: Status = pl.add_pod(state, pod, to_add, node)
             if not st.is_success:
-                return st.with_plugin(pl.name)
+                return Status(Code.ERROR, [add_pod_error_message(pl.name, st.message)], pl.name)
         return Status.success()
 
     def run_pre_filter_remove_pod(
@@ -80,7 +104,7 @@ class Framework:
                 continue
             st: Status = pl.remove_pod(state, pod, to_remove, node)
             if not st.is_success:
-                return st.with_plugin(pl.name)
+                return Status(Code.ERROR, [add_pod_error_message(pl.name, st.message, "RemovePod")], pl.name)
         return Status.success()
 
     def run_filter(
@@ -107,10 +131,10 @@ class Framework:
                 for pl in local:
                     st0: Status = pl.filter(state, pod, node)  # type: ignore[attr-defined]
                     if not st0.is_success:
-                        head.append(st0.with_plugin(pl.name))
+                        head.append(_filter_status(st0, pl.name))
                 memo.filters[node.name] = (node.generation, head)
             for st0 in head:
-                if st0.code not in (Code.UNSCHEDULABLE, Code.UNSCHEDULABLE_AND_UNRESOLVABLE, Code.PENDING):
+                if not st0.is_rejected:
                     return [st0]
                 failures.append(st0)
                 if not all_reasons:
@@ -121,8 +145,8 @@ class Framework:
                 continue
             st: Status = pl.filter(state, pod, node)  # type: ignore[attr-defined]
             if not st.is_success:
-                st = st.with_plugin(pl.name)
-                if st.code not in (Code.UNSCHEDULABLE, Code.UNSCHEDULABLE_AND_UNRESOLVABLE, Code.PENDING):
+                st = _filter_status(st, pl.name)
+                if not st.is_rejected:
                     return [st]
                 failures.append(st)
                 if not all_reasons:
@@ -144,10 +168,11 @@ class Framework:
 
     def filter_with_nominated(
         self, state: CycleState, pod: PodInfo, node: NodeInfo, all_reasons: bool = False,
-        memo: ReplicaMemo | None = None,
+        memo: ReplicaMemo | None = None, passes: dict[str, str] | None = None,
     ) -> list[Status]:
         """``RunFilterPluginsWithNominatedPods``: first with equal-or-higher priority nominated
-        pods added to the node, then (if that passed) without them."""
+        pods added to the node, then (if that passed) without them.  ``passes`` records, per
+        node with such pods, which pass decided (kschedx.core.nominated)."""
         nominated = self._nominated_for(pod, node) if self.snapshot.nominated else None
         if nominated:
             st2 = state.clone()
@@ -159,8 +184,13 @@ class Framework:
                     return [s]
             failures = self.run_filter(st2, pod, n2, all_reasons)
             if failures:
+                if passes is not None:
+                    passes[node.name] = FAILED_WITH
                 return failures
-        return self.run_filter(state, pod, node, all_reasons, memo)
+        failures = self.run_filter(state, pod, node, all_reasons, memo)
+        if nominated and passes is not None:
+            passes[node.name] = FAILED_WITHOUT if failures else PASSED_BOTH
+        return failures
 
     # ------------------------------------------------------------------ the cycle
 
@@ -242,7 +272,8 @@ class Framework:
         prefilter_msg = ""
         if prefilter_status is not None:
             if prefilter_status.code == Code.ERROR:
-                result.error = f"running PreFilter plugin {prefilter_status.plugin!r}: {prefilter_status.message}"
+                result.error = f'running PreFilter plugin "{prefilter_status.plugin}": {prefilter_status.message}'
+                result.warnings.append(cycle_error_warning(result.error))
                 result.pre_filter.code = "Error"
                 result.pre_filter.plugin = prefilter_status.plugin
                 result.pre_filter.reasons = list(prefilter_status.reasons)
@@ -285,16 +316,22 @@ class Framework:
 
             # ------------------------------------------------------ Filter
             feasible = []
+            passes: dict[str, str] = {}
+            errors: list[str] = []
             for ni in candidates:
-                failures = self.filter_with_nominated(state, pod, ni, all_reasons, self.memo)
+                failures = self.filter_with_nominated(state, pod, ni, all_reasons, self.memo, passes)
                 if not failures:
                     feasible.append(ni)
                     result.nodes[ni.name] = NodeVerdict(True)
                     continue
                 first = failures[0]
-                if first.code == Code.ERROR:
-                    result.error = f"running Filter plugin {first.plugin!r} on {ni.name}: {first.message}"
-                    return result
+                if not first.is_rejected:
+                    # The real cycle ends here (see kschedx.core.plugin_errors); the other nodes
+                    # are still evaluated, for the explanation.
+                    errors.append(ni.name)
+                    result.nodes[ni.name] = NodeVerdict(False, Code.ERROR.label, first.plugin, [first.message],
+                                                        "Filter")
+                    continue
                 statuses.statuses[ni.name] = first
                 unschedulable_plugins.add(first.plugin)
                 verdict = NodeVerdict(False, first.code.label, first.plugin, list(first.reasons), "Filter")
@@ -303,6 +340,16 @@ class Framework:
                         {"plugin": f.plugin, "code": f.code.label, "reasons": list(f.reasons)} for f in failures
                     ]
                 result.nodes[ni.name] = verdict
+            if snapshot.nominated:
+                result.nominated = nominated_story(
+                    snapshot, pod, result, passes,
+                    lambda name: run_without(self, state, pod, snapshot.by_name[name]),
+                )
+            if errors:
+                errors.sort()
+                result.error = result.nodes[errors[0]].reasons[0]
+                result.warnings.append(filter_error_warning(result.error, errors))
+                return result
 
         if feasible and self.extenders:
             # findNodesThatPassExtenders: the extenders' filters narrow the feasible nodes.
@@ -334,7 +381,8 @@ class Framework:
             if st.is_skip:
                 state.skip_score.add(pl.name)
             elif not st.is_success:
-                result.error = f"running PreScore plugin {pl.name!r}: {st.message}"
+                result.error = f'running PreScore plugin "{pl.name}": {st.message}'
+                result.warnings.append(cycle_error_warning(result.error))
                 return result
 
         totals = {ni.name: 0 for ni in feasible}
@@ -353,7 +401,8 @@ class Framework:
                         continue
                 s, st = pl.score(state, pod, ni)  # type: ignore[attr-defined]
                 if not st.is_success:
-                    result.error = f"running Score plugin {pl.name!r} on {ni.name}: {st.message}"
+                    result.error = f'running Score plugins: plugin "{pl.name}" failed with: {st.message}'
+                    result.warnings.append(cycle_error_warning(result.error))
                     return result
                 raw[ni.name] = s
                 if memo is not None:
@@ -362,14 +411,16 @@ class Framework:
             if hasattr(pl, "normalize_score"):
                 st = pl.normalize_score(state, pod, normalized)
                 if not st.is_success:
-                    result.error = f"running NormalizeScore plugin {pl.name!r}: {st.message}"
+                    result.error = f'running Normalize on Score plugins: plugin "{pl.name}" failed with: {st.message}'
+                    result.warnings.append(cycle_error_warning(result.error))
                     return result
             for name, v in normalized.items():
                 if v < MIN_NODE_SCORE or v > MAX_NODE_SCORE:
                     result.error = (
-                        f"plugin {pl.name!r} returns an invalid score {v}, "
-                        f"it should in the range of [{MIN_NODE_SCORE}, {MAX_NODE_SCORE}] after normalizing"
+                        f'applying score defaultWeights on Score plugins: plugin "{pl.name}" returns an invalid '
+                        f"score {v}, it should in the range of [{MIN_NODE_SCORE}, {MAX_NODE_SCORE}] after normalizing"
                     )
+                    result.warnings.append(cycle_error_warning(result.error))
                     return result
                 ps.scores[name] = NodeScore(raw[name], v, v * weight)
                 totals[name] += v * weight
@@ -382,6 +433,8 @@ class Framework:
         best = max(totals.values())
         result.best_nodes = sorted(n for n, t in totals.items() if t == best)
         result.selected_node = result.best_nodes[0]
+        if self.nominated_node_first:
+            prefer_nominated_node(result, pod)
         return result
 
     def _run_post_filter(

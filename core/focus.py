@@ -70,6 +70,8 @@ class NodeStory:
     hints: list[str]
     volumes: list[str] = field(default_factory=list)
     devices: list[str] = field(default_factory=list)
+    # Pods nominated to this node and what they did to its filters (kschedx.core.nominated).
+    nominated: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -78,6 +80,7 @@ class NodeStory:
             "total": self.total, "rank": self.rank, "winner": self.winner, "hints": list(self.hints),
             "volumes": list(self.volumes),
             "devices": list(self.devices),
+            **({"nominated": self.nominated} if self.nominated is not None else {}),
         }
 
 
@@ -429,7 +432,7 @@ def device_facts(plugins: PluginSet, node: str) -> list[str]:
 
 def _fit_hints(pod: PodInfo, ni: NodeInfo) -> list[str]:
     out = []
-    for m in fits_request(pod.requests, ni):
+    for m in fits_request(pod.spec_requests, ni):
         if m.resource == "pods":
             out.append(f"the node runs its maximum of {m.capacity} pods: remove one pod from it")
         elif m.capacity == 0:
@@ -476,7 +479,11 @@ def failure_hints(failed: list[FilterCheck], pod: PodInfo, ni: NodeInfo, plugins
     changes = 0
     for f in failed:
         before = len(hints)
-        if f.plugin == "NodeUnschedulable":
+        if f.code == "Error":
+            # Not a verdict on the node: the plugin could not decide, and the cycle stops there.
+            hints.append(f"{f.plugin} returned Error, which stops the whole scheduling cycle (not only this node): "
+                         "remove its cause; the pod is retried after a backoff")
+        elif f.plugin == "NodeUnschedulable":
             hints.append(f"uncordon the node (kubectl uncordon {ni.name}) or tolerate "
                          "node.kubernetes.io/unschedulable:NoSchedule")
         elif f.plugin == "TaintToleration":
@@ -543,6 +550,13 @@ def node_story(result: CycleResult, plugins: PluginSet, pod: PodInfo, snapshot: 
             hints = [f"cut before Filter by {verdict.plugin or 'a PreFilter node set'}: {'; '.join(verdict.reasons)}"]
         else:
             hints = failure_hints([f for f in filters if f.outcome == FAIL], pod, ni, plugins, snapshot)
-    return NodeStory(node, feasible, rejected_at, filters, scores, total, rank,
-                     result.best_nodes[0] if result.best_nodes else None, hints, volume_facts(pod, ni, snapshot),
-                     device_facts(plugins, node))
+    story = NodeStory(node, feasible, rejected_at, filters, scores, total, rank,
+                      result.best_nodes[0] if result.best_nodes else None, hints, volume_facts(pod, ni, snapshot),
+                      device_facts(plugins, node))
+    nominated = result.nominated.get(node)
+    if nominated is not None:
+        story.nominated = nominated.describe(result.pod_priority)
+        hint = nominated.hint()
+        if hint is not None:
+            story.hints.insert(0, hint)
+    return story

@@ -3,7 +3,8 @@
 ``PodInfo`` and ``NodeView`` keep the original dict (``raw``) and expose what the plugins
 read.  Resource arithmetic follows the component-helpers ``PodRequests`` rules that
 kube-scheduler v1.35 uses: init containers, restartable (sidecar) init containers,
-pod-level resources, pod overhead, and the non-zero defaults used for scoring.
+pod-level resources, pod overhead, the non-zero defaults used for scoring, and the status
+resources of a pod in the middle of an in-place resize.
 """
 
 from __future__ import annotations
@@ -116,6 +117,35 @@ def pod_level_requests(spec: Mapping[str, Any]) -> dict[str, Fraction]:
     return {k: v for k, v in reqs.items() if k in _POD_LEVEL_SUPPORTED or is_hugepages(k)}
 
 
+def resize_infeasible(status: Mapping[str, Any] | None) -> bool:
+    """The first PodResizePending condition says Infeasible (component-helpers ``IsPodResizeInfeasible``)."""
+    for cond in (status or {}).get("conditions") or []:
+        if cond.get("type") == "PodResizePending":
+            return bool(cond.get("reason") == "Infeasible")
+    return False
+
+
+def _status_requests(status: Mapping[str, Any] | None) -> dict[str, tuple[dict[str, Fraction], dict[str, Fraction]]]:
+    """Per container name with a ``resources`` block in its status: (actuated, allocated) requests.
+
+    A status without ``resources`` (null or absent, as from a kubelet that does not report it)
+    leaves the container at its spec; an empty block still counts, as a non-nil pointer does
+    upstream."""
+    out: dict[str, tuple[dict[str, Fraction], dict[str, Fraction]]] = {}
+    if not status:
+        return out
+    for cs in (status.get("containerStatuses") or []) + (status.get("initContainerStatuses") or []):
+        res = cs.get("resources")
+        if res is None:
+            continue
+        name = str(cs.get("name", ""))
+        out[name] = (
+            _quantities(res.get("requests"), f"status of container {name!r}: resources.requests"),
+            _quantities(cs.get("allocatedResources"), f"status of container {name!r}: allocatedResources"),
+        )
+    return out
+
+
 def pod_requests(
     spec: Mapping[str, Any],
     status: Mapping[str, Any] | None = None,
@@ -123,22 +153,29 @@ def pod_requests(
 ) -> dict[str, Fraction]:
     """The pod's effective requests (``PodRequests`` in component-helpers).
 
+    With ``status`` the in-place resize rules apply (``UseStatusResources``, on in v1.35 where
+    InPlacePodVerticalScaling is GA): a container (or sidecar) whose status reports resources
+    counts max(spec, actuated, allocated) per resource, or only max(actuated, allocated) while
+    the resize is Infeasible, since the kubelet will never grant it.  Plain init containers are
+    finished and keep their spec.  Pod-level status resources need
+    InPlacePodLevelResourcesVerticalScaling, alpha and off in v1.35, so ``spec.resources`` is
+    taken as written.
+
     ``non_missing`` gives defaults for cpu/memory that a container does not request at all
     (an explicit zero stays zero); the scheduler uses it for its "non-zero" requests.
     """
-    status_res: dict[str, dict[str, Fraction]] = {}
-    if status:
-        for cs in (status.get("containerStatuses") or []) + (status.get("initContainerStatuses") or []):
-            r = (cs.get("resources") or {}).get("requests")
-            if r:
-                status_res[cs.get("name", "")] = _quantities(r, "status requests")
+    infeasible = resize_infeasible(status)
+    status_res = _status_requests(status)
 
-    def one(c: Mapping[str, Any]) -> dict[str, Fraction]:
+    def one(c: Mapping[str, Any], use_status: bool) -> dict[str, Fraction]:
         reqs = container_requests(c)
-        st = status_res.get(c.get("name", ""))
-        if st:
-            # In-place resize: the scheduler keeps the larger of desired and actual requests.
-            _max(reqs, st)
+        st = status_res.get(c.get("name", "")) if use_status else None
+        if st is not None:
+            actuated, allocated = st
+            if infeasible:
+                reqs = dict(actuated)
+            _max(reqs, actuated)
+            _max(reqs, allocated)
         if non_missing:
             for k, v in non_missing.items():
                 reqs.setdefault(k, v)
@@ -146,13 +183,14 @@ def pod_requests(
 
     reqs: dict[str, Fraction] = {}
     for c in spec.get("containers") or []:
-        _add(reqs, one(c))
+        _add(reqs, one(c, True))
 
     restartable: dict[str, Fraction] = {}
     init_max: dict[str, Fraction] = {}
     for c in spec.get("initContainers") or []:
-        cr = one(c)
-        if c.get("restartPolicy") == "Always":
+        sidecar = c.get("restartPolicy") == "Always"
+        cr = one(c, sidecar)
+        if sidecar:
             # Sidecars keep running next to the app containers and the later init containers.
             _add(reqs, cr)
             _add(restartable, cr)
@@ -196,10 +234,13 @@ def _pod_amounts(spec: Mapping[str, Any], status: Mapping[str, Any]) -> tuple[di
         [(c.get("name"), c.get("resources"), c.get("restartPolicy")) for c in spec.get("initContainers") or ()],
         spec.get("overhead"),
         spec.get("resources"),
-        [(cs.get("name"), cs.get("resources")) for cs in status.get("containerStatuses") or ()]
+        [(cs.get("name"), cs.get("resources"), cs.get("allocatedResources"))
+         for cs in status.get("containerStatuses") or ()]
         if status.get("containerStatuses") else None,
-        [(cs.get("name"), cs.get("resources")) for cs in status.get("initContainerStatuses") or ()]
+        [(cs.get("name"), cs.get("resources"), cs.get("allocatedResources"))
+         for cs in status.get("initContainerStatuses") or ()]
         if status.get("initContainerStatuses") else None,
+        resize_infeasible(status),
     ))
     hit = _AMOUNTS_CACHE.get(key)
     if hit is None:
@@ -244,6 +285,17 @@ class PodInfo:
     @property
     def key(self) -> str:
         return f"{self.namespace}/{self.name}"
+
+    @cached_property
+    def spec_requests(self) -> dict[str, int]:
+        """The requests of the spec alone, without the in-place resize status rules.
+
+        NodeResourcesFit's PreFilter (``computePodResourceRequest``) sizes the incoming pod this
+        way: a pod being scheduled runs nowhere, so a status copied along with a manifest taken
+        from a cluster must not change what it asks of a node."""
+        if not _status_requests(self.status):
+            return self.requests
+        return tracked_resources(pod_requests(self.spec))
 
     @cached_property
     def tolerations(self) -> tuple[Toleration, ...]:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from kschedx.core.focus import NodeStory
+    from kschedx.core.nominated import NominatedOnNode
 
 
 @dataclass
@@ -157,6 +158,8 @@ class CycleResult:
     algorithm: str = "v1.35"
     # Scheduler extenders consulted in this cycle: their verbs and what each call returned.
     extenders: list[dict[str, Any]] = field(default_factory=list)
+    # Per node with pods nominated to it: which counted in its filters and which pass decided.
+    nominated: dict[str, NominatedOnNode] = field(default_factory=dict)
 
     @property
     def feasible_nodes(self) -> list[str]:
@@ -195,4 +198,6 @@ class CycleResult:
             **({"algorithm": self.algorithm} if self.algorithm != "v1.35" else {}),
             **({"extenders": list(self.extenders)} if self.extenders else {}),
             **({"volumes": list(self.volumes)} if self.volumes else {}),
+            **({"nominatedPods": {n: v.to_json(self.pod_priority) for n, v in sorted(self.nominated.items())}}
+               if self.nominated else {}),
         }

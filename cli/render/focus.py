@@ -57,6 +57,9 @@ def build(story: NodeStory) -> list[RenderableType]:
         parts.append(span("Volumes on this node:", style=S_LABEL))
         for v in story.volumes:
             parts.append(Text(f"  • {v}"))
+    if story.nominated:
+        parts.append(span("Nominated pods on this node:", style=S_LABEL))
+        parts.append(Text(f"  • {story.nominated}"))
     if story.devices:
         parts.append(span("Devices on this node (DynamicResources):", style=S_LABEL))
         for d in story.devices:

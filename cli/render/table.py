@@ -418,6 +418,17 @@ def _preemption(p: PreemptionOutcome, wide: bool) -> list[RenderableType]:
     return out
 
 
+def _nominated(result: CycleResult, labels: dict[str, str]) -> list[RenderableType]:
+    """Pending pods nominated to nodes: which counted in each node's filters (kschedx.core.nominated)."""
+    out: list[RenderableType] = [span("Nominated pods (pending, status.nominatedNodeName):", style=S_LABEL)]
+    for node, story in sorted(result.nominated.items()):
+        t = Text(f"  {labels.get(node, node)}: ")
+        t.append(story.describe(result.pod_priority), style=S_DIM)
+        out.append(t)
+    out.append(Text(""))
+    return out
+
+
 def _legend(result: CycleResult) -> Text:
     shown, _ = _score_columns(result)
     t = Text("Columns: ", style=S_DIM)
@@ -455,7 +466,13 @@ def build(
         node_width = _node_width(listed, labels, console)
         widths = _feasible_widths(result, shown.feasible, wide, labels)
         suffix_note = Text(f"Node names shortened: each ends in {suffix}", style=S_DIM)
-    if shown.feasible:
+    if shown.feasible and result.error and not result.score_plugins:
+        # The cycle stopped at a plugin's error before scoring: these nodes only passed Filter.
+        parts.append(Text(f"Passed every filter ({len(rows.feasible)}), not scored: the cycle stopped at the error",
+                          style=S_LABEL))
+        parts.append(Text("  " + ", ".join(labels.get(n, n) for n in shown.feasible)))
+        parts.append(Text(""))
+    elif shown.feasible:
         table = _feasible_table(result, shown.feasible, wide, labels, node_width, widths)
         parts.append(big(table))
         _, skipped = _score_columns(result)
@@ -478,6 +495,8 @@ def build(
         parts.append(suffix_note)
     if wide and shown.feasible:
         parts.append(_legend(result))
+    if result.nominated:
+        parts.extend(_nominated(result, labels))
     if result.fit_error:
         t = span("FitError ", style=S_BAD)
         t.append(result.fit_error)

@@ -81,6 +81,7 @@ def run_legacy(
         extenders_configured = bool(extenders)
     fprofile = filter_profile(profile, policy)
     fw = Framework(fprofile, snapshot, REGISTRY)
+    fw.nominated_node_first = False  # v1.12's generic scheduler had no such shortcut
     result = fw.run_cycle(pod, all_reasons=all_reasons, run_post_filter=False)
     result.algorithm = ALGORITHM
     # v1.12 stopped filtering after max(50 % of the nodes, 100) feasible ones (from 100 nodes on).

@@ -147,9 +147,13 @@ class SliceIndex:
         self.by_node: dict[str, list[SliceInfo]] = {}
         self.shared: list[SliceInfo] = []  # allNodes and nodeSelector slices
         self._pool_cache: dict[tuple[int, ...], list[Pool]] = {}
+        # Every slice per (driver, pool), whatever nodes it serves: a pool that looks
+        # incomplete from one node is checked against all of them (checkSlicesInPool).
+        self.by_pool: dict[tuple[str, str], list[SliceInfo]] = {}
         for i, raw in enumerate(slices):
             s = SliceInfo(i, raw)
             self.slices.append(s)
+            self.by_pool.setdefault((s.driver, s.pool), []).append(s)
             if s.per_device:
                 continue  # per-device node selection needs partitionable devices (off)
             if s.node_name:
@@ -189,9 +193,19 @@ class SliceIndex:
             if s.generation > first:
                 pool.slices = []
             pool.slices.append(s)
-        out = list(pools.values())
+        out: list[Pool] = []
+        for pool in pools.values():
+            generation, count = pool.slices[0].generation, pool.slices[0].count
+            if len(pool.slices) != count:
+                # The node sees only some slices; the pool may still be whole (its other
+                # slices serve other nodes) or be replaced by a newer generation that has no
+                # device for this node, which makes this one obsolete: ignored.
+                others = self.by_pool.get((pool.driver, pool.name), [])
+                if any(o.generation > generation for o in others):
+                    continue
+                pool.incomplete = sum(1 for o in others if o.generation == generation) != count
+            out.append(pool)
         for pool in out:
-            pool.incomplete = len(pool.slices) != pool.slices[0].count
             seen: set[str] = set()
             for d in pool.devices():
                 if d.name in seen:
@@ -469,6 +483,17 @@ class Allocator:
                 notes: list[str] = []
                 met = False
                 for si, rd in enumerate(options):
+                    broken = [p for p in pools if p.incomplete or p.invalid] if rd.all_mode else []
+                    if broken:
+                        # The Error the Filter returns: "all" cannot be counted in a pool in flux.
+                        p = broken[0]
+                        notes.append(
+                            f"request {rd.full_name}: asks for all devices, but resource pool {p.pool_id} is "
+                            + ("currently invalid (duplicate device names)" if not p.incomplete else
+                               f"currently being updated (fewer slices than its resourceSliceCount "
+                               f"{p.slices[0].count}): the scheduler errors until the driver has published them all")
+                        )
+                        continue
                     try:
                         matching = [d for pool in pools for d in pool.devices()
                                     if self.selectable((ci, ri, si), rd, d)]

@@ -102,11 +102,11 @@ class NodeResourcesFit(Plugin):
             self.scorer = least_allocated_scorer(self.resources)
 
     def pre_filter(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> tuple[PreFilterResult | None, Status]:
-        state.data[NAME] = pod.requests
+        state.data[NAME] = pod.spec_requests
         return None, Status.success()
 
     def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status:
-        requests = state.data.get(NAME, pod.requests)
+        requests = state.data.get(NAME, pod.spec_requests)
         missing = fits_request(requests, node, self.ignored, self.ignored_groups)
         if not missing:
             return Status.success()

@@ -20,10 +20,7 @@ RESULTS: dict[str, list[bool]] = {}
 # Cases kschedx does not reproduce yet, each with the open issue that will: strict
 # expected failures, so a case that starts to pass fails the run until it leaves this list.
 PENDING_FAMILIES = {"versions": "issue 23: Kubernetes versions other than v1.35"}
-PENDING_CASES = {
-    name: "issue 16 item 7: in-place pod resize"
-    for name in ("resize-3-10", "resize-3-11", "resize-3-3", "resize-3-7", "resize-3-9")
-}
+PENDING_CASES: dict[str, str] = {}
 
 
 def _family(case: Path) -> str:
