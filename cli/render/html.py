@@ -329,7 +329,7 @@ def explanation_view(expl: Explanation, palette: Palette, *, ident: str = "x", s
         last = expl.steps[-1]
         if last.selected_node is None:
             k = len(expl.steps) - 1
-            stopped = {"copy": k, "pod": last.pod, "fit_error": last.fit_error or last.error or ""}
+            stopped = {"index": k, "pod": last.pod, "fit_error": last.fit_error or last.error or ""}
             if k > 0:
                 cycles.append(cycle_view(last.to_json(), palette, ident=f"{ident}-c{k}", source=source,
                                          title=f"Copy {k}: {last.pod}, where the sequence stopped", top=top))
