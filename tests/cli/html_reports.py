@@ -6,6 +6,7 @@ Shared by the parser tests (tests/cli/test_html_report.py) and the browser test
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections import Counter
 from dataclasses import dataclass, field
@@ -13,10 +14,14 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
-from .test_explain_cli import CLUSTER, EXAMPLES, GPU, ROOT, TOO_BIG, run, write
+from .test_explain_cli import CLUSTER, GPU, ROOT, TOO_BIG, run, write
 
-GOLDEN = ROOT / "tests" / "golden" / "cases"
-ZONE_SPREAD = str(EXAMPLES / "pods" / "zone-spread.yaml")
+# Paths relative to the checkout (the reports are made from there), as a user types them:
+# the page shows the cluster path, and the README's screenshot comes from these reports.
+GOLDEN = Path("tests", "golden", "cases")
+ZONE_SPREAD = "examples/pods/zone-spread.yaml"
+PREFERRED = "examples/pods/preferred-affinity.yaml"
+EXAMPLE_CLUSTER = "examples/cluster.yaml"
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 
@@ -178,24 +183,30 @@ def _explain(name: str, *args: str) -> Report:
 
 
 def make_reports(tmp: Path) -> dict[str, Report]:
-    """Every kind of report the issue names, from the examples and the golden cases."""
+    """Every kind of report the issue names, from the examples and the golden cases, made
+    from the checkout's root."""
+    with contextlib.chdir(ROOT):
+        return _make_reports(tmp)
+
+
+def _make_reports(tmp: Path) -> dict[str, Report]:
     pre = GOLDEN / "preemption-1-13"
     dra = GOLDEN / "dra-1-10"
     hostile_cluster = write(tmp, "hostile-cluster.yaml", HOSTILE_CLUSTER)
     hostile_pod = write(tmp, "hostile-pod.yaml", HOSTILE_POD)
     ds = write(tmp, "daemonset.yaml", DAEMONSET)
     reports = [
-        _explain("explain", ZONE_SPREAD, "--cluster", CLUSTER),
+        _explain("explain", PREFERRED, "--cluster", EXAMPLE_CLUSTER),
         _explain("unschedulable", TOO_BIG, "--cluster", CLUSTER),
         _explain("replicas", GPU, "--cluster", CLUSTER, "--replicas", "10"),
-        _explain("focus", ZONE_SPREAD, "--cluster", CLUSTER, "--node", "highmem-c1"),
+        _explain("focus", ZONE_SPREAD, "--cluster", EXAMPLE_CLUSTER, "--node", "highmem-c1"),
         _explain("preemption", str(pre / "pod.yaml"), "--cluster", str(pre / "cluster.yaml.gz")),
         _explain("dra", str(dra / "pod.yaml"), "--cluster", str(dra / "cluster.yaml.gz")),
         _explain("daemonset", ds, "--cluster", CLUSTER),
         _explain("hostile", hostile_pod, "--cluster", hostile_cluster, "--node", HOSTILE_NODE),
     ]
-    chk = run("check", str(EXAMPLES / "pods"), "--cluster", CLUSTER, "-o", "html")
-    chk_json = run("check", str(EXAMPLES / "pods"), "--cluster", CLUSTER, "-o", "json")
+    chk = run("check", "examples/pods", "--cluster", EXAMPLE_CLUSTER, "-o", "html")
+    chk_json = run("check", "examples/pods", "--cluster", EXAMPLE_CLUSTER, "-o", "json")
     assert chk.exit_code == chk_json.exit_code == 1, chk.output
     reports.append(Report("check", chk.stdout, json.loads(chk_json.stdout), chk.exit_code))
 
