@@ -37,10 +37,11 @@ TEMPLATES = Path(__file__).with_name("templates")
 TOP_SCORED = 20
 
 # One colour per score plugin, kept across every chart of a report (assigned in the order
-# plugins are first met). Mid-tone colours that read on a white and a near-black page.
+# plugins are first met). Mid-tone colours that read on a white and a near-black page;
+# green and red, which mean feasible and rejected elsewhere in the report, come last.
 PALETTE = (
-    "#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#b07aa1", "#76b7b2",
-    "#edc948", "#ff9da7", "#9c755f", "#8cd17d", "#86bcb6", "#d37295",
+    "#4e79a7", "#f28e2b", "#76b7b2", "#b07aa1", "#edc948", "#9c755f",
+    "#ff9da7", "#86bcb6", "#d37295", "#8cd17d", "#59a14f", "#e15759",
 )
 
 # Geometry of the horizontal bar charts (SVG user units, ~px).
