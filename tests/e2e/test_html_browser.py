@@ -181,11 +181,28 @@ def test_dark_mode(pages: dict[str, tuple[Report, Path]], tmp_path: Path) -> Non
     assert len(seen) >= 20
 
 
-def test_printing_gives_a_pdf(pages: dict[str, tuple[Report, Path]], tmp_path: Path) -> None:
-    _, page = pages["check"]
-    pdf = tmp_path / "check.pdf"
-    proc = run_chromium(tmp_path, "--no-pdf-header-footer", f"--print-to-pdf={pdf}", page.resolve().as_uri())
+def print_pages(tmp: Path, page: Path) -> tuple[int, int]:
+    """The number of pages and the size of the PDF Chromium prints of ``page``."""
+    pdf = tmp / f"{page.stem}.pdf"
+    proc = run_chromium(tmp, "--no-pdf-header-footer", f"--print-to-pdf={pdf}", page.resolve().as_uri())
     assert pdf.exists(), proc.stderr[-2000:]
-    data = pdf.read_bytes()
-    assert data.startswith(b"%PDF") and data.count(b"/Type /Page") + data.count(b"/Type/Page") >= 2
     assert console_messages(proc.stderr) == []
+    data = pdf.read_bytes()
+    assert data.startswith(b"%PDF")
+    return len(re.findall(rb"/Type\s*/Page[^s]", data)), len(data)
+
+
+def test_printing_opens_the_collapsed_sections_with_or_without_javascript(pages: dict[str, tuple[Report, Path]],
+                                                                          tmp_path: Path) -> None:
+    report, page = pages["check"]
+    with_script, size = print_pages(tmp_path, page)
+    assert with_script >= 2
+    # The same page without its script: the print stylesheet alone opens the node tables.
+    bare = tmp_path / "check-without-script.html"
+    bare.write_text(re.sub(r"<script>.*?</script>", "", report.html, flags=re.S), encoding="utf-8")
+    assert print_pages(tmp_path, bare)[0] == with_script
+    # ... which are a good part of the printout: with them closed, much less is printed.
+    closed = tmp_path / "check-closed.html"
+    closed.write_text(re.sub(r"<script>.*?</script>", "", report.html, flags=re.S)
+                      .replace("details::details-content{content-visibility:visible}", ""), encoding="utf-8")
+    assert print_pages(tmp_path, closed)[1] < size * 0.8
