@@ -35,6 +35,10 @@ TEMPLATES = Path(__file__).with_name("templates")
 
 # How many nodes the score breakdown shows: the best ones and their nearest rivals.
 TOP_SCORED = 20
+# A check report holds an explanation per manifest: its node tables stop after this many
+# rows (the best nodes first), so 50 manifests on 5,000 nodes stay a file one can open;
+# `explain -o html` has them all.
+CHECK_TABLE_ROWS = 200
 
 # One colour per score plugin, kept across every chart of a report (assigned in the order
 # plugins are first met). Mid-tone colours that read on a white and a near-black page;
@@ -224,7 +228,9 @@ def _verdict(c: Dict) -> Dict:
     return {"cls": "ok", "mark": "✓", "word": "fits", "text": text}
 
 
-def _node_table(c: Dict) -> Dict:
+def _node_table(c: Dict, limit: int | None = None) -> Dict:
+    """Every node's verdict and weighted scores: feasible by total, then the rejected ones
+    grouped by plugin and reason; the first ``limit`` rows when given."""
     nodes: dict[str, Dict] = c["nodes"]
     totals: dict[str, int] = c["totals"]
     plugins = [p for p in c["scorePlugins"] if not p["skipped"]]
@@ -245,7 +251,9 @@ def _node_table(c: Dict) -> Dict:
         rows.append({"node": n, "best": False, "ok": False, "verdict": f"rejected at {v.get('rejectedAt') or 'Filter'}",
                      "plugin": v.get("plugin") or "", "code": v.get("code") or "",
                      "reason": "; ".join(v["reasons"]), "scores": None, "total": ""})
-    return {"plugins": [p["name"] for p in plugins], "weights": [p["weight"] for p in plugins], "rows": rows,
+    more = len(rows) - limit if limit is not None and len(rows) > limit else 0
+    return {"plugins": [p["name"] for p in plugins], "weights": [p["weight"] for p in plugins],
+            "rows": rows[:limit] if more else rows, "total": len(rows), "more": more,
             "skipped": [p["name"] for p in c["scorePlugins"] if p["skipped"]]}
 
 
@@ -267,8 +275,9 @@ def _preemption(c: Dict) -> Dict | None:
 
 
 def cycle_view(c: Dict, palette: Palette, *, ident: str, source: str | None = None, title: str | None = None,
-               top: int | None = None) -> Dict:
-    """Everything the page shows about one scheduling cycle, from its ``to_json()``."""
+               top: int | None = None, table_limit: int | None = None) -> Dict:
+    """Everything the page shows about one scheduling cycle, from its ``to_json()``.
+    ``top``: nodes in the score breakdown; ``table_limit``: rows of the node table."""
     focus = c.get("focus")
     pf = c["preFilter"]
     prefilter = None
@@ -297,7 +306,7 @@ def cycle_view(c: Dict, palette: Palette, *, ident: str, source: str | None = No
         "extenders": [{"url": e.get("urlPrefix", ""),
                        "detail": ", ".join(f"{k}: {v}" for k, v in e.items() if k not in ("urlPrefix", "calls")),
                        "calls": [str(x) for x in e.get("calls") or []]} for e in c.get("extenders") or []],
-        "table": _node_table(c),
+        "table": _node_table(c, table_limit),
     }
 
 
@@ -315,25 +324,26 @@ def _copies_chart(summary: list[Dict]) -> Dict | None:
 
 
 def explanation_view(expl: Explanation, palette: Palette, *, ident: str = "x", source: str | None = None,
-                     top: int | None = None) -> Dict:
+                     top: int | None = None, table_limit: int | None = None) -> Dict:
     """One ``explain`` run: a single cycle, replica steps or a DaemonSet."""
+
+    def cycle(c: Dict, ident: str, title: str | None = None) -> Dict:
+        return cycle_view(c, palette, ident=ident, source=source, title=title, top=top, table_limit=table_limit)
+
     if expl.mode == "single":
-        return {"mode": "single", "id": ident, "cycle": cycle_view(expl.steps[0].to_json(), palette, ident=ident,
-                                                                    source=source, top=top)}
+        return {"mode": "single", "id": ident, "cycle": cycle(expl.steps[0].to_json(), ident)}
     if expl.mode == "replicas":
         data = expl.to_json_stream()  # the summary without encoding every step
         summary: list[Dict] = data["summary"]
         placed, want = expl.replicas_placed, expl.replicas_requested
-        cycles = [cycle_view(expl.steps[0].to_json(), palette, ident=f"{ident}-c0", source=source,
-                             title=f"Copy 0: {expl.steps[0].pod}", top=top)]
+        cycles = [cycle(expl.steps[0].to_json(), f"{ident}-c0", f"Copy 0: {expl.steps[0].pod}")]
         stopped = None
         last = expl.steps[-1]
         if last.selected_node is None:
             k = len(expl.steps) - 1
             stopped = {"index": k, "pod": last.pod, "fit_error": last.fit_error or last.error or ""}
             if k > 0:
-                cycles.append(cycle_view(last.to_json(), palette, ident=f"{ident}-c{k}", source=source,
-                                         title=f"Copy {k}: {last.pod}, where the sequence stopped", top=top))
+                cycles.append(cycle(last.to_json(), f"{ident}-c{k}", f"Copy {k}: {last.pod}, where the sequence stopped"))
         first = expl.steps[0]
         return {
             "mode": "replicas", "id": ident, "pod": first.pod, "version": first.kubernetes_version,
@@ -417,7 +427,8 @@ def check_html(report: CheckReport, *, source: str | None = None) -> str:
     palette = Palette()
     entries = []
     for i, e in enumerate(report.entries):
-        run = explanation_view(e.explanation, palette, ident=f"e{i}", source=source) if e.explanation else None
+        run = (explanation_view(e.explanation, palette, ident=f"e{i}", source=source, table_limit=CHECK_TABLE_ROWS)
+               if e.explanation else None)
         entries.append({"i": i, "id": f"e{i}", "verdict": e.verdict, "workload": e.workload, "file": e.file,
                         "kind": e.kind, "replicas": e.replicas, "placed": e.placed,
                         "running": getattr(e, "running", None), "message": e.message(), "run": run})

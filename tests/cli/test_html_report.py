@@ -287,17 +287,18 @@ def test_help_does_not_import_jinja2() -> None:
     assert proc.stderr.strip() == "[]"
 
 
-def test_report_size_grows_linearly_with_the_nodes(tmp_path: Path) -> None:
-    """The SPEC's bound is 3 MB for 5,000 nodes (measured by bench/run_bench.py); here the
-    same generator's 300-node cluster must stay under the per-node share of it."""
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A 300-node cluster from the benchmark's generator and a pod with a zone spread."""
+    tmp = tmp_path_factory.mktemp("generated")
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
     try:
         import generate_cluster
     finally:
         sys.path.pop(0)
-    dump = tmp_path / "cluster-300.json"
+    dump = tmp / "cluster-300.json"
     generate_cluster.write(generate_cluster.generate(300, pods_per_node=10), dump)
-    pod = tmp_path / "pod.yaml"
+    pod = tmp / "pod.yaml"
     pod.write_text(json.dumps({
         "apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "team-01", "labels": {"app": "p"}},
         "spec": {"containers": [{"name": "c", "image": "nginx", "resources": {"requests": {"cpu": "1"}}}],
@@ -305,7 +306,43 @@ def test_report_size_grows_linearly_with_the_nodes(tmp_path: Path) -> None:
                                                 "whenUnsatisfiable": "DoNotSchedule",
                                                 "labelSelector": {"matchLabels": {"app": "p"}}}]},
     }))
+    return dump, pod
+
+
+def test_report_size_grows_linearly_with_the_nodes(generated: tuple[Path, Path]) -> None:
+    """The SPEC's bound is 3 MB for 5,000 nodes (measured by bench/run_bench.py); here the
+    same generator's 300-node cluster must stay under the per-node share of it."""
+    dump, pod = generated
     res = run("explain", str(pod), "--cluster", str(dump), "-o", "html")
     assert res.exit_code == 0, res.output
     size = len(res.stdout.encode())
     assert size <= 3_000_000 * 300 / 5000 + 60_000, size
+    page = parse(res.stdout)
+    assert page.has_text("Every node: 300 verdicts and scores")
+    assert page.contains_text("Score breakdown: the best 20 of ")
+
+
+def test_check_node_tables_stop_after_200_rows(generated: tuple[Path, Path]) -> None:
+    dump, pod = generated
+    res = run("check", str(pod), "--cluster", str(dump), "-o", "html")
+    assert res.exit_code == 0, res.output
+    page = parse(res.stdout)
+    assert page.has_text("The first 200 of 300 nodes: verdicts and scores")
+    assert page.contains_text("100 more nodes: ")
+    assert sum(1 for t, a in page.elements if t == "td" and a.get("class") == "node") == 200
+
+
+def test_check_reports_a_file_it_cannot_read(tmp_path: Path) -> None:
+    d = tmp_path / "manifests"
+    d.mkdir()
+    (d / "broken.yaml").write_text("kind: Pod\nmetadata: {name: x\n")
+    (d / "web.yaml").write_text((EXAMPLES / "pods" / "web-deployment.yaml").read_text())
+    html = run("check", str(d), "--cluster", CLUSTER, "-o", "html")
+    js = run("check", str(d), "--cluster", CLUSTER, "-o", "json")
+    assert html.exit_code == js.exit_code == 2
+    page = parse(html.stdout)
+    broken = next(r for r in json.loads(js.stdout)["results"] if r["verdict"] == "error")
+    assert page.has_text(broken["message"]) and page.has_text("! error")
+    # Only the manifest that was explained links to an explanation.
+    assert [a["href"] for t, a in page.elements if t == "a" and str(a.get("href", "")).startswith("#e")] == ["#e1"]
+    _assert_self_contained(page, html.stdout)
