@@ -407,11 +407,9 @@ def _page(template: str, **context: Any) -> str:
     from kschedx import __version__
 
     css, script, script_hash = _assets()
-    palette: Palette | None = context.get("palette")
+    # Only our own stylesheet and script are marked safe; everything else is escaped.
     return _environment().get_template(template).render(
-        css=Markup(css), script=Markup(script), script_hash=script_hash, version=__version__,
-        legend=[{"name": k, "colour": v} for k, v in palette.colours.items()] if palette else [],
-        **context,
+        css=Markup(css), script=Markup(script), script_hash=script_hash, version=__version__, **context,
     )
 
 
@@ -420,7 +418,7 @@ def explanation_html(expl: Explanation, *, source: str | None = None, top: int |
     palette = Palette()
     view = explanation_view(expl, palette, source=source, top=top)
     title = view["daemonset"] if view["mode"] == "daemonset" else (view.get("pod") or view["cycle"]["pod"])
-    return _page("explain.html.j2", title=f"kschedx explain {title}", run=view, palette=palette)
+    return _page("explain.html.j2", title=f"kschedx explain {title}", run=view)
 
 
 def check_html(report: CheckReport, *, source: str | None = None) -> str:
@@ -438,8 +436,7 @@ def check_html(report: CheckReport, *, source: str | None = None) -> str:
             for k, cls in order]
     bar = bar_rows([{"label": "manifests", "title": f"{len(entries)} checked", "cls": "", "segments": segs,
                      "text": str(len(entries))}], max(len(entries), 1))
-    return _page("check.html.j2", title="kschedx check", entries=entries, counts=counts, bar=bar, source=source,
-                 palette=palette)
+    return _page("check.html.j2", title="kschedx check", entries=entries, counts=counts, bar=bar, source=source)
 
 
 PENDING_CLASSES = ("fits", "unschedulable", "gated", "nominated", "other-scheduler")
@@ -475,7 +472,7 @@ def pending_html(rows: list[Dict], *, source: str | None = None) -> str:
     bar = bar_rows([{"label": "pending pods", "title": f"{len(view)} pending", "cls": "", "segments": segs,
                      "text": str(len(view))}], max(len(view), 1))
     return _page("pending.html.j2", title="kschedx pending", rows=view, counts=counts, classes=classes, bar=bar,
-                 source=source, palette=None)
+                 source=source)
 
 
 def _write(text: str) -> None:
