@@ -7,9 +7,10 @@
 
 Figures: JSON load (kschedx's loader + snapshot, against plain ``json.load`` of the same
 file + the same snapshot construction), YAML load (libyaml C loader) at the smallest
-size, one explain cycle, ``--replicas 100``, ``check`` over 50 manifests, peak RSS of
-each step's process, and the start-up of ``kschedx --help`` and of a 3-node explain.
-Each figure runs in a fresh process so that memory and caches don't leak between them.
+size, one explain cycle and its rendering (table, wide, JSON, and HTML with the report's
+size), ``--replicas 100``, ``check`` over 50 manifests, peak RSS of each step's process,
+and the start-up of ``kschedx --help`` and of a 3-node explain. Each figure runs in a
+fresh process so that memory and caches don't leak between them.
 """
 
 from __future__ import annotations
@@ -124,12 +125,17 @@ for fmt in ("table", "wide", "json"):
         t = time.perf_counter()
         render_result(r, fmt)
         renders[fmt] = time.perf_counter() - t
+from kschedx.cli.render.html import explanation_html
+from kschedx.core.report import Explanation
+t = time.perf_counter()
+page = explanation_html(Explanation("single", [r]), source=sys.argv[1])  # -o html, Jinja2 import included
+renders["html"] = time.perf_counter() - t
 t = time.perf_counter()
 steps = e.run_replicas(snap, inc, prof, 100)
 t_rep = time.perf_counter() - t
 print(json.dumps({"cold": t_cold, "cycle": t_cycle, "replicas": t_rep, "table": renders["table"],
-                  "wide": renders["wide"], "json": renders["json"],
-                  "placed": sum(1 for s in steps if s.selected_node), "rss": rss()}))
+                  "wide": renders["wide"], "json": renders["json"], "html": renders["html"],
+                  "html_mb": len(page.encode()) / 1e6, "placed": sum(1 for s in steps if s.selected_node), "rss": rss()}))
 """
 
 PROFILE = PREPARED + """
@@ -221,7 +227,8 @@ def main() -> None:
             print(f"  one explain cycle {cyc['cold']:.2f} s (first) / {cyc['cycle']:.2f} s (next); "
                   f"--replicas 100 {cyc['replicas']:.1f} s ({cyc['placed']:.0f} placed); peak {cyc['rss']:.0f} MB")
             print(f"  rendering that cycle: table {cyc['table']:.2f} s, "
-                  f"-o wide {cyc['wide']:.2f} s, -o json {cyc['json']:.2f} s")
+                  f"-o wide {cyc['wide']:.2f} s, -o json {cyc['json']:.2f} s, "
+                  f"-o html {cyc['html']:.2f} s ({cyc['html_mb']:.1f} MB)")
             exe = shutil.which("kschedx", path=str(Path(sys.executable).parent)) or "kschedx"
             for extra in ([], ["--replicas", "100"], ["--replicas", "100", "-o", "json"]):
                 cli = child(CLI, str(path), str(pod), exe, *extra)

@@ -18,6 +18,7 @@ class Output(StrEnum):
     json = "json"
     yaml = "yaml"
     markdown = "markdown"
+    html = "html"
 
 
 def check(
@@ -45,7 +46,8 @@ def check(
     offline: Offline = False,
     output: Annotated[
         Output,
-        typer.Option("--output", "-o", metavar="FORMAT", help="table, json, yaml or markdown (for CI job summaries).",
+        typer.Option("--output", "-o", metavar="FORMAT", help="table, json, yaml, markdown (for CI job summaries) or html (one "
+                     "self-contained file).",
                      case_sensitive=False),
     ] = Output.table,
     no_color: NoColor = False,
@@ -73,6 +75,11 @@ def check(
     for w in warnings:
         sys.stderr.write(f"warning: {w}\n")
 
+    if output is Output.html:
+        from kschedx.cli.render.html import render_check_html
+
+        render_check_html(report, source=", ".join(cluster) if cluster else "the live cluster")
+        raise typer.Exit(report.exit_code)
     from kschedx.cli.render.check import render_check
 
     render_check(report, output.value, no_color=no_color or os.environ.get("NO_COLOR", "") != "")

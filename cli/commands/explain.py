@@ -21,6 +21,7 @@ class Output(StrEnum):
     wide = "wide"
     json = "json"
     yaml = "yaml"
+    html = "html"
 
 
 def explain(
@@ -84,7 +85,8 @@ def explain(
     ] = 1,
     output: Annotated[
         Output,
-        typer.Option("--output", "-o", metavar="FORMAT", help="table, wide, json or yaml.", case_sensitive=False),
+        typer.Option("--output", "-o", metavar="FORMAT", help="table, wide, json, yaml or html (one self-contained file).",
+                     case_sensitive=False),
     ] = Output.table,
     top: Annotated[
         int | None,
@@ -130,6 +132,11 @@ def explain(
             expl = engine.explain_objects(manifest, objects, doc=doc, namespace=namespace, options=options,
                                           config=config, edits=edits, replicas=replicas, source="the live cluster")
 
+    if output is Output.html:
+        from kschedx.cli.render.html import render_explanation_html
+
+        render_explanation_html(expl, source=", ".join(cluster) if cluster else "the live cluster", top=top)
+        raise typer.Exit(EXIT_FITS if expl.ok else EXIT_UNSCHEDULABLE)
     from kschedx.cli.render import render_explanation
 
     render_explanation(expl, output.value, top=top, no_color=no_color or os.environ.get("NO_COLOR", "") != "")

@@ -272,7 +272,7 @@ def test_debug_shows_the_exception(tmp_path: Path) -> None:
 
 
 def test_bad_option_values_are_usage_errors() -> None:
-    assert run("explain", WEB, "--cluster", CLUSTER, "-o", "html").exit_code == 2
+    assert run("explain", WEB, "--cluster", CLUSTER, "-o", "pdf").exit_code == 2
     assert run("explain", "--cluster", CLUSTER).exit_code == 2
 
 

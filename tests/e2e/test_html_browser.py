@@ -1,0 +1,208 @@
+"""The HTML reports in a real browser: headless Chromium (Debian's ``chromium``) opens each
+report from a ``file://`` path, its script runs without a console message, and the
+screenshot is a picture, not a blank page — in light and dark mode; printing gives a PDF.
+
+CI installs Chromium (``.ci/run``); there, a missing browser fails the test rather than
+skipping it. ``KSCHEDX_SCREENSHOT_DIR=DIR`` keeps the screenshots (the README's picture
+comes from this run).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import struct
+import subprocess
+import zlib
+from pathlib import Path
+
+import pytest
+
+from tests.cli.html_reports import Report, make_reports
+
+WINDOW = (1000, 1300)
+NAMES = ["explain", "unschedulable", "replicas", "focus", "preemption", "dra", "daemonset", "hostile", "check", "pending"]
+
+
+def chromium() -> str:
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        found = shutil.which(name)
+        if found:
+            return found
+    message = "headless Chromium is not installed (Debian: apt-get install chromium; .ci/run installs it)"
+    if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+def browser_flags(profile: Path) -> list[str]:
+    """The flags of the README's screenshot command, plus a throw-away profile and the
+    console log on stderr (where the test looks for messages)."""
+    flags = ["--headless", "--hide-scrollbars", "--disable-gpu", "--no-first-run", f"--user-data-dir={profile}",
+             "--enable-logging=stderr", "--v=0"]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        flags.append("--no-sandbox")  # Chromium refuses to run sandboxed as root
+    return flags
+
+
+def run_chromium(tmp: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    profile = tmp / "chromium-profile"
+    proc = subprocess.run([chromium(), *browser_flags(profile), *args], capture_output=True, text=True, timeout=180)
+    return proc
+
+
+def console_messages(stderr: str) -> list[str]:
+    # Chromium logs every console message, uncaught exception and blocked load (CSP) as
+    # "...:CONSOLE(line)] ..." or "...:CONSOLE:line] ...". The page itself logs nothing.
+    return [line for line in stderr.splitlines() if re.search(r":CONSOLE[(:]", line)]
+
+
+# --------------------------------------------------------------------------- PNG
+
+
+def png_rows(data: bytes, max_rows: int) -> tuple[int, int, int, list[bytes]]:
+    """Width, height, bytes per pixel and the first ``max_rows`` unfiltered rows of an
+    8-bit RGB or RGBA, non-interlaced PNG (what Chromium writes)."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    pos, idat = 8, bytearray()
+    width = height = depth = colour = interlace = 0
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        pos += 12 + length
+        if kind == b"IHDR":
+            width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            idat += body
+        elif kind == b"IEND":
+            break
+    assert depth == 8 and colour in (2, 6) and interlace == 0, (depth, colour, interlace)
+    bpp = 3 if colour == 2 else 4
+    stride = width * bpp
+    rows_wanted = min(height, max_rows)
+    raw = zlib.decompressobj().decompress(bytes(idat), rows_wanted * (stride + 1))
+    prev = bytearray(stride)
+    rows: list[bytes] = []
+    for r in range(rows_wanted):
+        kind = raw[r * (stride + 1)]
+        line = bytearray(raw[r * (stride + 1) + 1:(r + 1) * (stride + 1)])
+        if kind == 1:
+            for i in range(bpp, stride):
+                line[i] = (line[i] + line[i - bpp]) & 255
+        elif kind == 2:
+            for i in range(stride):
+                line[i] = (line[i] + prev[i]) & 255
+        elif kind == 3:
+            for i in range(stride):
+                left = line[i - bpp] if i >= bpp else 0
+                line[i] = (line[i] + ((left + prev[i]) >> 1)) & 255
+        elif kind == 4:
+            for i in range(stride):
+                a = line[i - bpp] if i >= bpp else 0
+                b = prev[i]
+                c = prev[i - bpp] if i >= bpp else 0
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(bytes(line))
+        prev = line
+    return width, height, bpp, rows
+
+
+def colours(rows: list[bytes], bpp: int) -> dict[tuple[int, ...], int]:
+    seen: dict[tuple[int, ...], int] = {}
+    for line in rows:
+        for i in range(0, len(line), bpp):
+            px = tuple(line[i:i + 3])
+            seen[px] = seen.get(px, 0) + 1
+    return seen
+
+
+# --------------------------------------------------------------------------- tests
+
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Report, Path]]:
+    chromium()  # fail (CI) or skip early, before making the reports
+    tmp = tmp_path_factory.mktemp("browser")
+    out: dict[str, tuple[Report, Path]] = {}
+    for name, report in make_reports(tmp).items():
+        path = tmp / f"{name}.html"
+        path.write_text(report.html, encoding="utf-8")
+        out[name] = (report, path)
+    return out
+
+
+def screenshot(tmp: Path, page: Path, png: Path, *extra: str) -> None:
+    proc = run_chromium(tmp, *extra, f"--window-size={WINDOW[0]},{WINDOW[1]}", f"--screenshot={png}",
+                        page.resolve().as_uri())
+    assert png.exists() and png.stat().st_size > 0, proc.stderr[-2000:]
+    assert console_messages(proc.stderr) == [], console_messages(proc.stderr)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_report_opens_runs_its_script_and_is_not_blank(pages: dict[str, tuple[Report, Path]], name: str,
+                                                       tmp_path: Path) -> None:
+    _, page = pages[name]
+    assert page.resolve().as_uri().startswith("file://")
+    dom = run_chromium(tmp_path, "--dump-dom", page.resolve().as_uri())
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    assert console_messages(dom.stderr) == [], console_messages(dom.stderr)
+    # The script ran to its end (it marks the page) and showed the filter boxes it drives.
+    assert 'data-kschedx="ready"' in dom.stdout
+    if 'data-filter="' in page.read_text(encoding="utf-8"):
+        assert re.search(r'<input type="search" placeholder', dom.stdout)
+
+    png = tmp_path / f"{name}.png"
+    screenshot(tmp_path, page, png)
+    width, height, bpp, rows = png_rows(png.read_bytes(), max_rows=420)
+    assert (width, height) == WINDOW
+    seen = colours(rows, bpp)
+    background, bg_count = max(seen.items(), key=lambda kv: kv[1])
+    total = sum(seen.values())
+    assert background == (255, 255, 255)  # light mode by default
+    assert len(seen) >= 20, f"{len(seen)} colours: a blank page?"
+    assert total - bg_count >= total * 0.03, "almost nothing but background"
+    keep = os.environ.get("KSCHEDX_SCREENSHOT_DIR")
+    if keep:
+        Path(keep).mkdir(parents=True, exist_ok=True)
+        shutil.copy(png, Path(keep) / f"html-report-{name}.png")
+
+
+def test_dark_mode(pages: dict[str, tuple[Report, Path]], tmp_path: Path) -> None:
+    _, page = pages["explain"]
+    png = tmp_path / "dark.png"
+    screenshot(tmp_path, page, png, "--force-dark-mode")
+    _, _, bpp, rows = png_rows(png.read_bytes(), max_rows=300)
+    seen = colours(rows, bpp)
+    background = max(seen.items(), key=lambda kv: kv[1])[0]
+    assert sum(background) < 3 * 60, background
+    assert len(seen) >= 20
+
+
+def print_pages(tmp: Path, page: Path) -> tuple[int, int]:
+    """The number of pages and the size of the PDF Chromium prints of ``page``."""
+    pdf = tmp / f"{page.stem}.pdf"
+    proc = run_chromium(tmp, "--no-pdf-header-footer", f"--print-to-pdf={pdf}", page.resolve().as_uri())
+    assert pdf.exists(), proc.stderr[-2000:]
+    assert console_messages(proc.stderr) == []
+    data = pdf.read_bytes()
+    assert data.startswith(b"%PDF")
+    return len(re.findall(rb"/Type\s*/Page[^s]", data)), len(data)
+
+
+def test_printing_opens_the_collapsed_sections_with_or_without_javascript(pages: dict[str, tuple[Report, Path]],
+                                                                          tmp_path: Path) -> None:
+    report, page = pages["check"]
+    with_script, size = print_pages(tmp_path, page)
+    assert with_script >= 2
+    # The same page without its script: the print stylesheet alone opens the node tables.
+    bare = tmp_path / "check-without-script.html"
+    bare.write_text(re.sub(r"<script>.*?</script>", "", report.html, flags=re.S), encoding="utf-8")
+    assert print_pages(tmp_path, bare)[0] == with_script
+    # ... which are a good part of the printout: with them closed, much less is printed.
+    closed = tmp_path / "check-closed.html"
+    closed.write_text(re.sub(r"<script>.*?</script>", "", report.html, flags=re.S)
+                      .replace("details::details-content{content-visibility:visible}", ""), encoding="utf-8")
+    assert print_pages(tmp_path, closed)[1] < size * 0.8
