@@ -16,6 +16,7 @@ from kschedx.core.errors import InputError
 from kschedx.core.framework import ReplicaMemo
 from kschedx.core.gcpause import gc_paused, without_gc
 from kschedx.core.load.admission import admit, resolve_cluster_pod_priorities
+from kschedx.core.load.apivalidation import check_manifest
 from kschedx.core.load.files import load_cluster
 from kschedx.core.load.manifest import IncomingPod, expand, pin_to_node, select_document
 from kschedx.core.load.validate import check_pod_shape
@@ -78,6 +79,7 @@ def prepare_pod(
 
 
 def prepare_object(obj: Dict, path: str, objects: ClusterObjects, *, namespace: str | None = None) -> IncomingPod:
+    check_manifest(obj, path)  # what the API server would refuse never reaches a cycle
     inc = expand(obj, objects, path, namespace)
     check_pod_shape(inc.pod, path)
     try:
