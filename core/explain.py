@@ -406,6 +406,10 @@ def _explain_on(
     else:
         count = resolve_replicas(replicas, incoming)
         steps = run_replicas(snapshot, incoming, profile, count, options, path, added)
+        if options is None or options.algorithm in (None, "v1.35"):
+            from kschedx.core.batching import annotate_replicas
+
+            annotate_replicas(steps, profile, incoming.pod, bool(options and options.extenders))
         out = Explanation("replicas", steps, edit_lines, replicas_requested=count)
     for result in [*out.steps, *([out.daemon_template] if out.daemon_template else [])]:
         result.edits = list(edit_lines)
