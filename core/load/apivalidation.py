@@ -64,13 +64,20 @@ def quantity_string(text: Any) -> str:
     """The quantity's canonical text, as resource.Quantity.String() prints it: the
     format it was written in (binary, decimal exponent, decimal SI) with the largest unit
     that keeps the number whole; binary falls back to decimal below 1024 or for fractions."""
-    v = parse_quantity(text)
+    return format_quantity(parse_quantity(text), _format_of(text))
+
+
+def _format_of(text: Any) -> str:
     s = str(text).strip()
-    fmt = "decimal"
     if re.search(r"[KMGTPE]i$", s):
-        fmt = "binary"
-    elif re.search(r"[0-9.][eE][+-]?[0-9]+$", s):
-        fmt = "exponent"
+        return "binary"
+    if re.search(r"[0-9.][eE][+-]?[0-9]+$", s):
+        return "exponent"
+    return "decimal"
+
+
+def format_quantity(v: Fraction, fmt: str) -> str:
+    """``v`` printed in format ``fmt`` ("binary", "exponent", "decimal") as Quantity.String() does."""
     # resource.Quantity keeps nano precision, rounding away from zero.
     nanos = v * 10**9
     whole = int(nanos) if nanos.denominator == 1 else (int(nanos) + (1 if nanos > 0 else -1))
@@ -365,6 +372,94 @@ def _container(c: Dict, path: str, volumes: set[str], claim_names: set[str]) -> 
     return errs
 
 
+def _container_restart_policy(c: Dict, path: str) -> Errs:
+    # ContainerRestartRules is beta and on in v1.35: any container may carry one of these.
+    rp = c.get("restartPolicy")
+    if rp is not None and rp not in ("Always", "Never", "OnFailure"):
+        return [not_supported(f"{path}.restartPolicy", rp, ["Always", "Never", "OnFailure"])]
+    return []
+
+
+def _effective_requests(c: Dict) -> Dict:
+    """A container's requests after defaulting (a missing request takes its limit)."""
+    res = _map(c.get("resources"))
+    out = {k: v for k, v in _map(res.get("limits")).items() if v is not None}
+    out.update({k: v for k, v in _map(res.get("requests")).items() if v is not None})
+    return out
+
+
+def _aggregate_requests(spec: Dict) -> dict[str, Fraction]:
+    """resourcehelper.AggregateContainerRequests: the app containers and sidecars together,
+    or the largest init container with the sidecars started before it."""
+    total: dict[str, Fraction] = {}
+    for _, c in _items(spec.get("containers")):
+        for k, v in _effective_requests(c).items():
+            total[k] = total.get(k, Fraction(0)) + parse_quantity(v)
+    sidecars: dict[str, Fraction] = {}
+    init_max: dict[str, Fraction] = {}
+    for _, c in _items(spec.get("initContainers")):
+        reqs = {k: parse_quantity(v) for k, v in _effective_requests(c).items()}
+        if c.get("restartPolicy") == "Always":
+            for k, v in reqs.items():
+                total[k] = total.get(k, Fraction(0)) + v
+                sidecars[k] = sidecars.get(k, Fraction(0)) + v
+            need = dict(sidecars)
+        else:
+            need = dict(sidecars)
+            for k, v in reqs.items():
+                need[k] = need.get(k, Fraction(0)) + v
+        for k, v in need.items():
+            init_max[k] = max(init_max.get(k, Fraction(0)), v)
+    for k, v in init_max.items():
+        total[k] = max(total.get(k, Fraction(0)), v)
+    return total
+
+
+def _pod_resources(spec: Dict, path: str) -> Errs:
+    """validatePodResources (PodLevelResources is beta and on in v1.35)."""
+    res = _map(spec.get("resources"))
+    errs: Errs = []
+    if res.get("claims") is not None:
+        errs.append(forbidden(f"{path}.claims", "claims may not be set for Resources at pod-level"))
+    limits, requests = _map(res.get("limits")), _map(res.get("requests"))
+    for part, quantities in (("limits", limits), ("requests", requests)):
+        for name, q in quantities.items():
+            name = str(name)
+            p = f"{path}.{part}[{name}]"
+            name_errs = [invalid(p, name, m) for m in is_qualified_name(name)]
+            if not name_errs and "/" not in name and name not in _STANDARD_RESOURCES and not _is_hugepages(name):
+                name_errs.append(invalid(p, name, "must be a standard resource type or fully qualified"))
+            if not name_errs and name not in ("cpu", "memory") and not _is_hugepages(name):
+                name_errs.append(not_supported(p, name, ["cpu", "hugepages-", "memory"]))
+            errs += name_errs
+            if q is None:
+                continue
+            errs += _quantity_value(name, q, p)
+            if part == "requests" and limits.get(name) is not None:
+                if parse_quantity(q) > parse_quantity(limits[name]):
+                    errs.append(invalid(f"{path}.requests", quantity_string(q), f"must be less than or equal to "
+                                        f"{name} limit of {quantity_string(limits[name])}"))
+    # Pod-level requests default from pod-level limits; they must cover the containers.
+    effective = {k: v for k, v in limits.items() if v is not None}
+    effective.update({k: v for k, v in requests.items() if v is not None})
+    # A sum of quantities keeps the format of its first term.
+    formats: dict[str, str] = {}
+    for _, c in [*_items(spec.get("containers")), *_items(spec.get("initContainers"))]:
+        for k, q in _effective_requests(c).items():
+            formats.setdefault(k, _format_of(q))
+    for name, agg in _aggregate_requests(spec).items():
+        if name in effective and agg > parse_quantity(effective[name]):
+            errs.append(invalid(f"{path}.requests[{name}]", quantity_string(effective[name]),
+                                f"must be greater than or equal to aggregate container requests of "
+                                f"{format_quantity(agg, formats.get(name, 'decimal'))}"))
+    for i, c in _items(spec.get("containers")):
+        for name, lim in _map(_map(c.get("resources")).get("limits")).items():
+            if lim is not None and limits.get(name) is not None and parse_quantity(lim) > parse_quantity(limits[name]):
+                errs.append(invalid(f"{path}.containers[{i}][{name}].limits", quantity_string(lim),
+                                    f"must be less than or equal to pod limits of {quantity_string(limits[name])}"))
+    return errs
+
+
 def _node_selector_term(term: Dict, path: str) -> Errs:
     errs: Errs = []
     for j, req in _items(term.get("matchExpressions")):
@@ -560,15 +655,12 @@ def pod_spec(spec: Dict, path: str, claim_template_volumes: tuple[str, ...] = ()
         if name in names:
             errs.append(duplicate(f"{cpath}[{i}].name", name))
         names.add(name)
-        if c.get("restartPolicy") is not None:
-            errs.append(forbidden(f"{cpath}[{i}].restartPolicy", "may not be set for non-init containers"))
+        errs += _container_restart_policy(c, f"{cpath}[{i}]")
     errs += _host_port_conflicts(containers, cpath)
     ipath = f"{path}.initContainers"
     for i, c in _items(spec.get("initContainers")):
         errs += _container(c, f"{ipath}[{i}]", volumes, claim_names)
-        rp = c.get("restartPolicy")
-        if rp is not None and rp != "Always":
-            errs.append(not_supported(f"{ipath}[{i}].restartPolicy", rp, ["Always"]))
+        errs += _container_restart_policy(c, f"{ipath}[{i}]")
         name = _str(c.get("name"))
         if name in names:
             errs.append(duplicate(f"{ipath}[{i}].name", name))
@@ -576,7 +668,7 @@ def pod_spec(spec: Dict, path: str, claim_template_volumes: tuple[str, ...] = ()
             names.add(name)
         errs += _host_port_conflicts([(i, c)], ipath)
     if isinstance(spec.get("resources"), dict):
-        errs += resources(spec["resources"], f"{path}.resources", claim_names)
+        errs += _pod_resources(spec, f"{path}.resources")
     rp = spec.get("restartPolicy") or "Always"
     if rp not in ("Always", "OnFailure", "Never"):
         errs.append(not_supported(f"{path}.restartPolicy", rp, ["Always", "OnFailure", "Never"]))

@@ -235,6 +235,17 @@ CASES = [
      'spec.containers[0].resources.limits[example.com/gpu]: Invalid value: "500m": must be an integer'),
     ("unknown-resource", POD, "spec.containers[0].resources.requests", {"gpu": 1},
      'requests[gpu]: Invalid value: "gpu": must be a standard resource type or fully qualified'),
+    # validateContainerRestartPolicy (ContainerRestartRules is beta and on in v1.35).
+    ("container-restart-policy", POD, "spec.containers[0].restartPolicy", "Sometimes",
+     'spec.containers[0].restartPolicy: Unsupported value: "Sometimes": supported values: "Always", "Never", '
+     '"OnFailure"'),
+    # validatePodResources / validatePodResourceConsistency (PodLevelResources is beta and on in v1.35).
+    ("pod-level-below-containers", POD, "spec.resources", {"requests": {"cpu": "50m"}},
+     'spec.resources.requests[cpu]: Invalid value: "50m": must be greater than or equal to aggregate container '
+     "requests of 100m"),
+    ("pod-level-unsupported", POD, "spec.resources", {"requests": {"ephemeral-storage": "1Gi"}},
+     'spec.resources.requests[ephemeral-storage]: Unsupported value: "ephemeral-storage": supported values: "cpu", '
+     '"hugepages-", "memory"'),
     # apps validation: ValidateDeploymentSpec.
     ("deployment-replicas", DEPLOYMENT, "spec.replicas", -1,
      'Deployment "web" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0'),
@@ -263,6 +274,15 @@ CASES = [
     ("container-port-string", POD, "spec.containers[0].ports[0].containerPort", "80",
      "json: cannot unmarshal string into Go struct field ContainerPort.spec.containers.ports.containerPort "
      "of type int32"),
+    ("port-protocol-number", POD, "spec.containers[0].ports[0].protocol", 6,
+     "json: cannot unmarshal number into Go struct field ContainerPort.spec.containers.ports.protocol of type "
+     "v1.Protocol"),
+    # Strict field validation (kubectl's default --validate=strict): unknown fields, with their indexes.
+    ("unknown-field", POD, "spec.containers[0].resource", {"requests": {"cpu": 1}},
+     'Pod in version "v1" cannot be handled as a Pod: strict decoding error: unknown field '
+     '"spec.containers[0].resource"'),
+    ("unknown-field-deployment", DEPLOYMENT, "spec.template.spec.toleration", [],
+     'strict decoding error: unknown field "spec.template.spec.toleration"'),
     ("quantity-bool", POD, "spec.containers[0].resources.requests.cpu", True,
      'Pod in version "v1" cannot be handled as a Pod: quantities must match the regular expression'),
 ]
@@ -280,7 +300,8 @@ def test_api_server_rejection(tmp_path: Path, case: tuple[str, dict[str, Any], s
     text = Path(path).read_text().splitlines()
     assert 1 <= int(m.group(1)) <= len(text)
     # The line names the last element of the field the error reports.
-    named = re.search(r"Go struct field \S+\.(\w+) of type", line) or re.search(r"is invalid: \[?(\S+?): ", line)
+    named = (re.search(r"Go struct field \S+\.(\w+) of type", line) or re.search(r"is invalid: \[?(\S+?): ", line)
+             or re.search(r'unknown field "([^"]+)"', line))
     if named and value is not None:
         leaf = re.findall(r"([^.\[\]]+)", named.group(1))[-1]
         own = re.findall(r"([^.\[\]]+)", field)[-1]
