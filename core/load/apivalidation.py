@@ -354,8 +354,7 @@ def _container(c: Dict, path: str, volumes: set[str], claim_names: set[str]) -> 
         errs.append(not_supported(f"{path}.terminationMessagePolicy", tmp, ["File", "FallbackToLogsOnError"]))
     errs += _ports(c.get("ports"), f"{path}.ports")
     for i, env in _items(c.get("env")):
-        if not _str(env.get("name")):
-            errs.append(required(f"{path}.env[{i}].name"))
+        errs += _env(env, f"{path}.env[{i}]")
     for i, m in _items(c.get("volumeMounts")):
         mp = f"{path}.volumeMounts[{i}]"
         vname = _str(m.get("name"))
@@ -369,6 +368,141 @@ def _container(c: Dict, path: str, volumes: set[str], claim_names: set[str]) -> 
     if pull and pull not in ("Always", "IfNotPresent", "Never"):
         errs.append(not_supported(f"{path}.imagePullPolicy", pull, ["Always", "IfNotPresent", "Never"]))
     errs += resources(_map(c.get("resources")), f"{path}.resources", claim_names)
+    return errs
+
+
+def _env(env: Dict, path: str) -> Errs:
+    errs: Errs = []
+    name = _str(env.get("name"))
+    if not name:
+        errs.append(required(f"{path}.name"))
+    elif "=" in name or any(not " " <= ch <= "~" for ch in name):
+        # RelaxedEnvironmentVariableValidation is GA: any printable ASCII but '='.
+        errs.append(invalid(f"{path}.name", name, "a valid environment variable name must consist only of "
+                            "printable ASCII characters other than '='"))
+    vf = env.get("valueFrom")
+    if isinstance(vf, dict):
+        sources = [k for k in ("fieldRef", "resourceFieldRef", "configMapKeyRef", "secretKeyRef", "fileKeyRef")
+                   if vf.get(k) is not None]
+        for key in ("configMapKeyRef", "secretKeyRef"):
+            if isinstance(vf.get(key), dict) and not _str(vf[key].get("key")):
+                errs.append(required(f"{path}.valueFrom.{key}.key"))
+        if not sources:
+            # EnvFiles is beta and on in v1.35, so fileKeyRef is among the choices.
+            errs.append(invalid(f"{path}.valueFrom", "", "must specify one of: `fieldRef`, `resourceFieldRef`, "
+                                "`configMapKeyRef`, `secretKeyRef` or `fileKeyRef`"))
+        elif _str(env.get("value")):
+            errs.append(invalid(f"{path}.valueFrom", "", "may not be specified when `value` is not empty"))
+        elif len(sources) > 1:
+            errs.append(invalid(f"{path}.valueFrom", "", "may not have more than one field specified at a time"))
+    return errs
+
+
+def _port_num_or_name(port: Any, path: str) -> Errs:
+    if isinstance(port, str):
+        return [invalid(path, port, m) for m in is_valid_port_name(port)]
+    if isinstance(port, int):
+        return [invalid(path, port, m) for m in is_valid_port_num(port)]
+    return [invalid(path, 0, m) for m in is_valid_port_num(0)]
+
+
+_HANDLERS = ("exec", "httpGet", "tcpSocket", "grpc", "sleep")
+
+
+def _handler(h: Dict, path: str) -> Errs:
+    """validateHandler: exactly one handler type, each with what it needs."""
+    errs: Errs = []
+    found = 0
+    for kind in _HANDLERS:
+        action = h.get(kind)
+        if action is None:
+            continue
+        if found:
+            errs.append(forbidden(f"{path}.{kind}", "may not specify more than 1 handler type"))
+            continue
+        found += 1
+        action = _map(action)
+        if kind == "exec" and not _list(action.get("command")):
+            errs.append(required(f"{path}.exec.command"))
+        elif kind == "httpGet":
+            errs += _port_num_or_name(action.get("port"), f"{path}.httpGet.port")
+            scheme = action.get("scheme") or "HTTP"
+            if scheme not in ("HTTP", "HTTPS"):
+                errs.append(not_supported(f"{path}.httpGet.scheme", scheme, ["HTTP", "HTTPS"]))
+        elif kind in ("tcpSocket", "grpc"):
+            errs += _port_num_or_name(action.get("port"), f"{path}.{kind}.port")
+    if not found:
+        errs.append(required(path, "must specify a handler type"))
+    return errs
+
+
+def _probe(probe: Dict, path: str, kind: str) -> Errs:
+    errs = _handler(probe, path)
+    for key in ("initialDelaySeconds", "timeoutSeconds", "periodSeconds", "successThreshold", "failureThreshold"):
+        errs += _nonneg(probe.get(key), f"{path}.{key}")
+    tgps = probe.get("terminationGracePeriodSeconds")
+    if isinstance(tgps, int) and tgps <= 0:
+        errs.append(invalid(f"{path}.terminationGracePeriodSeconds", tgps, "must be greater than 0"))
+    # successThreshold defaults to 1.
+    st = probe.get("successThreshold") or 1
+    if kind in ("livenessProbe", "startupProbe") and st != 1:
+        errs.append(invalid(f"{path}.successThreshold", st, "must be 1"))
+    if kind == "readinessProbe" and tgps is not None:
+        errs.append(invalid(f"{path}.terminationGracePeriodSeconds", tgps, "must not be set for readinessProbes"))
+    return errs
+
+
+def _probes_and_lifecycle(c: Dict, path: str, init: bool) -> Errs:
+    """Regular containers and sidecars may have probes and lifecycle hooks; other init
+    containers may not."""
+    errs: Errs = []
+    if init and c.get("restartPolicy") != "Always":
+        for key in ("lifecycle", "livenessProbe", "readinessProbe", "startupProbe"):
+            if c.get(key) is not None:
+                errs.append(forbidden(f"{path}.{key}", "may not be set for init containers without restartPolicy=Always"))
+        return errs
+    lifecycle = c.get("lifecycle")
+    if isinstance(lifecycle, dict):
+        for hook in ("postStart", "preStop"):
+            if isinstance(lifecycle.get(hook), dict):
+                errs += _handler(lifecycle[hook], f"{path}.lifecycle.{hook}")
+    for key in ("livenessProbe", "readinessProbe", "startupProbe"):
+        if isinstance(c.get(key), dict):
+            errs += _probe(c[key], f"{path}.{key}", key)
+    return errs
+
+
+# validateVolumeSource's order, with the path names it uses (two differ from the JSON keys).
+_VOLUME_SOURCES = (
+    "emptyDir", "hostPath", "gitRepo", "gcePersistentDisk", "awsElasticBlockStore", "secret", "nfs", "iscsi",
+    "glusterfs", "flocker", "persistentVolumeClaim", "rbd", "cinder", "cephfs", "quobyte", "downwardAPI", "fc",
+    "flexVolume", "configMap", "azureFile", "vsphereVolume", "photonPersistentDisk", "portworxVolume", "azureDisk",
+    "storageos", "projected", "scaleIO", "csi", "ephemeral", "image",
+)
+_VOLUME_PATH_NAMES = {"cephfs": "cephFS", "downwardAPI": "downwarAPI"}
+# The one name each common source requires.
+_VOLUME_REQUIRED = {"persistentVolumeClaim": "claimName", "secret": "secretName", "configMap": "name",
+                    "hostPath": "path"}
+
+
+def _volume_source(vol: Dict, path: str) -> Errs:
+    """validateVolumeSource: one volume type (none at all is defaulted to emptyDir)."""
+    errs: Errs = []
+    found = False
+    for key in _VOLUME_SOURCES:
+        src = vol.get(key)
+        if src is None:
+            continue
+        if found:
+            errs.append(forbidden(f"{path}.{_VOLUME_PATH_NAMES.get(key, key)}", "may not specify more than 1 volume type"))
+            continue
+        found = True
+        src = _map(src)
+        need = _VOLUME_REQUIRED.get(key)
+        if need is not None and not _str(src.get(need)):
+            errs.append(required(f"{path}.{key}.{need}"))
+        if key == "emptyDir" and src.get("sizeLimit") is not None and parse_quantity(src["sizeLimit"]) < 0:
+            errs.append(forbidden(f"{path}.emptyDir.sizeLimit", "SizeLimit field must be a valid resource quantity"))
     return errs
 
 
@@ -622,6 +756,7 @@ def pod_spec(spec: Dict, path: str, claim_template_volumes: tuple[str, ...] = ()
     errs: Errs = []
     volumes: set[str] = set(claim_template_volumes)
     for i, vol in _items(spec.get("volumes")):
+        errs += _volume_source(vol, f"{path}.volumes[{i}]")
         name = _str(vol.get("name"))
         p = f"{path}.volumes[{i}].name"
         if not name:
@@ -655,6 +790,7 @@ def pod_spec(spec: Dict, path: str, claim_template_volumes: tuple[str, ...] = ()
         if name in names:
             errs.append(duplicate(f"{cpath}[{i}].name", name))
         names.add(name)
+        errs += _probes_and_lifecycle(c, f"{cpath}[{i}]", init=False)
         errs += _container_restart_policy(c, f"{cpath}[{i}]")
     errs += _host_port_conflicts(containers, cpath)
     ipath = f"{path}.initContainers"
@@ -667,6 +803,7 @@ def pod_spec(spec: Dict, path: str, claim_template_volumes: tuple[str, ...] = ()
         elif name:
             names.add(name)
         errs += _host_port_conflicts([(i, c)], ipath)
+        errs += _probes_and_lifecycle(c, f"{ipath}[{i}]", init=True)
     if isinstance(spec.get("resources"), dict):
         errs += _pod_resources(spec, f"{path}.resources")
     rp = spec.get("restartPolicy") or "Always"

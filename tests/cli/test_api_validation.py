@@ -246,6 +246,28 @@ CASES = [
     ("pod-level-unsupported", POD, "spec.resources", {"requests": {"ephemeral-storage": "1Gi"}},
      'spec.resources.requests[ephemeral-storage]: Unsupported value: "ephemeral-storage": supported values: "cpu", '
      '"hugepages-", "memory"'),
+    # ValidateVolumes / validateVolumeSource.
+    ("volume-two-types", POD, "spec.volumes[1]", {"name": "scratch", "emptyDir": {}, "hostPath": {"path": "/x"}},
+     "spec.volumes[1].hostPath: Forbidden: may not specify more than 1 volume type"),
+    ("volume-claim-name", POD, "spec.volumes[0].persistentVolumeClaim", {"readOnly": True},
+     "spec.volumes[0].persistentVolumeClaim.claimName: Required value"),
+    ("volume-mount-unknown", POD, "spec.containers[0].volumeMounts", [{"name": "cache", "mountPath": "/cache"}],
+     'spec.containers[0].volumeMounts[0].name: Not found: "cache"'),
+    # validateProbe / validateHandler / validateLivenessProbe.
+    ("probe-without-handler", POD, "spec.containers[0].livenessProbe", {"periodSeconds": 5},
+     "spec.containers[0].livenessProbe: Required value: must specify a handler type"),
+    ("probe-port-missing", POD, "spec.containers[0].readinessProbe", {"httpGet": {"path": "/healthz"}},
+     "spec.containers[0].readinessProbe.httpGet.port: Invalid value: 0: must be between 1 and 65535, inclusive"),
+    ("liveness-success-threshold", POD, "spec.containers[0].livenessProbe",
+     {"tcpSocket": {"port": 80}, "successThreshold": 3},
+     "spec.containers[0].livenessProbe.successThreshold: Invalid value: 3: must be 1"),
+    ("init-container-probe", POD, "spec.initContainers[0]",
+     {"name": "init", "image": "busybox", "livenessProbe": {"exec": {"command": ["true"]}}},
+     "spec.initContainers[0].livenessProbe: Forbidden: may not be set for init containers without restartPolicy=Always"),
+    # validateEnvVarValueFrom.
+    ("env-value-and-value-from", POD, "spec.containers[0].env",
+     [{"name": "A", "value": "x", "valueFrom": {"fieldRef": {"fieldPath": "metadata.name"}}}],
+     'spec.containers[0].env[0].valueFrom: Invalid value: "": may not be specified when `value` is not empty'),
     # apps validation: ValidateDeploymentSpec.
     ("deployment-replicas", DEPLOYMENT, "spec.replicas", -1,
      'Deployment "web" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0'),
@@ -303,10 +325,12 @@ def test_api_server_rejection(tmp_path: Path, case: tuple[str, dict[str, Any], s
     named = (re.search(r"Go struct field \S+\.(\w+) of type", line) or re.search(r"is invalid: \[?(\S+?): ", line)
              or re.search(r'unknown field "([^"]+)"', line))
     if named and value is not None:
-        leaf = re.findall(r"([^.\[\]]+)", named.group(1))[-1]
+        # (a missing field is located at the nearest part of its path that exists)
+        parts = [p for p in re.findall(r"([^.\[\]]+)", named.group(1)) if not p.isdigit()][-2:]
         own = re.findall(r"([^.\[\]]+)", field)[-1]
         at = text[int(m.group(1)) - 1]
-        assert leaf.isdigit() or leaf in at or own in at, (line, text)
+        item = re.search(r"\[\d+\]$", named.group(1)) is not None  # a list item: its own line
+        assert item or any(p in at for p in [*parts, own]), (line, text)
 
 
 def test_error_line_points_at_the_field(tmp_path: Path) -> None:
