@@ -6,9 +6,11 @@ the wrong JSON type) and then validates the defaulted object; this module reprod
 checks of pkg/apis/core/validation (ValidatePodCreate, ValidatePodTemplateSpec,
 ValidatePodSpec and what they call), pkg/apis/apps/validation and pkg/apis/batch/validation
 that concern what a pod spec commonly carries: names, labels and selectors, containers,
-ports, resources, tolerations, affinity, topology spread constraints, scheduling gates,
-resource claims, and the workloads' replicas, selector and template. Checks of parts the
-scheduler never reads (probes, security contexts, volume sources, DNS config) are left out.
+ports, resources (container and pod level), env, probes and lifecycle hooks, volumes and
+mounts, tolerations, affinity, topology spread constraints, scheduling gates, resource
+claims, and the workloads' replicas, selector and template. Not reproduced (yet): security
+contexts, DNS config, host aliases, image pull secrets, OS-specific rules, the details of
+each volume source beyond the name it requires, and annotation size limits.
 
 Values the API server defaults (a port's protocol, a container's pull policy, the pod's
 restart and DNS policies) are taken as defaulted. One difference from v1.36's validation is
