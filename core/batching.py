@@ -11,7 +11,8 @@ filters and binds it there without scoring, when all of this holds:
   constraints and no default constraints in PodTopologySpread's args (the default
   ``defaultingType: System`` has two, so the default profile never batches), no DRA
   resource claims (DynamicResources);
-* its signature equals the previous pod's (copies of one template do);
+* its signature equals the previous pod's: copies of one template do, except a
+  StatefulSet's, whose pod-name and pod-index labels and claims differ per pod;
 * it is the very next scheduling cycle after the previous pod's, which succeeded, within
   500 ms of the list being stored;
 * the node chosen for the previous pod now rejects this pod (one pod per node): else the
@@ -70,12 +71,18 @@ def _sorted_rest(step: CycleResult) -> list[str]:
     return [n for n in ranked if n != step.selected_node]
 
 
-def annotate_replicas(steps: list[CycleResult], profile: Profile, pod: dict[str, Any], extenders: bool) -> None:
+def annotate_replicas(steps: list[CycleResult], profile: Profile, pod: dict[str, Any], extenders: bool,
+                      source_kind: str = "Pod") -> None:
     """Note on the first copy whether batching can apply; warn on each copy the batched path
     would place without a full cycle, naming the node it would take."""
     if len(steps) < 2:
         return
     reason = unsignable_reason(profile, pod, extenders)
+    if reason is None and source_kind == "StatefulSet":
+        # Every StatefulSet pod has its own pod-name and pod-index labels and its own claims,
+        # so consecutive pods never share a signature (InterPodAffinity signs the labels,
+        # the volume plugins the volumes).
+        reason = "each StatefulSet pod has its own labels and claims, so no two share a signature"
     if reason is not None:
         steps[0].notes.append(f"{_FEATURE} does not apply to these copies: {reason}")
         return

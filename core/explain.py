@@ -409,7 +409,7 @@ def _explain_on(
         if options is None or options.algorithm in (None, "v1.35"):
             from kschedx.core.batching import annotate_replicas
 
-            annotate_replicas(steps, profile, incoming.pod, bool(options and options.extenders))
+            annotate_replicas(steps, profile, incoming.pod, bool(options and options.extenders), incoming.source_kind)
         out = Explanation("replicas", steps, edit_lines, replicas_requested=count)
     for result in [*out.steps, *([out.daemon_template] if out.daemon_template else [])]:
         result.edits = list(edit_lines)

@@ -113,3 +113,24 @@ def test_unsignable_pods(tmp_path: Path) -> None:
     assert unsignable_reason(prof, spread, False) == "PodTopologySpread: pods with topology constraints are not signable"
     claims = {"spec": {"resourceClaims": [{"name": "gpu"}]}}
     assert unsignable_reason(prof, claims, False) == "DynamicResources: pods with dra resource claims are not signable"
+
+
+def test_statefulset_pods_never_share_a_signature(tmp_path: Path) -> None:
+    sts = """\
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: edge}
+spec:
+  serviceName: edge
+  selector: {matchLabels: {app: edge}}
+  template:
+    metadata: {labels: {app: edge}}
+    spec:
+      containers:
+      - name: proxy
+        image: envoy
+        ports: [{containerPort: 8080, hostPort: 8080}]
+"""
+    steps = _run(tmp_path, "--config", str(tmp_path / "cfg.yaml"), pod=sts)["steps"]
+    assert any("does not apply" in n and "StatefulSet" in n for n in steps[0]["notes"]), steps[0]["notes"]
+    assert not any("OpportunisticBatching" in w for s in steps for w in s["warnings"])
