@@ -16,6 +16,7 @@ from kschedx.core.errors import InputError
 from kschedx.core.framework import ReplicaMemo
 from kschedx.core.gcpause import gc_paused, without_gc
 from kschedx.core.load.admission import admit, resolve_cluster_pod_priorities
+from kschedx.core.load.apivalidation import check_manifest
 from kschedx.core.load.files import load_cluster
 from kschedx.core.load.manifest import IncomingPod, expand, pin_to_node, select_document
 from kschedx.core.load.validate import check_pod_shape
@@ -78,6 +79,7 @@ def prepare_pod(
 
 
 def prepare_object(obj: Dict, path: str, objects: ClusterObjects, *, namespace: str | None = None) -> IncomingPod:
+    check_manifest(obj, path)  # what the API server would refuse never reaches a cycle
     inc = expand(obj, objects, path, namespace)
     check_pod_shape(inc.pod, path)
     try:
@@ -404,6 +406,10 @@ def _explain_on(
     else:
         count = resolve_replicas(replicas, incoming)
         steps = run_replicas(snapshot, incoming, profile, count, options, path, added)
+        if options is None or options.algorithm in (None, "v1.35"):
+            from kschedx.core.batching import annotate_replicas
+
+            annotate_replicas(steps, profile, incoming.pod, bool(options and options.extenders), incoming.source_kind)
         out = Explanation("replicas", steps, edit_lines, replicas_requested=count)
     for result in [*out.steps, *([out.daemon_template] if out.daemon_template else [])]:
         result.edits = list(edit_lines)

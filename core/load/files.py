@@ -189,6 +189,9 @@ def load_cluster(paths: list[str]) -> ClusterObjects:
             if kind in CLUSTER_KINDS:
                 if not isinstance(obj.get("metadata"), dict):
                     raise InputError(f"{kind} without metadata", path=path, line=line)
+                if kind == "Node" and not (isinstance(obj["metadata"].get("name"), str) and obj["metadata"]["name"]):
+                    # The scheduler keys everything by node name; a stored Node always has one.
+                    raise InputError("Node without metadata.name", path=path, line=line)
                 objects.add(obj)
             else:
                 objects.skipped_kinds[kind] = objects.skipped_kinds.get(kind, 0) + 1

@@ -1,0 +1,761 @@
+"""The JSON fields of the API types a pod-bearing manifest carries, with their Go types.
+
+Data, not code: the field names and types of k8s.io/api core/v1, apps/v1, batch/v1 and
+apimachinery meta/v1 as vendored with v1.35.4 (openshift-kni/scheduler-plugins at
+e0b47cde0481), for every struct reachable from Pod, PodTemplate, ReplicationController,
+Deployment, ReplicaSet, StatefulSet, DaemonSet, Job and CronJob. Inline (embedded) structs
+are flattened into their parent, as JSON sees them. Type notation, read by
+core/load/decode.py: ``string``, ``bool``, ``int32``, ``int64``, ``float64``, ``quantity``
+(resource.Quantity), ``intstr`` (intstr.IntOrString), ``any`` (times, raw extensions:
+not checked); ``string:v1.Protocol`` a named scalar type; ``[]T`` a list; ``map:T`` a map
+with string keys (``map:T@v1.ResourceList`` a named one); ``S:pkg.Name`` a struct.
+"""
+
+from __future__ import annotations
+
+STRUCTS: dict[str, dict[str, str]] = {
+    "apps.DaemonSet": {
+        "kind": "string", "apiVersion": "string", "metadata": "S:meta.ObjectMeta", "spec": "S:apps.DaemonSetSpec",
+        "status": "S:apps.DaemonSetStatus",
+    },
+    "apps.DaemonSetCondition": {
+        "type": "string:v1.DaemonSetConditionType", "status": "string:v1.ConditionStatus",
+        "lastTransitionTime": "any", "reason": "string", "message": "string",
+    },
+    "apps.DaemonSetSpec": {
+        "selector": "S:meta.LabelSelector", "template": "S:core.PodTemplateSpec",
+        "updateStrategy": "S:apps.DaemonSetUpdateStrategy", "minReadySeconds": "int32",
+        "revisionHistoryLimit": "int32",
+    },
+    "apps.DaemonSetStatus": {
+        "currentNumberScheduled": "int32", "numberMisscheduled": "int32", "desiredNumberScheduled": "int32",
+        "numberReady": "int32", "observedGeneration": "int64", "updatedNumberScheduled": "int32",
+        "numberAvailable": "int32", "numberUnavailable": "int32", "collisionCount": "int32",
+        "conditions": "[]S:apps.DaemonSetCondition",
+    },
+    "apps.DaemonSetUpdateStrategy": {
+        "type": "string:v1.DaemonSetUpdateStrategyType", "rollingUpdate": "S:apps.RollingUpdateDaemonSet",
+    },
+    "apps.Deployment": {
+        "kind": "string", "apiVersion": "string", "metadata": "S:meta.ObjectMeta", "spec": "S:apps.DeploymentSpec",
+        "status": "S:apps.DeploymentStatus",
+    },
+    "apps.DeploymentCondition": {
+        "type": "string:v1.DeploymentConditionType", "status": "string:v1.ConditionStatus", "lastUpdateTime": "any",
+        "lastTransitionTime": "any", "reason": "string", "message": "string",
+    },
+    "apps.DeploymentSpec": {
+        "replicas": "int32", "selector": "S:meta.LabelSelector", "template": "S:core.PodTemplateSpec",
+        "strategy": "S:apps.DeploymentStrategy", "minReadySeconds": "int32", "revisionHistoryLimit": "int32",
+        "paused": "bool", "progressDeadlineSeconds": "int32",
+    },
+    "apps.DeploymentStatus": {
+        "observedGeneration": "int64", "replicas": "int32", "updatedReplicas": "int32", "readyReplicas": "int32",
+        "availableReplicas": "int32", "unavailableReplicas": "int32", "terminatingReplicas": "int32",
+        "conditions": "[]S:apps.DeploymentCondition", "collisionCount": "int32",
+    },
+    "apps.DeploymentStrategy": {
+        "type": "string:v1.DeploymentStrategyType", "rollingUpdate": "S:apps.RollingUpdateDeployment",
+    },
+    "apps.ReplicaSet": {
+        "kind": "string", "apiVersion": "string", "metadata": "S:meta.ObjectMeta", "spec": "S:apps.ReplicaSetSpec",
+        "status": "S:apps.ReplicaSetStatus",
+    },
+    "apps.ReplicaSetCondition": {
+        "type": "string:v1.ReplicaSetConditionType", "status": "string:v1.ConditionStatus",
+        "lastTransitionTime": "any", "reason": "string", "message": "string",
+    },
+    "apps.ReplicaSetSpec": {
+        "replicas": "int32", "minReadySeconds": "int32", "selector": "S:meta.LabelSelector",
+        "template": "S:core.PodTemplateSpec",
+    },
+    "apps.ReplicaSetStatus": {
+        "replicas": "int32", "fullyLabeledReplicas": "int32", "readyReplicas": "int32", "availableReplicas": "int32",
+        "terminatingReplicas": "int32", "observedGeneration": "int64", "conditions": "[]S:apps.ReplicaSetCondition",
+    },
+    "apps.RollingUpdateDaemonSet": {
+        "maxUnavailable": "intstr", "maxSurge": "intstr",
+    },
+    "apps.RollingUpdateDeployment": {
+        "maxUnavailable": "intstr", "maxSurge": "intstr",
+    },
+    "apps.RollingUpdateStatefulSetStrategy": {
+        "partition": "int32", "maxUnavailable": "intstr",
+    },
+    "apps.StatefulSet": {
+        "kind": "string", "apiVersion": "string", "metadata": "S:meta.ObjectMeta", "spec": "S:apps.StatefulSetSpec",
+        "status": "S:apps.StatefulSetStatus",
+    },
+    "apps.StatefulSetCondition": {
+        "type": "string:v1.StatefulSetConditionType", "status": "string:v1.ConditionStatus",
+        "lastTransitionTime": "any", "reason": "string", "message": "string",
+    },
+    "apps.StatefulSetOrdinals": {
+        "start": "int32",
+    },
+    "apps.StatefulSetPersistentVolumeClaimRetentionPolicy": {
+        "whenDeleted": "string:v1.PersistentVolumeClaimRetentionPolicyType",
+        "whenScaled": "string:v1.PersistentVolumeClaimRetentionPolicyType",
+    },
+    "apps.StatefulSetSpec": {
+        "replicas": "int32", "selector": "S:meta.LabelSelector", "template": "S:core.PodTemplateSpec",
+        "volumeClaimTemplates": "[]S:core.PersistentVolumeClaim", "serviceName": "string",
+        "podManagementPolicy": "string:v1.PodManagementPolicyType",
+        "updateStrategy": "S:apps.StatefulSetUpdateStrategy", "revisionHistoryLimit": "int32",
+        "minReadySeconds": "int32",
+        "persistentVolumeClaimRetentionPolicy": "S:apps.StatefulSetPersistentVolumeClaimRetentionPolicy",
+        "ordinals": "S:apps.StatefulSetOrdinals",
+    },
+    "apps.StatefulSetStatus": {
+        "observedGeneration": "int64", "replicas": "int32", "readyReplicas": "int32", "currentReplicas": "int32",
+        "updatedReplicas": "int32", "currentRevision": "string", "updateRevision": "string",
+        "collisionCount": "int32", "conditions": "[]S:apps.StatefulSetCondition", "availableReplicas": "int32",
+    },
+    "apps.StatefulSetUpdateStrategy": {
+        "type": "string:v1.StatefulSetUpdateStrategyType", "rollingUpdate": "S:apps.RollingUpdateStatefulSetStrategy",
+    },
+    "batch.CronJob": {
+        "kind": "string", "apiVersion": "string", "metadata": "S:meta.ObjectMeta", "spec": "S:batch.CronJobSpec",
+        "status": "S:batch.CronJobStatus",
+    },
+    "batch.CronJobSpec": {
+        "schedule": "string", "timeZone": "string", "startingDeadlineSeconds": "int64",
+        "concurrencyPolicy": "string:v1.ConcurrencyPolicy", "suspend": "bool",
+        "jobTemplate": "S:batch.JobTemplateSpec", "successfulJobsHistoryLimit": "int32",
+        "failedJobsHistoryLimit": "int32",
+    },
+    "batch.CronJobStatus": {
+        "active": "[]S:core.ObjectReference", "lastScheduleTime": "any", "lastSuccessfulTime": "any",
+    },
+    "batch.Job": {
+        "kind": "string", "apiVersion": "string", "metadata": "S:meta.ObjectMeta", "spec": "S:batch.JobSpec",
+        "status": "S:batch.JobStatus",
+    },
+    "batch.JobCondition": {
+        "type": "string:v1.JobConditionType", "status": "string:v1.ConditionStatus", "lastProbeTime": "any",
+        "lastTransitionTime": "any", "reason": "string", "message": "string",
+    },
+    "batch.JobSpec": {
+        "parallelism": "int32", "completions": "int32", "activeDeadlineSeconds": "int64",
+        "podFailurePolicy": "S:batch.PodFailurePolicy", "successPolicy": "S:batch.SuccessPolicy",
+        "backoffLimit": "int32", "backoffLimitPerIndex": "int32", "maxFailedIndexes": "int32",
+        "selector": "S:meta.LabelSelector", "manualSelector": "bool", "template": "S:core.PodTemplateSpec",
+        "ttlSecondsAfterFinished": "int32", "completionMode": "string:v1.CompletionMode", "suspend": "bool",
+        "podReplacementPolicy": "string:v1.PodReplacementPolicy", "managedBy": "string",
+    },
+    "batch.JobStatus": {
+        "conditions": "[]S:batch.JobCondition", "startTime": "any", "completionTime": "any", "active": "int32",
+        "succeeded": "int32", "failed": "int32", "terminating": "int32", "completedIndexes": "string",
+        "failedIndexes": "string", "uncountedTerminatedPods": "S:batch.UncountedTerminatedPods", "ready": "int32",
+    },
+    "batch.JobTemplateSpec": {
+        "metadata": "S:meta.ObjectMeta", "spec": "S:batch.JobSpec",
+    },
+    "batch.PodFailurePolicy": {
+        "rules": "[]S:batch.PodFailurePolicyRule",
+    },
+    "batch.PodFailurePolicyOnExitCodesRequirement": {
+        "containerName": "string", "operator": "string:v1.PodFailurePolicyOnExitCodesOperator", "values": "[]int32",
+    },
+    "batch.PodFailurePolicyOnPodConditionsPattern": {
+        "type": "string:v1.PodConditionType", "status": "string:v1.ConditionStatus",
+    },
+    "batch.PodFailurePolicyRule": {
+        "action": "string:v1.PodFailurePolicyAction", "onExitCodes": "S:batch.PodFailurePolicyOnExitCodesRequirement",
+        "onPodConditions": "[]S:batch.PodFailurePolicyOnPodConditionsPattern",
+    },
+    "batch.SuccessPolicy": {
+        "rules": "[]S:batch.SuccessPolicyRule",
+    },
+    "batch.SuccessPolicyRule": {
+        "succeededIndexes": "string", "succeededCount": "int32",
+    },
+    "batch.UncountedTerminatedPods": {
+        "succeeded": "[]string", "failed": "[]string",
+    },
+    "core.AWSElasticBlockStoreVolumeSource": {
+        "volumeID": "string", "fsType": "string", "partition": "int32", "readOnly": "bool",
+    },
+    "core.Affinity": {
+        "nodeAffinity": "S:core.NodeAffinity", "podAffinity": "S:core.PodAffinity",
+        "podAntiAffinity": "S:core.PodAntiAffinity",
+    },
+    "core.AppArmorProfile": {
+        "type": "string:v1.AppArmorProfileType", "localhostProfile": "string",
+    },
+    "core.AzureDiskVolumeSource": {
+        "diskName": "string", "diskURI": "string", "cachingMode": "string:v1.AzureDataDiskCachingMode",
+        "fsType": "string", "readOnly": "bool", "kind": "string:v1.AzureDataDiskKind",
+    },
+    "core.AzureFileVolumeSource": {
+        "secretName": "string", "shareName": "string", "readOnly": "bool",
+    },
+    "core.CSIVolumeSource": {
+        "driver": "string", "readOnly": "bool", "fsType": "string", "volumeAttributes": "map:string",
+        "nodePublishSecretRef": "S:core.LocalObjectReference",
+    },
+    "core.Capabilities": {
+        "add": "[]string:v1.Capability", "drop": "[]string:v1.Capability",
+    },
+    "core.CephFSVolumeSource": {
+        "monitors": "[]string", "path": "string", "user": "string", "secretFile": "string",
+        "secretRef": "S:core.LocalObjectReference", "readOnly": "bool",
+    },
+    "core.CinderVolumeSource": {
+        "volumeID": "string", "fsType": "string", "readOnly": "bool", "secretRef": "S:core.LocalObjectReference",
+    },
+    "core.ClusterTrustBundleProjection": {
+        "name": "string", "signerName": "string", "labelSelector": "S:meta.LabelSelector", "optional": "bool",
+        "path": "string",
+    },
+    "core.ConfigMapEnvSource": {
+        "name": "string", "optional": "bool",
+    },
+    "core.ConfigMapKeySelector": {
+        "name": "string", "key": "string", "optional": "bool",
+    },
+    "core.ConfigMapProjection": {
+        "name": "string", "items": "[]S:core.KeyToPath", "optional": "bool",
+    },
+    "core.ConfigMapVolumeSource": {
+        "name": "string", "items": "[]S:core.KeyToPath", "defaultMode": "int32", "optional": "bool",
+    },
+    "core.Container": {
+        "name": "string", "image": "string", "command": "[]string", "args": "[]string", "workingDir": "string",
+        "ports": "[]S:core.ContainerPort", "envFrom": "[]S:core.EnvFromSource", "env": "[]S:core.EnvVar",
+        "resources": "S:core.ResourceRequirements", "resizePolicy": "[]S:core.ContainerResizePolicy",
+        "restartPolicy": "string:v1.ContainerRestartPolicy", "restartPolicyRules": "[]S:core.ContainerRestartRule",
+        "volumeMounts": "[]S:core.VolumeMount", "volumeDevices": "[]S:core.VolumeDevice",
+        "livenessProbe": "S:core.Probe", "readinessProbe": "S:core.Probe", "startupProbe": "S:core.Probe",
+        "lifecycle": "S:core.Lifecycle", "terminationMessagePath": "string",
+        "terminationMessagePolicy": "string:v1.TerminationMessagePolicy", "imagePullPolicy": "string:v1.PullPolicy",
+        "securityContext": "S:core.SecurityContext", "stdin": "bool", "stdinOnce": "bool", "tty": "bool",
+    },
+    "core.ContainerExtendedResourceRequest": {
+        "containerName": "string", "resourceName": "string", "requestName": "string",
+    },
+    "core.ContainerPort": {
+        "name": "string", "hostPort": "int32", "containerPort": "int32", "protocol": "string:v1.Protocol",
+        "hostIP": "string",
+    },
+    "core.ContainerResizePolicy": {
+        "resourceName": "string:v1.ResourceName", "restartPolicy": "string:v1.ResourceResizeRestartPolicy",
+    },
+    "core.ContainerRestartRule": {
+        "action": "string:v1.ContainerRestartRuleAction", "exitCodes": "S:core.ContainerRestartRuleOnExitCodes",
+    },
+    "core.ContainerRestartRuleOnExitCodes": {
+        "operator": "string:v1.ContainerRestartRuleOnExitCodesOperator", "values": "[]int32",
+    },
+    "core.ContainerState": {
+        "waiting": "S:core.ContainerStateWaiting", "running": "S:core.ContainerStateRunning",
+        "terminated": "S:core.ContainerStateTerminated",
+    },
+    "core.ContainerStateRunning": {
+        "startedAt": "any",
+    },
+    "core.ContainerStateTerminated": {
+        "exitCode": "int32", "signal": "int32", "reason": "string", "message": "string", "startedAt": "any",
+        "finishedAt": "any", "containerID": "string",
+    },
+    "core.ContainerStateWaiting": {
+        "reason": "string", "message": "string",
+    },
+    "core.ContainerStatus": {
+        "name": "string", "state": "S:core.ContainerState", "lastState": "S:core.ContainerState", "ready": "bool",
+        "restartCount": "int32", "image": "string", "imageID": "string", "containerID": "string", "started": "bool",
+        "allocatedResources": "map:quantity@v1.ResourceList", "resources": "S:core.ResourceRequirements",
+        "volumeMounts": "[]S:core.VolumeMountStatus", "user": "S:core.ContainerUser",
+        "allocatedResourcesStatus": "[]S:core.ResourceStatus", "stopSignal": "string:v1.Signal",
+    },
+    "core.ContainerUser": {
+        "linux": "S:core.LinuxContainerUser",
+    },
+    "core.DownwardAPIProjection": {
+        "items": "[]S:core.DownwardAPIVolumeFile",
+    },
+    "core.DownwardAPIVolumeFile": {
+        "path": "string", "fieldRef": "S:core.ObjectFieldSelector",
+        "resourceFieldRef": "S:core.ResourceFieldSelector", "mode": "int32",
+    },
+    "core.DownwardAPIVolumeSource": {
+        "items": "[]S:core.DownwardAPIVolumeFile", "defaultMode": "int32",
+    },
+    "core.EmptyDirVolumeSource": {
+        "medium": "string:v1.StorageMedium", "sizeLimit": "quantity",
+    },
+    "core.EnvFromSource": {
+        "prefix": "string", "configMapRef": "S:core.ConfigMapEnvSource", "secretRef": "S:core.SecretEnvSource",
+    },
+    "core.EnvVar": {
+        "name": "string", "value": "string", "valueFrom": "S:core.EnvVarSource",
+    },
+    "core.EnvVarSource": {
+        "fieldRef": "S:core.ObjectFieldSelector", "resourceFieldRef": "S:core.ResourceFieldSelector",
+        "configMapKeyRef": "S:core.ConfigMapKeySelector", "secretKeyRef": "S:core.SecretKeySelector",
+        "fileKeyRef": "S:core.FileKeySelector",
+    },
+    "core.EphemeralContainer": {
+        "name": "string", "image": "string", "command": "[]string", "args": "[]string", "workingDir": "string",
+        "ports": "[]S:core.ContainerPort", "envFrom": "[]S:core.EnvFromSource", "env": "[]S:core.EnvVar",
+        "resources": "S:core.ResourceRequirements", "resizePolicy": "[]S:core.ContainerResizePolicy",
+        "restartPolicy": "string:v1.ContainerRestartPolicy", "restartPolicyRules": "[]S:core.ContainerRestartRule",
+        "volumeMounts": "[]S:core.VolumeMount", "volumeDevices": "[]S:core.VolumeDevice",
+        "livenessProbe": "S:core.Probe", "readinessProbe": "S:core.Probe", "startupProbe": "S:core.Probe",
+        "lifecycle": "S:core.Lifecycle", "terminationMessagePath": "string",
+        "terminationMessagePolicy": "string:v1.TerminationMessagePolicy", "imagePullPolicy": "string:v1.PullPolicy",
+        "securityContext": "S:core.SecurityContext", "stdin": "bool", "stdinOnce": "bool", "tty": "bool",
+        "targetContainerName": "string",
+    },
+    "core.EphemeralContainerCommon": {
+        "name": "string", "image": "string", "command": "[]string", "args": "[]string", "workingDir": "string",
+        "ports": "[]S:core.ContainerPort", "envFrom": "[]S:core.EnvFromSource", "env": "[]S:core.EnvVar",
+        "resources": "S:core.ResourceRequirements", "resizePolicy": "[]S:core.ContainerResizePolicy",
+        "restartPolicy": "string:v1.ContainerRestartPolicy", "restartPolicyRules": "[]S:core.ContainerRestartRule",
+        "volumeMounts": "[]S:core.VolumeMount", "volumeDevices": "[]S:core.VolumeDevice",
+        "livenessProbe": "S:core.Probe", "readinessProbe": "S:core.Probe", "startupProbe": "S:core.Probe",
+        "lifecycle": "S:core.Lifecycle", "terminationMessagePath": "string",
+        "terminationMessagePolicy": "string:v1.TerminationMessagePolicy", "imagePullPolicy": "string:v1.PullPolicy",
+        "securityContext": "S:core.SecurityContext", "stdin": "bool", "stdinOnce": "bool", "tty": "bool",
+    },
+    "core.EphemeralVolumeSource": {
+        "volumeClaimTemplate": "S:core.PersistentVolumeClaimTemplate",
+    },
+    "core.ExecAction": {
+        "command": "[]string",
+    },
+    "core.FCVolumeSource": {
+        "targetWWNs": "[]string", "lun": "int32", "fsType": "string", "readOnly": "bool", "wwids": "[]string",
+    },
+    "core.FileKeySelector": {
+        "volumeName": "string", "path": "string", "key": "string", "optional": "bool",
+    },
+    "core.FlexVolumeSource": {
+        "driver": "string", "fsType": "string", "secretRef": "S:core.LocalObjectReference", "readOnly": "bool",
+        "options": "map:string",
+    },
+    "core.FlockerVolumeSource": {
+        "datasetName": "string", "datasetUUID": "string",
+    },
+    "core.GCEPersistentDiskVolumeSource": {
+        "pdName": "string", "fsType": "string", "partition": "int32", "readOnly": "bool",
+    },
+    "core.GRPCAction": {
+        "port": "int32", "service": "string",
+    },
+    "core.GitRepoVolumeSource": {
+        "repository": "string", "revision": "string", "directory": "string",
+    },
+    "core.GlusterfsVolumeSource": {
+        "endpoints": "string", "path": "string", "readOnly": "bool",
+    },
+    "core.HTTPGetAction": {
+        "path": "string", "port": "intstr", "host": "string", "scheme": "string:v1.URIScheme",
+        "httpHeaders": "[]S:core.HTTPHeader",
+    },
+    "core.HTTPHeader": {
+        "name": "string", "value": "string",
+    },
+    "core.HostAlias": {
+        "ip": "string", "hostnames": "[]string",
+    },
+    "core.HostIP": {
+        "ip": "string",
+    },
+    "core.HostPathVolumeSource": {
+        "path": "string", "type": "string:v1.HostPathType",
+    },
+    "core.ISCSIVolumeSource": {
+        "targetPortal": "string", "iqn": "string", "lun": "int32", "iscsiInterface": "string", "fsType": "string",
+        "readOnly": "bool", "portals": "[]string", "chapAuthDiscovery": "bool", "chapAuthSession": "bool",
+        "secretRef": "S:core.LocalObjectReference", "initiatorName": "string",
+    },
+    "core.ImageVolumeSource": {
+        "reference": "string", "pullPolicy": "string:v1.PullPolicy",
+    },
+    "core.KeyToPath": {
+        "key": "string", "path": "string", "mode": "int32",
+    },
+    "core.Lifecycle": {
+        "postStart": "S:core.LifecycleHandler", "preStop": "S:core.LifecycleHandler",
+        "stopSignal": "string:v1.Signal",
+    },
+    "core.LifecycleHandler": {
+        "exec": "S:core.ExecAction", "httpGet": "S:core.HTTPGetAction", "tcpSocket": "S:core.TCPSocketAction",
+        "sleep": "S:core.SleepAction",
+    },
+    "core.LinuxContainerUser": {
+        "uid": "int64", "gid": "int64", "supplementalGroups": "[]int64",
+    },
+    "core.LocalObjectReference": {
+        "name": "string",
+    },
+    "core.ModifyVolumeStatus": {
+        "targetVolumeAttributesClassName": "string", "status": "string:v1.PersistentVolumeClaimModifyVolumeStatus",
+    },
+    "core.NFSVolumeSource": {
+        "server": "string", "path": "string", "readOnly": "bool",
+    },
+    "core.NodeAffinity": {
+        "requiredDuringSchedulingIgnoredDuringExecution": "S:core.NodeSelector",
+        "preferredDuringSchedulingIgnoredDuringExecution": "[]S:core.PreferredSchedulingTerm",
+    },
+    "core.NodeSelector": {
+        "nodeSelectorTerms": "[]S:core.NodeSelectorTerm",
+    },
+    "core.NodeSelectorRequirement": {
+        "key": "string", "operator": "string:v1.NodeSelectorOperator", "values": "[]string",
+    },
+    "core.NodeSelectorTerm": {
+        "matchExpressions": "[]S:core.NodeSelectorRequirement", "matchFields": "[]S:core.NodeSelectorRequirement",
+    },
+    "core.ObjectFieldSelector": {
+        "apiVersion": "string", "fieldPath": "string",
+    },
+    "core.ObjectReference": {
+        "kind": "string", "namespace": "string", "name": "string", "uid": "string", "apiVersion": "string",
+        "resourceVersion": "string", "fieldPath": "string",
+    },
+    "core.PersistentVolumeClaim": {
+        "kind": "string", "apiVersion": "string", "metadata": "S:meta.ObjectMeta",
+        "spec": "S:core.PersistentVolumeClaimSpec", "status": "S:core.PersistentVolumeClaimStatus",
+    },
+    "core.PersistentVolumeClaimCondition": {
+        "type": "string:v1.PersistentVolumeClaimConditionType", "status": "string:v1.ConditionStatus",
+        "lastProbeTime": "any", "lastTransitionTime": "any", "reason": "string", "message": "string",
+    },
+    "core.PersistentVolumeClaimSpec": {
+        "accessModes": "[]string:v1.PersistentVolumeAccessMode", "selector": "S:meta.LabelSelector",
+        "resources": "S:core.VolumeResourceRequirements", "volumeName": "string", "storageClassName": "string",
+        "volumeMode": "string:v1.PersistentVolumeMode", "dataSource": "S:core.TypedLocalObjectReference",
+        "dataSourceRef": "S:core.TypedObjectReference", "volumeAttributesClassName": "string",
+    },
+    "core.PersistentVolumeClaimStatus": {
+        "phase": "string:v1.PersistentVolumeClaimPhase", "accessModes": "[]string:v1.PersistentVolumeAccessMode",
+        "capacity": "map:quantity@v1.ResourceList", "conditions": "[]S:core.PersistentVolumeClaimCondition",
+        "allocatedResources": "map:quantity@v1.ResourceList",
+        "allocatedResourceStatuses": "map:string:v1.ClaimResourceStatus",
+        "currentVolumeAttributesClassName": "string", "modifyVolumeStatus": "S:core.ModifyVolumeStatus",
+    },
+    "core.PersistentVolumeClaimTemplate": {
+        "metadata": "S:meta.ObjectMeta", "spec": "S:core.PersistentVolumeClaimSpec",
+    },
+    "core.PersistentVolumeClaimVolumeSource": {
+        "claimName": "string", "readOnly": "bool",
+    },
+    "core.PhotonPersistentDiskVolumeSource": {
+        "pdID": "string", "fsType": "string",
+    },
+    "core.Pod": {
+        "kind": "string", "apiVersion": "string", "metadata": "S:meta.ObjectMeta", "spec": "S:core.PodSpec",
+        "status": "S:core.PodStatus",
+    },
+    "core.PodAffinity": {
+        "requiredDuringSchedulingIgnoredDuringExecution": "[]S:core.PodAffinityTerm",
+        "preferredDuringSchedulingIgnoredDuringExecution": "[]S:core.WeightedPodAffinityTerm",
+    },
+    "core.PodAffinityTerm": {
+        "labelSelector": "S:meta.LabelSelector", "namespaces": "[]string", "topologyKey": "string",
+        "namespaceSelector": "S:meta.LabelSelector", "matchLabelKeys": "[]string", "mismatchLabelKeys": "[]string",
+    },
+    "core.PodAntiAffinity": {
+        "requiredDuringSchedulingIgnoredDuringExecution": "[]S:core.PodAffinityTerm",
+        "preferredDuringSchedulingIgnoredDuringExecution": "[]S:core.WeightedPodAffinityTerm",
+    },
+    "core.PodCertificateProjection": {
+        "signerName": "string", "keyType": "string", "maxExpirationSeconds": "int32",
+        "credentialBundlePath": "string", "keyPath": "string", "certificateChainPath": "string",
+        "userAnnotations": "map:string",
+    },
+    "core.PodCondition": {
+        "type": "string:v1.PodConditionType", "observedGeneration": "int64", "status": "string:v1.ConditionStatus",
+        "lastProbeTime": "any", "lastTransitionTime": "any", "reason": "string", "message": "string",
+    },
+    "core.PodDNSConfig": {
+        "nameservers": "[]string", "searches": "[]string", "options": "[]S:core.PodDNSConfigOption",
+    },
+    "core.PodDNSConfigOption": {
+        "name": "string", "value": "string",
+    },
+    "core.PodExtendedResourceClaimStatus": {
+        "requestMappings": "[]S:core.ContainerExtendedResourceRequest", "resourceClaimName": "string",
+    },
+    "core.PodIP": {
+        "ip": "string",
+    },
+    "core.PodOS": {
+        "name": "string:v1.OSName",
+    },
+    "core.PodReadinessGate": {
+        "conditionType": "string:v1.PodConditionType",
+    },
+    "core.PodResourceClaim": {
+        "name": "string", "resourceClaimName": "string", "resourceClaimTemplateName": "string",
+    },
+    "core.PodResourceClaimStatus": {
+        "name": "string", "resourceClaimName": "string",
+    },
+    "core.PodSchedulingGate": {
+        "name": "string",
+    },
+    "core.PodSecurityContext": {
+        "seLinuxOptions": "S:core.SELinuxOptions", "windowsOptions": "S:core.WindowsSecurityContextOptions",
+        "runAsUser": "int64", "runAsGroup": "int64", "runAsNonRoot": "bool", "supplementalGroups": "[]int64",
+        "supplementalGroupsPolicy": "string:v1.SupplementalGroupsPolicy", "fsGroup": "int64",
+        "sysctls": "[]S:core.Sysctl", "fsGroupChangePolicy": "string:v1.PodFSGroupChangePolicy",
+        "seccompProfile": "S:core.SeccompProfile", "appArmorProfile": "S:core.AppArmorProfile",
+        "seLinuxChangePolicy": "string:v1.PodSELinuxChangePolicy",
+    },
+    "core.PodSpec": {
+        "volumes": "[]S:core.Volume", "initContainers": "[]S:core.Container", "containers": "[]S:core.Container",
+        "ephemeralContainers": "[]S:core.EphemeralContainer", "restartPolicy": "string:v1.RestartPolicy",
+        "terminationGracePeriodSeconds": "int64", "activeDeadlineSeconds": "int64",
+        "dnsPolicy": "string:v1.DNSPolicy", "nodeSelector": "map:string", "serviceAccountName": "string",
+        "serviceAccount": "string", "automountServiceAccountToken": "bool", "nodeName": "string",
+        "hostNetwork": "bool", "hostPID": "bool", "hostIPC": "bool", "shareProcessNamespace": "bool",
+        "securityContext": "S:core.PodSecurityContext", "imagePullSecrets": "[]S:core.LocalObjectReference",
+        "hostname": "string", "subdomain": "string", "affinity": "S:core.Affinity", "schedulerName": "string",
+        "tolerations": "[]S:core.Toleration", "hostAliases": "[]S:core.HostAlias", "priorityClassName": "string",
+        "priority": "int32", "dnsConfig": "S:core.PodDNSConfig", "readinessGates": "[]S:core.PodReadinessGate",
+        "runtimeClassName": "string", "enableServiceLinks": "bool", "preemptionPolicy": "string:v1.PreemptionPolicy",
+        "overhead": "map:quantity@v1.ResourceList", "topologySpreadConstraints": "[]S:core.TopologySpreadConstraint",
+        "setHostnameAsFQDN": "bool", "os": "S:core.PodOS", "hostUsers": "bool",
+        "schedulingGates": "[]S:core.PodSchedulingGate", "resourceClaims": "[]S:core.PodResourceClaim",
+        "resources": "S:core.ResourceRequirements", "hostnameOverride": "string",
+        "workloadRef": "S:core.WorkloadReference",
+    },
+    "core.PodStatus": {
+        "observedGeneration": "int64", "phase": "string:v1.PodPhase", "conditions": "[]S:core.PodCondition",
+        "message": "string", "reason": "string", "nominatedNodeName": "string", "hostIP": "string",
+        "hostIPs": "[]S:core.HostIP", "podIP": "string", "podIPs": "[]S:core.PodIP", "startTime": "any",
+        "initContainerStatuses": "[]S:core.ContainerStatus", "containerStatuses": "[]S:core.ContainerStatus",
+        "qosClass": "string:v1.PodQOSClass", "ephemeralContainerStatuses": "[]S:core.ContainerStatus",
+        "resize": "string:v1.PodResizeStatus", "resourceClaimStatuses": "[]S:core.PodResourceClaimStatus",
+        "extendedResourceClaimStatus": "S:core.PodExtendedResourceClaimStatus",
+        "allocatedResources": "map:quantity@v1.ResourceList", "resources": "S:core.ResourceRequirements",
+    },
+    "core.PodTemplate": {
+        "kind": "string", "apiVersion": "string", "metadata": "S:meta.ObjectMeta",
+        "template": "S:core.PodTemplateSpec",
+    },
+    "core.PodTemplateSpec": {
+        "metadata": "S:meta.ObjectMeta", "spec": "S:core.PodSpec",
+    },
+    "core.PortworxVolumeSource": {
+        "volumeID": "string", "fsType": "string", "readOnly": "bool",
+    },
+    "core.PreferredSchedulingTerm": {
+        "weight": "int32", "preference": "S:core.NodeSelectorTerm",
+    },
+    "core.Probe": {
+        "exec": "S:core.ExecAction", "httpGet": "S:core.HTTPGetAction", "tcpSocket": "S:core.TCPSocketAction",
+        "grpc": "S:core.GRPCAction", "initialDelaySeconds": "int32", "timeoutSeconds": "int32",
+        "periodSeconds": "int32", "successThreshold": "int32", "failureThreshold": "int32",
+        "terminationGracePeriodSeconds": "int64",
+    },
+    "core.ProbeHandler": {
+        "exec": "S:core.ExecAction", "httpGet": "S:core.HTTPGetAction", "tcpSocket": "S:core.TCPSocketAction",
+        "grpc": "S:core.GRPCAction",
+    },
+    "core.ProjectedVolumeSource": {
+        "sources": "[]S:core.VolumeProjection", "defaultMode": "int32",
+    },
+    "core.QuobyteVolumeSource": {
+        "registry": "string", "volume": "string", "readOnly": "bool", "user": "string", "group": "string",
+        "tenant": "string",
+    },
+    "core.RBDVolumeSource": {
+        "monitors": "[]string", "image": "string", "fsType": "string", "pool": "string", "user": "string",
+        "keyring": "string", "secretRef": "S:core.LocalObjectReference", "readOnly": "bool",
+    },
+    "core.ReplicationController": {
+        "kind": "string", "apiVersion": "string", "metadata": "S:meta.ObjectMeta",
+        "spec": "S:core.ReplicationControllerSpec", "status": "S:core.ReplicationControllerStatus",
+    },
+    "core.ReplicationControllerCondition": {
+        "type": "string:v1.ReplicationControllerConditionType", "status": "string:v1.ConditionStatus",
+        "lastTransitionTime": "any", "reason": "string", "message": "string",
+    },
+    "core.ReplicationControllerSpec": {
+        "replicas": "int32", "minReadySeconds": "int32", "selector": "map:string",
+        "template": "S:core.PodTemplateSpec",
+    },
+    "core.ReplicationControllerStatus": {
+        "replicas": "int32", "fullyLabeledReplicas": "int32", "readyReplicas": "int32", "availableReplicas": "int32",
+        "observedGeneration": "int64", "conditions": "[]S:core.ReplicationControllerCondition",
+    },
+    "core.ResourceClaim": {
+        "name": "string", "request": "string",
+    },
+    "core.ResourceFieldSelector": {
+        "containerName": "string", "resource": "string", "divisor": "quantity",
+    },
+    "core.ResourceHealth": {
+        "resourceID": "string:v1.ResourceID", "health": "string:v1.ResourceHealthStatus",
+    },
+    "core.ResourceRequirements": {
+        "limits": "map:quantity@v1.ResourceList", "requests": "map:quantity@v1.ResourceList",
+        "claims": "[]S:core.ResourceClaim",
+    },
+    "core.ResourceStatus": {
+        "name": "string:v1.ResourceName", "resources": "[]S:core.ResourceHealth",
+    },
+    "core.SELinuxOptions": {
+        "user": "string", "role": "string", "type": "string", "level": "string",
+    },
+    "core.ScaleIOVolumeSource": {
+        "gateway": "string", "system": "string", "secretRef": "S:core.LocalObjectReference", "sslEnabled": "bool",
+        "protectionDomain": "string", "storagePool": "string", "storageMode": "string", "volumeName": "string",
+        "fsType": "string", "readOnly": "bool",
+    },
+    "core.SeccompProfile": {
+        "type": "string:v1.SeccompProfileType", "localhostProfile": "string",
+    },
+    "core.SecretEnvSource": {
+        "name": "string", "optional": "bool",
+    },
+    "core.SecretKeySelector": {
+        "name": "string", "key": "string", "optional": "bool",
+    },
+    "core.SecretProjection": {
+        "name": "string", "items": "[]S:core.KeyToPath", "optional": "bool",
+    },
+    "core.SecretVolumeSource": {
+        "secretName": "string", "items": "[]S:core.KeyToPath", "defaultMode": "int32", "optional": "bool",
+    },
+    "core.SecurityContext": {
+        "capabilities": "S:core.Capabilities", "privileged": "bool", "seLinuxOptions": "S:core.SELinuxOptions",
+        "windowsOptions": "S:core.WindowsSecurityContextOptions", "runAsUser": "int64", "runAsGroup": "int64",
+        "runAsNonRoot": "bool", "readOnlyRootFilesystem": "bool", "allowPrivilegeEscalation": "bool",
+        "procMount": "string:v1.ProcMountType", "seccompProfile": "S:core.SeccompProfile",
+        "appArmorProfile": "S:core.AppArmorProfile",
+    },
+    "core.ServiceAccountTokenProjection": {
+        "audience": "string", "expirationSeconds": "int64", "path": "string",
+    },
+    "core.SleepAction": {
+        "seconds": "int64",
+    },
+    "core.StorageOSVolumeSource": {
+        "volumeName": "string", "volumeNamespace": "string", "fsType": "string", "readOnly": "bool",
+        "secretRef": "S:core.LocalObjectReference",
+    },
+    "core.Sysctl": {
+        "name": "string", "value": "string",
+    },
+    "core.TCPSocketAction": {
+        "port": "intstr", "host": "string",
+    },
+    "core.Toleration": {
+        "key": "string", "operator": "string:v1.TolerationOperator", "value": "string",
+        "effect": "string:v1.TaintEffect", "tolerationSeconds": "int64",
+    },
+    "core.TopologySpreadConstraint": {
+        "maxSkew": "int32", "topologyKey": "string", "whenUnsatisfiable": "string:v1.UnsatisfiableConstraintAction",
+        "labelSelector": "S:meta.LabelSelector", "minDomains": "int32",
+        "nodeAffinityPolicy": "string:v1.NodeInclusionPolicy", "nodeTaintsPolicy": "string:v1.NodeInclusionPolicy",
+        "matchLabelKeys": "[]string",
+    },
+    "core.TypedLocalObjectReference": {
+        "apiGroup": "string", "kind": "string", "name": "string",
+    },
+    "core.TypedObjectReference": {
+        "apiGroup": "string", "kind": "string", "name": "string", "namespace": "string",
+    },
+    "core.Volume": {
+        "name": "string", "hostPath": "S:core.HostPathVolumeSource", "emptyDir": "S:core.EmptyDirVolumeSource",
+        "gcePersistentDisk": "S:core.GCEPersistentDiskVolumeSource",
+        "awsElasticBlockStore": "S:core.AWSElasticBlockStoreVolumeSource", "gitRepo": "S:core.GitRepoVolumeSource",
+        "secret": "S:core.SecretVolumeSource", "nfs": "S:core.NFSVolumeSource", "iscsi": "S:core.ISCSIVolumeSource",
+        "glusterfs": "S:core.GlusterfsVolumeSource",
+        "persistentVolumeClaim": "S:core.PersistentVolumeClaimVolumeSource", "rbd": "S:core.RBDVolumeSource",
+        "flexVolume": "S:core.FlexVolumeSource", "cinder": "S:core.CinderVolumeSource",
+        "cephfs": "S:core.CephFSVolumeSource", "flocker": "S:core.FlockerVolumeSource",
+        "downwardAPI": "S:core.DownwardAPIVolumeSource", "fc": "S:core.FCVolumeSource",
+        "azureFile": "S:core.AzureFileVolumeSource", "configMap": "S:core.ConfigMapVolumeSource",
+        "vsphereVolume": "S:core.VsphereVirtualDiskVolumeSource", "quobyte": "S:core.QuobyteVolumeSource",
+        "azureDisk": "S:core.AzureDiskVolumeSource",
+        "photonPersistentDisk": "S:core.PhotonPersistentDiskVolumeSource",
+        "projected": "S:core.ProjectedVolumeSource", "portworxVolume": "S:core.PortworxVolumeSource",
+        "scaleIO": "S:core.ScaleIOVolumeSource", "storageos": "S:core.StorageOSVolumeSource",
+        "csi": "S:core.CSIVolumeSource", "ephemeral": "S:core.EphemeralVolumeSource",
+        "image": "S:core.ImageVolumeSource",
+    },
+    "core.VolumeDevice": {
+        "name": "string", "devicePath": "string",
+    },
+    "core.VolumeMount": {
+        "name": "string", "readOnly": "bool", "recursiveReadOnly": "string:v1.RecursiveReadOnlyMode",
+        "mountPath": "string", "subPath": "string", "mountPropagation": "string:v1.MountPropagationMode",
+        "subPathExpr": "string",
+    },
+    "core.VolumeMountStatus": {
+        "name": "string", "mountPath": "string", "readOnly": "bool",
+        "recursiveReadOnly": "string:v1.RecursiveReadOnlyMode",
+    },
+    "core.VolumeProjection": {
+        "secret": "S:core.SecretProjection", "downwardAPI": "S:core.DownwardAPIProjection",
+        "configMap": "S:core.ConfigMapProjection", "serviceAccountToken": "S:core.ServiceAccountTokenProjection",
+        "clusterTrustBundle": "S:core.ClusterTrustBundleProjection",
+        "podCertificate": "S:core.PodCertificateProjection",
+    },
+    "core.VolumeResourceRequirements": {
+        "limits": "map:quantity@v1.ResourceList", "requests": "map:quantity@v1.ResourceList",
+    },
+    "core.VolumeSource": {
+        "hostPath": "S:core.HostPathVolumeSource", "emptyDir": "S:core.EmptyDirVolumeSource",
+        "gcePersistentDisk": "S:core.GCEPersistentDiskVolumeSource",
+        "awsElasticBlockStore": "S:core.AWSElasticBlockStoreVolumeSource", "gitRepo": "S:core.GitRepoVolumeSource",
+        "secret": "S:core.SecretVolumeSource", "nfs": "S:core.NFSVolumeSource", "iscsi": "S:core.ISCSIVolumeSource",
+        "glusterfs": "S:core.GlusterfsVolumeSource",
+        "persistentVolumeClaim": "S:core.PersistentVolumeClaimVolumeSource", "rbd": "S:core.RBDVolumeSource",
+        "flexVolume": "S:core.FlexVolumeSource", "cinder": "S:core.CinderVolumeSource",
+        "cephfs": "S:core.CephFSVolumeSource", "flocker": "S:core.FlockerVolumeSource",
+        "downwardAPI": "S:core.DownwardAPIVolumeSource", "fc": "S:core.FCVolumeSource",
+        "azureFile": "S:core.AzureFileVolumeSource", "configMap": "S:core.ConfigMapVolumeSource",
+        "vsphereVolume": "S:core.VsphereVirtualDiskVolumeSource", "quobyte": "S:core.QuobyteVolumeSource",
+        "azureDisk": "S:core.AzureDiskVolumeSource",
+        "photonPersistentDisk": "S:core.PhotonPersistentDiskVolumeSource",
+        "projected": "S:core.ProjectedVolumeSource", "portworxVolume": "S:core.PortworxVolumeSource",
+        "scaleIO": "S:core.ScaleIOVolumeSource", "storageos": "S:core.StorageOSVolumeSource",
+        "csi": "S:core.CSIVolumeSource", "ephemeral": "S:core.EphemeralVolumeSource",
+        "image": "S:core.ImageVolumeSource",
+    },
+    "core.VsphereVirtualDiskVolumeSource": {
+        "volumePath": "string", "fsType": "string", "storagePolicyName": "string", "storagePolicyID": "string",
+    },
+    "core.WeightedPodAffinityTerm": {
+        "weight": "int32", "podAffinityTerm": "S:core.PodAffinityTerm",
+    },
+    "core.WindowsSecurityContextOptions": {
+        "gmsaCredentialSpecName": "string", "gmsaCredentialSpec": "string", "runAsUserName": "string",
+        "hostProcess": "bool",
+    },
+    "core.WorkloadReference": {
+        "name": "string", "podGroup": "string", "podGroupReplicaKey": "string",
+    },
+    "meta.LabelSelector": {
+        "matchLabels": "map:string", "matchExpressions": "[]S:meta.LabelSelectorRequirement",
+    },
+    "meta.LabelSelectorRequirement": {
+        "key": "string", "operator": "string:v1.LabelSelectorOperator", "values": "[]string",
+    },
+    "meta.ManagedFieldsEntry": {
+        "manager": "string", "operation": "string:v1.ManagedFieldsOperationType", "apiVersion": "string",
+        "time": "any", "fieldsType": "string", "fieldsV1": "any", "subresource": "string",
+    },
+    "meta.ObjectMeta": {
+        "name": "string", "generateName": "string", "namespace": "string", "selfLink": "string", "uid": "string",
+        "resourceVersion": "string", "generation": "int64", "creationTimestamp": "any", "deletionTimestamp": "any",
+        "deletionGracePeriodSeconds": "int64", "labels": "map:string", "annotations": "map:string",
+        "ownerReferences": "[]S:meta.OwnerReference", "finalizers": "[]string",
+        "managedFields": "[]S:meta.ManagedFieldsEntry",
+    },
+    "meta.OwnerReference": {
+        "apiVersion": "string", "kind": "string", "name": "string", "uid": "string", "controller": "bool",
+        "blockOwnerDeletion": "bool",
+    },
+    "meta.TypeMeta": {
+        "kind": "string", "apiVersion": "string",
+    },
+}

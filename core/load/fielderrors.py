@@ -1,0 +1,191 @@
+"""Field errors worded as the API server words them (apimachinery's util/validation/field).
+
+``FieldError`` renders as ``field: Invalid value: "x": detail`` (or ``Required value``,
+``Unsupported value: "x": supported values: "A", "B"``, ...), with the bad value printed the
+way Go prints it: strings quoted, numbers and booleans bare, anything else as JSON. The
+checks of label keys and values, DNS names and port numbers keep upstream's messages
+(apimachinery's validate/content and util/validation), since users search for them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+# What apimachinery's ErrorType.String() says for each type.
+_TYPE_WORDS = {
+    "NotFound": "Not found",
+    "Required": "Required value",
+    "Duplicate": "Duplicate value",
+    "Invalid": "Invalid value",
+    "NotSupported": "Unsupported value",
+    "Forbidden": "Forbidden",
+    "TooLong": "Too long",
+    "TooMany": "Too many",
+}
+# Types whose message carries no value.
+_NO_VALUE = {"Required", "Forbidden", "TooLong"}
+
+
+def go_quote(s: str) -> str:
+    """A string as Go's %q prints it (close enough for the printable text of a manifest)."""
+    return json.dumps(s, ensure_ascii=False)
+
+
+def go_value(v: Any) -> str:
+    """A bad value as field.Error prints it: %q for strings, %v for numbers and booleans,
+    JSON for the rest (a nil map or slice is ``null``)."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return str(v)
+    if isinstance(v, str):
+        return go_quote(v)
+    return json.dumps(v, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+
+
+@dataclass(frozen=True)
+class FieldError:
+    type: str
+    field: str
+    value: Any = None
+    detail: str = ""
+
+    def __str__(self) -> str:
+        words = _TYPE_WORDS[self.type]
+        body = words if self.type in _NO_VALUE else f"{words}: {go_value(self.value)}"
+        if self.detail:
+            body += f": {self.detail}"
+        return f"{self.field}: {body}"
+
+
+def invalid(path: str, value: Any, detail: str) -> FieldError:
+    return FieldError("Invalid", path, value, detail)
+
+
+def required(path: str, detail: str = "") -> FieldError:
+    return FieldError("Required", path, None, detail)
+
+
+def forbidden(path: str, detail: str) -> FieldError:
+    return FieldError("Forbidden", path, None, detail)
+
+
+def duplicate(path: str, value: Any) -> FieldError:
+    return FieldError("Duplicate", path, value)
+
+
+def not_found(path: str, value: Any, detail: str = "") -> FieldError:
+    return FieldError("NotFound", path, value, detail)
+
+
+def not_supported(path: str, value: Any, supported: list[str]) -> FieldError:
+    detail = "supported values: " + ", ".join(go_quote(s) for s in supported) if supported else ""
+    return FieldError("NotSupported", path, value, detail)
+
+
+# --- apimachinery's string checks, with their messages ---------------------------------
+
+def _regex_error(msg: str, fmt: str, *examples: str) -> str:
+    if not examples:
+        return f"{msg} (regex used for validation is '{fmt}')"
+    ex = " or ".join(f"'{e}'" for e in examples)
+    return f"{msg} (e.g. {ex}, regex used for validation is '{fmt}')"
+
+
+_LABEL_KEY_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
+_LABEL_KEY_MSG = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"
+_LABEL_KEY_RE = re.compile(f"^{_LABEL_KEY_FMT}$")
+_LABEL_VALUE_FMT = f"({_LABEL_KEY_FMT})?"
+_LABEL_VALUE_MSG = ("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', "
+                    "and must start and end with an alphanumeric character")
+_DNS1123_LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
+_DNS1123_LABEL_MSG = ("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', "
+                      "and must start and end with an alphanumeric character")
+_DNS1123_LABEL_RE = re.compile(f"^{_DNS1123_LABEL_FMT}$")
+_DNS1123_SUBDOMAIN_FMT = _DNS1123_LABEL_FMT + "(\\." + _DNS1123_LABEL_FMT + ")*"
+_DNS1123_SUBDOMAIN_MSG = ("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
+                          "and must start and end with an alphanumeric character")
+_DNS1123_SUBDOMAIN_RE = re.compile(f"^{_DNS1123_SUBDOMAIN_FMT}$")
+
+
+def _fullmatch(rx: re.Pattern[str], s: str) -> bool:
+    # Go's $ matches only at the very end; Python's also before a final newline.
+    return rx.match(s) is not None and "\n" not in s
+
+
+def is_dns1123_subdomain(value: str, unit: str = "characters") -> list[str]:
+    errs = []
+    if len(value.encode()) > 253:
+        errs.append(f"must be no more than 253 {unit}")
+    if not _fullmatch(_DNS1123_SUBDOMAIN_RE, value):
+        errs.append(_regex_error(_DNS1123_SUBDOMAIN_MSG, _DNS1123_SUBDOMAIN_FMT, "example.com"))
+    return errs
+
+
+def is_dns1123_label(value: str) -> list[str]:
+    errs = []
+    if len(value.encode()) > 63:
+        errs.append("must be no more than 63 characters")
+    if not _fullmatch(_DNS1123_LABEL_RE, value):
+        if _fullmatch(_DNS1123_SUBDOMAIN_RE, value):
+            errs.append("must not contain dots")
+        else:
+            errs.append(_regex_error(_DNS1123_LABEL_MSG, _DNS1123_LABEL_FMT, "my-name", "123-abc"))
+    return errs
+
+
+def is_qualified_name(value: str) -> list[str]:
+    """A label key (content.IsLabelKey): an optional DNS subdomain prefix and '/', then a name."""
+    errs: list[str] = []
+    parts = value.split("/")
+    if len(parts) == 1:
+        name = parts[0]
+    elif len(parts) == 2:
+        prefix, name = parts
+        if not prefix:
+            errs.append("prefix part must be non-empty")
+        else:
+            errs.extend("prefix part " + m for m in is_dns1123_subdomain(prefix, "bytes"))
+    else:
+        return [
+            "a valid label key " + _regex_error(_LABEL_KEY_MSG, _LABEL_KEY_FMT, "MyName", "my.name", "123-abc")
+            + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"
+        ]
+    if not name:
+        errs.append("name part must be non-empty")
+    elif len(name.encode()) > 63:
+        errs.append("name part must be no more than 63 bytes")
+    if not _fullmatch(_LABEL_KEY_RE, name):
+        errs.append("name part " + _regex_error(_LABEL_KEY_MSG, _LABEL_KEY_FMT, "MyName", "my.name", "123-abc"))
+    return errs
+
+
+def is_label_value(value: str) -> list[str]:
+    errs = []
+    if len(value.encode()) > 63:
+        errs.append("must be no more than 63 bytes")
+    if value and not _fullmatch(_LABEL_KEY_RE, value):
+        errs.append(_regex_error(_LABEL_VALUE_MSG, _LABEL_VALUE_FMT, "MyValue", "my_value", "12345"))
+    return errs
+
+
+def is_valid_port_num(port: int) -> list[str]:
+    return [] if 1 <= port <= 65535 else ["must be between 1 and 65535, inclusive"]
+
+
+def is_valid_port_name(port: str) -> list[str]:
+    errs = []
+    if len(port) > 15:
+        errs.append("must be no more than 15 characters")
+    if not re.fullmatch(r"[-a-z0-9]+", port):
+        errs.append("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)")
+    if not re.search(r"[a-z]", port):
+        errs.append("must contain at least one letter (a-z)")
+    if "--" in port:
+        errs.append("must not contain consecutive hyphens")
+    if port and (port[0] == "-" or port[-1] == "-"):
+        errs.append("must not begin or end with a hyphen")
+    return errs
