@@ -19,7 +19,7 @@ from kschedx.core.framework import PluginSet
 from kschedx.core.model import PodInfo
 from kschedx.core.plugins.imagelocality import normalized_image_name
 from kschedx.core.plugins.noderesources_allocation import allocation_vectors, pod_request_list
-from kschedx.core.plugins.noderesources_fit import fits_request
+from kschedx.core.plugins.noderesources_fit import fits_request, score_requests
 from kschedx.core.result import CycleResult
 from kschedx.core.selectors import parse_node_selector_term, tolerates
 from kschedx.core.snapshot import NodeInfo, Snapshot
@@ -132,7 +132,10 @@ def filter_checks(result: CycleResult, plugins: PluginSet, node: str) -> tuple[l
 
 
 def _resource_facts(pod: PodInfo, ni: NodeInfo, resources: Any, use_requested: bool) -> list[str]:
-    reqs = pod_request_list(pod, resources, use_requested=use_requested)
+    if use_requested:
+        reqs = pod_request_list(pod, resources, use_requested=True)
+    else:
+        reqs = score_requests(pod, resources)
     requested, allocatable = allocation_vectors(ni, resources, reqs, use_requested=use_requested)
     out = []
     for i, r in enumerate(resources):
