@@ -258,7 +258,7 @@ class PodInfo:
         """The pod (anti-)affinity terms, compiled once."""
         from kschedx.core.affinity import compile_pod_terms
 
-        return compile_pod_terms(self.affinity, self.namespace, self.labels)
+        return compile_pod_terms(self.affinity, self.namespace)
 
     @cached_property
     def has_pod_affinity(self) -> bool:
