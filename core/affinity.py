@@ -14,7 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from kschedx.core.selectors import NOTHING, LabelSelector, parse_label_selector
+from kschedx.core.selector_errors import aggregate
+from kschedx.core.selectors import NOTHING, LabelSelector, SelectorError, parse_label_selector
 
 Labels = Mapping[str, str]
 
@@ -51,12 +52,16 @@ class PodAffinityTerms:
     required_anti_affinity: tuple[AffinityTerm, ...] = ()
     preferred_affinity: tuple[WeightedTerm, ...] = ()
     preferred_anti_affinity: tuple[WeightedTerm, ...] = ()
+    # The selector parse errors as the scheduler's PodInfo.Update aggregates them; a list
+    # with an error is left empty, as upstream leaves it nil.
+    parse_error: str | None = None
 
 
 NO_TERMS = PodAffinityTerms()
 
 
 def compile_term(term: Mapping[str, Any], namespace: str) -> AffinityTerm:
+    """``newAffinityTerm``. Raises SelectorError for a selector ``labels.NewRequirement`` rejects."""
     names = [str(n) for n in term.get("namespaces") or ()]
     ns_selector_spec = term.get("namespaceSelector")
     if not names and ns_selector_spec is None:
@@ -69,6 +74,10 @@ def compile_term(term: Mapping[str, Any], namespace: str) -> AffinityTerm:
     )
 
 
+def _required(items: Sequence[Mapping[str, Any]] | None, namespace: str) -> tuple[AffinityTerm, ...]:
+    return tuple(compile_term(t, namespace) for t in items or ())
+
+
 def _weighted(items: Sequence[Mapping[str, Any]] | None, namespace: str) -> tuple[WeightedTerm, ...]:
     return tuple(
         WeightedTerm(compile_term(w.get("podAffinityTerm") or {}, namespace), int(w.get("weight") or 0))
@@ -77,14 +86,36 @@ def _weighted(items: Sequence[Mapping[str, Any]] | None, namespace: str) -> tupl
 
 
 def compile_pod_terms(affinity: Mapping[str, Any], namespace: str) -> PodAffinityTerms:
-    """Every pod (anti-)affinity term of a pod's ``spec.affinity``."""
+    """Every pod (anti-)affinity term of a pod's ``spec.affinity``.
+
+    As upstream's ``PodInfo.Update``: each of the four lists is compiled on its own; one
+    whose selector does not parse is dropped (left empty) and its error recorded under the
+    list's name, the errors joined as ``utilerrors.NewAggregate`` joins them.
+    """
     pa = affinity.get("podAffinity") or {}
     paa = affinity.get("podAntiAffinity") or {}
     if not pa and not paa:
         return NO_TERMS
-    return PodAffinityTerms(
-        tuple(compile_term(t, namespace) for t in pa.get("requiredDuringSchedulingIgnoredDuringExecution") or ()),
-        tuple(compile_term(t, namespace) for t in paa.get("requiredDuringSchedulingIgnoredDuringExecution") or ()),
-        _weighted(pa.get("preferredDuringSchedulingIgnoredDuringExecution"), namespace),
-        _weighted(paa.get("preferredDuringSchedulingIgnoredDuringExecution"), namespace),
+    errors: list[str] = []
+
+    def each(name: str, compile_list: Any, items: Any) -> Any:
+        try:
+            return compile_list(items, namespace)
+        except SelectorError as e:
+            errors.append(f"{name}: {e}")
+            return ()
+
+    required = "requiredDuringSchedulingIgnoredDuringExecution"
+    preferred = "preferredDuringSchedulingIgnoredDuringExecution"
+    terms = PodAffinityTerms(
+        each("requiredAffinityTerms", _required, pa.get(required)),
+        each("requiredAntiAffinityTerms", _required, paa.get(required)),
+        each("preferredAffinityTerms", _weighted, pa.get(preferred)),
+        each("preferredAntiAffinityTerms", _weighted, paa.get(preferred)),
     )
+    if errors:
+        return PodAffinityTerms(
+            terms.required_affinity, terms.required_anti_affinity, terms.preferred_affinity,
+            terms.preferred_anti_affinity, aggregate(errors),
+        )
+    return terms

@@ -19,6 +19,7 @@ from kschedx.core.load.admission import admit, resolve_cluster_pod_priorities
 from kschedx.core.load.files import load_cluster
 from kschedx.core.load.manifest import IncomingPod, expand, pin_to_node, select_document
 from kschedx.core.load.validate import check_pod_shape
+from kschedx.core.load.validate_affinity import check_affinity_selectors
 from kschedx.core.model import PodInfo
 from kschedx.core.plugins import REGISTRY
 from kschedx.core.progress import report
@@ -78,6 +79,7 @@ def prepare_pod(
 
 
 def prepare_object(obj: Dict, path: str, objects: ClusterObjects, *, namespace: str | None = None) -> IncomingPod:
+    check_affinity_selectors(obj, path)
     inc = expand(obj, objects, path, namespace)
     check_pod_shape(inc.pod, path)
     try:
