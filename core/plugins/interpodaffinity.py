@@ -326,8 +326,8 @@ class InterPodAffinity(Plugin):
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> tuple[int, Status]:
         s: PreScoreState | None = state.data.get(PRE_SCORE_KEY)
-        if s is None:
-            return 0, Status.error(f'reading "{PRE_SCORE_KEY}" from cycleState: not found')
+        if s is None:  # PreScore disabled: no fallback upstream either
+            return 0, Status.error(f'failed to read "{PRE_SCORE_KEY}" from cycleState: not found')
         labels = node.node.labels
         total = 0
         for key, values in s.topology_score.items():
