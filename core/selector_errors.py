@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 _KEY_CHAR = "[A-Za-z0-9]"
 _KEY_FMT = "(" + _KEY_CHAR + "[-A-Za-z0-9_.]*)?" + _KEY_CHAR
@@ -89,6 +90,18 @@ def label_key_errors(key: str) -> list[str]:
     return errs
 
 
+# Selectors repeat the same few keys and values across thousands of pods: remember which
+# ones are valid so that compiling them stays a dictionary lookup.
+@lru_cache(maxsize=65536)
+def key_ok(key: str) -> bool:
+    return not label_key_errors(key)
+
+
+@lru_cache(maxsize=65536)
+def value_ok(value: str) -> bool:
+    return not label_value_errors(value)
+
+
 def go_quote(value: str) -> str:
     """Go's ``%q`` for the strings met here (printable text)."""
     return json.dumps(value, ensure_ascii=False)
@@ -112,7 +125,7 @@ def requirement_errors(key: str, op: str, values: Sequence[str] | None, path: st
     """The field errors of ``labels.NewRequirement(key, op, values, field.WithPath(path))``;
     ``op`` is the selection operator ("in", "notin", "=", "exists", "!", "gt", "lt")."""
     errs: list[str] = []
-    key_errs = label_key_errors(key)
+    key_errs = [] if key_ok(key) else label_key_errors(key)
     if key_errs:
         errs.append(invalid(child(path, "key"), go_quote(key), "; ".join(key_errs)))
     vpath = child(path, "values")
@@ -133,7 +146,7 @@ def requirement_errors(key: str, op: str, values: Sequence[str] | None, path: st
             if not is_go_int64(v):
                 errs.append(invalid(f"{vpath}[{i}]", go_quote(v), "for 'Gt', 'Lt' operators, the value must be an integer"))
     for i, v in enumerate(vals):
-        value_errs = label_value_errors(v)
+        value_errs = [] if value_ok(v) else label_value_errors(v)
         if value_errs:
             errs.append(invalid(f"{vpath}[{i}][{key}]", go_quote(v), "; ".join(value_errs)))
     return errs

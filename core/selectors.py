@@ -10,7 +10,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from kschedx.core.selector_errors import aggregate, child, go_quote, invalid, requirement_errors, values_json
+from kschedx.core.selector_errors import (
+    aggregate,
+    child,
+    go_quote,
+    invalid,
+    key_ok,
+    requirement_errors,
+    value_ok,
+    values_json,
+)
 
 Labels = Mapping[str, str]
 
@@ -119,9 +128,8 @@ def parse_label_selector(spec: Mapping[str, Any] | None) -> LabelSelector:
         value = _label_value(v)
         # LabelSelectorAsSelector: labels.NewRequirement validates key and value and the
         # first failing requirement is the selector's error.
-        errs = requirement_errors(str(k), "=", [value])
-        if errs:
-            raise SelectorError(aggregate(errs))
+        if not (key_ok(str(k)) and value_ok(value)):
+            raise SelectorError(aggregate(requirement_errors(str(k), "=", [value])))
         reqs.append(Requirement(str(k), "In", frozenset([value])))
     for expr in spec.get("matchExpressions") or []:
         op = expr.get("operator")
@@ -137,9 +145,8 @@ def parse_label_selector(spec: Mapping[str, Any] | None) -> LabelSelector:
             raise SelectorError(
                 f"values: Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist' (key {key!r})"
             )
-        errs = requirement_errors(str(key), _SELECTION_OP[op], values)
-        if errs:
-            raise SelectorError(aggregate(errs))
+        if not (key_ok(str(key)) and all(value_ok(v) for v in values)):
+            raise SelectorError(aggregate(requirement_errors(str(key), _SELECTION_OP[op], values)))
         reqs.append(Requirement(str(key), op, frozenset(values)))
     return LabelSelector(tuple(reqs))
 
