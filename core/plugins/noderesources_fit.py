@@ -112,7 +112,9 @@ class NodeResourcesFit(Plugin):
         return None, Status.success()
 
     def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status:
-        requests = state.data.get(NAME, pod.requests)
+        requests = state.data.get(NAME)
+        if requests is None:  # PreFilter disabled in the profile: upstream has no fallback
+            return Status.error(f'error reading "PreFilter{NAME}" from cycleState: not found')
         missing = fits_request(requests, node, self.ignored, self.ignored_groups)
         if not missing:
             return Status.success()

@@ -101,3 +101,25 @@ def test_scores_that_need_no_prescore_state(plugin: str) -> None:
     r = run_score_only(plugin, incoming())
     assert r.error is None
     assert raw(r) == {"a1": 0, "b1": 0}
+
+
+@pytest.mark.parametrize(("plugin", "message"), [
+    # nodeports/node_ports.go and noderesources/fit.go: Filter returns getPreFilterState's error.
+    ("NodePorts", 'reading "PreFilterNodePorts" from cycleState: not found'),
+    ("NodeResourcesFit", 'error reading "PreFilterNodeResourcesFit" from cycleState: not found'),
+])
+def test_filters_without_prefilter_state_return_the_state_error(plugin: str, message: str) -> None:
+    """The same check for Filter: a profile disabling these plugins' PreFilter makes their
+    Filter fail with an Error, as upstream has no fallback there (NodeAffinity has one)."""
+    cfg = {
+        "apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",
+        "profiles": [{"plugins": {"preFilter": {"disabled": [{"name": plugin}, {"name": "NodeAffinity"}]}}}],
+    }
+    profile = configuration_from_dict(cfg, REGISTRY).profiles["default-scheduler"]
+    snap = snapshot(node("a1", labels={"zone": "a"}))
+    p = incoming()
+    p["spec"]["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"] = {
+        "nodeSelectorTerms": [{"matchExpressions": [{"key": "zone", "operator": "In", "values": ["a"]}]}]}
+    r = Framework(profile, snap, REGISTRY).run_cycle(PodInfo(p))
+    assert r.error is not None
+    assert r.error.endswith(message)
