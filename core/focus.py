@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from kschedx.core.framework import PluginSet
-from kschedx.core.model import PodInfo
+from kschedx.core.model import PodInfo, pod_level_requests
 from kschedx.core.plugins.imagelocality import normalized_image_name
 from kschedx.core.plugins.noderesources_allocation import allocation_vectors, pod_request_list
 from kschedx.core.plugins.noderesources_fit import fits_request, score_requests
@@ -303,6 +303,9 @@ def score_details(result: CycleResult, plugins: PluginSet, pod: PodInfo, ni: Nod
             if ps.name == "NodeResourcesFit":
                 d.facts = [f"strategy {getattr(pl, 'strategy', 'LeastAllocated')}",
                            *_resource_facts(pod, ni, pl.resources, use_requested=False)]  # type: ignore[attr-defined]
+                if pod_level_requests(pod.spec):
+                    d.facts.append("the pod's spec.resources are not counted by this score (upstream's "
+                                   "Fit scorer reads container requests only)")
             elif ps.name == "NodeResourcesBalancedAllocation":
                 d.facts = _resource_facts(pod, ni, pl.resources, use_requested=True)  # type: ignore[attr-defined]
             elif ps.name == "TaintToleration":

@@ -85,3 +85,20 @@ def test_fit_score_ignores_status_resources_of_the_incoming_pod() -> None:
     assert raw(result, "NodeResourcesFit") == {"n1": 75}
     # Balanced with the status' 2 CPUs: 0.5 vs 0.25 -> 87.
     assert raw(result, "NodeResourcesBalancedAllocation") == {"n1": 87}
+
+
+def test_node_focus_shows_what_each_scorer_counted() -> None:
+    """``--node``: the Fit facts show the container requests it scored (non-zero defaults)
+    and say that spec.resources are not counted; BalancedAllocation's show the pod-level ones."""
+    from kschedx.core.explain import Options, explain_object
+    from kschedx.core.snapshot import ClusterObjects
+
+    cluster = ClusterObjects()
+    cluster.add(node("n1", cpu="4", memory="8Gi"))
+    result = explain_object(pod_level("p", cpu="2", memory="6Gi"), "p.yaml", cluster,
+                            options=Options(focus="n1")).steps[0]
+    assert result.focus is not None
+    facts = {d.plugin: d.facts for d in result.focus.scores}
+    assert "the pod asks 100m" in facts["NodeResourcesFit"][1]
+    assert facts["NodeResourcesFit"][-1].startswith("the pod's spec.resources are not counted by this score")
+    assert "the pod asks 2000m" in facts["NodeResourcesBalancedAllocation"][0]
