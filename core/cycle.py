@@ -334,6 +334,13 @@ class Framework:
             if st.is_skip:
                 state.skip_score.add(pl.name)
             elif not st.is_success:
+                if result.single_feasible_node:
+                    # Upstream binds a single feasible node without PreScore, so the error
+                    # never happens there: show the plugin as not scoring instead.
+                    state.skip_score.add(pl.name)
+                    result.warnings.append(f"{pl.name} PreScore would fail ({st.message}); "
+                                           "with one feasible node the scheduler never runs it")
+                    continue
                 result.error = f"running PreScore plugin {pl.name!r}: {st.message}"
                 return result
 
@@ -352,12 +359,20 @@ class Framework:
                         raw[ni.name] = hit[1]
                         continue
                 s, st = pl.score(state, pod, ni)  # type: ignore[attr-defined]
+                if not st.is_success and result.single_feasible_node:
+                    # As for PreScore above: upstream never scores a single feasible node.
+                    result.warnings.append(f"{pl.name} Score would fail ({st.message}); "
+                                           "with one feasible node the scheduler never runs it")
+                    ps.skipped = True
+                    break
                 if not st.is_success:
                     result.error = f"running Score plugin {pl.name!r} on {ni.name}: {st.message}"
                     return result
                 raw[ni.name] = s
                 if memo is not None:
                     memo[ni.name] = (ni.generation, s)
+            if ps.skipped:
+                continue
             normalized = dict(raw)
             if hasattr(pl, "normalize_score"):
                 st = pl.normalize_score(state, pod, normalized)

@@ -190,3 +190,17 @@ def test_incoming_manifest_with_invalid_node_affinity_value_is_accepted() -> Non
         {"matchExpressions": [{"key": "zone", "operator": "In", "values": ["a b"]}]}]}}}
     inc = prepare_object(manifest("Pod", aff), "p.yaml", ClusterObjects())
     assert cycle(snapshot(*zoned()), inc.pod).feasible_nodes == []
+
+
+def test_single_feasible_node_is_bound_despite_a_prescore_error() -> None:
+    """schedule_one.go schedulePod: with one feasible node the scheduler returns it without
+    running PreScore/Score, so NodeAffinity's preferred-term parse error never surfaces."""
+    p = pod("p")
+    p["spec"]["affinity"] = {"nodeAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
+        {"weight": 5, "preference": {"matchExpressions": [{"key": "zone", "operator": "In", "values": ["a b"]}]}}]}}
+    r = cycle(snapshot(node("a1", labels={"zone": "a"})), p)
+    assert r.error is None
+    assert r.selected_node == "a1"
+    [na] = [ps for ps in r.score_plugins if ps.name == "NodeAffinity"]
+    assert na.skipped
+    assert any(w.startswith("NodeAffinity PreScore would fail") for w in r.warnings)

@@ -123,3 +123,17 @@ def test_filters_without_prefilter_state_return_the_state_error(plugin: str, mes
     r = Framework(profile, snap, REGISTRY).run_cycle(PodInfo(p))
     assert r.error is not None
     assert r.error.endswith(message)
+
+
+def test_single_feasible_node_never_reaches_the_failing_score() -> None:
+    """schedule_one.go schedulePod returns the only feasible node before prioritizeNodes."""
+    cfg = {
+        "apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",
+        "profiles": [{"plugins": {"preScore": {"disabled": [{"name": "TaintToleration"}]}}}],
+    }
+    profile = configuration_from_dict(cfg, REGISTRY).profiles["default-scheduler"]
+    r = Framework(profile, snapshot(node("a1")), REGISTRY).run_cycle(PodInfo(incoming()))
+    assert r.error is None
+    assert r.selected_node == "a1"
+    [tt] = [ps for ps in r.score_plugins if ps.name == "TaintToleration"]
+    assert tt.skipped and not tt.scores
