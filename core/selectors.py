@@ -15,6 +15,7 @@ from kschedx.core.selector_errors import (
     child,
     go_quote,
     invalid,
+    is_go_int64,
     key_ok,
     requirement_errors,
     value_ok,
@@ -51,12 +52,10 @@ class Requirement:
             return self.key not in labels
         if op in ("Gt", "Lt"):
             v = labels.get(self.key)
-            if v is None:
+            # strconv.ParseInt: Python's int() would also take "5_0" or " 5".
+            if v is None or not is_go_int64(v):
                 return False
-            try:
-                have = int(v)
-            except ValueError:
-                return False
+            have = int(v)
             want = int(next(iter(self.values)))
             return have > want if op == "Gt" else have < want
         return False

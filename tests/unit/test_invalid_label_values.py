@@ -73,6 +73,14 @@ def test_node_affinity_gt_value_must_be_a_valid_label_value_too() -> None:
     assert cycle(snapshot(*nodes), pos).feasible_nodes == ["a1"]
 
 
+def test_node_affinity_gt_reads_node_labels_as_go_integers() -> None:
+    """selector.go Requirement.Matches: strconv.ParseInt of the node's value; "5_0" is a valid
+    label value but not a Go integer, so Gt does not match it."""
+    term = [{"key": "gen", "operator": "Gt", "values": ["4"]}]
+    nodes = [node("a1", labels={"gen": "5"}), node("b1", labels={"gen": "5_0"})]
+    assert cycle(snapshot(*nodes), required_node_affinity(pod("p"), term)).feasible_nodes == ["a1"]
+
+
 def test_node_affinity_invalid_key_makes_the_term_fail() -> None:
     """labels.NewRequirement validates the key with content.IsLabelKey."""
     bad = required_node_affinity(pod("p"), [{"key": "zone/x/y", "operator": "Exists"}])
