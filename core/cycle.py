@@ -381,6 +381,13 @@ class Framework:
             if st.is_skip:
                 state.skip_score.add(pl.name)
             elif not st.is_success:
+                if result.single_feasible_node:
+                    # Upstream binds a single feasible node without PreScore, so the error
+                    # never happens there: show the plugin as not scoring instead.
+                    state.skip_score.add(pl.name)
+                    result.warnings.append(f"{pl.name} PreScore would fail ({st.message}); "
+                                           "with one feasible node the scheduler never runs it")
+                    continue
                 result.error = f'running PreScore plugin "{pl.name}": {st.message}'
                 result.warnings.append(cycle_error_warning(result.error))
                 return result
@@ -400,6 +407,12 @@ class Framework:
                         raw[ni.name] = hit[1]
                         continue
                 s, st = pl.score(state, pod, ni)  # type: ignore[attr-defined]
+                if not st.is_success and result.single_feasible_node:
+                    # As for PreScore above: upstream never scores a single feasible node.
+                    result.warnings.append(f"{pl.name} Score would fail ({st.message}); "
+                                           "with one feasible node the scheduler never runs it")
+                    ps.skipped = True
+                    break
                 if not st.is_success:
                     result.error = f'running Score plugins: plugin "{pl.name}" failed with: {st.message}'
                     result.warnings.append(cycle_error_warning(result.error))
@@ -407,6 +420,8 @@ class Framework:
                 raw[ni.name] = s
                 if memo is not None:
                     memo[ni.name] = (ni.generation, s)
+            if ps.skipped:
+                continue
             normalized = dict(raw)
             if hasattr(pl, "normalize_score"):
                 st = pl.normalize_score(state, pod, normalized)

@@ -16,10 +16,10 @@ from fractions import Fraction
 from typing import Any
 
 from kschedx.core.framework import PluginSet
-from kschedx.core.model import PodInfo
+from kschedx.core.model import PodInfo, pod_level_requests
 from kschedx.core.plugins.imagelocality import normalized_image_name
 from kschedx.core.plugins.noderesources_allocation import allocation_vectors, pod_request_list
-from kschedx.core.plugins.noderesources_fit import fits_request
+from kschedx.core.plugins.noderesources_fit import fits_request, score_requests
 from kschedx.core.result import CycleResult
 from kschedx.core.selectors import parse_node_selector_term, tolerates
 from kschedx.core.snapshot import NodeInfo, Snapshot
@@ -135,7 +135,10 @@ def filter_checks(result: CycleResult, plugins: PluginSet, node: str) -> tuple[l
 
 
 def _resource_facts(pod: PodInfo, ni: NodeInfo, resources: Any, use_requested: bool) -> list[str]:
-    reqs = pod_request_list(pod, resources, use_requested=use_requested)
+    if use_requested:
+        reqs = pod_request_list(pod, resources, use_requested=True)
+    else:
+        reqs = score_requests(pod, resources)
     requested, allocatable = allocation_vectors(ni, resources, reqs, use_requested=use_requested)
     out = []
     for i, r in enumerate(resources):
@@ -303,6 +306,9 @@ def score_details(result: CycleResult, plugins: PluginSet, pod: PodInfo, ni: Nod
             if ps.name == "NodeResourcesFit":
                 d.facts = [f"strategy {getattr(pl, 'strategy', 'LeastAllocated')}",
                            *_resource_facts(pod, ni, pl.resources, use_requested=False)]  # type: ignore[attr-defined]
+                if pod_level_requests(pod.spec):
+                    d.facts.append("the pod's spec.resources are not counted by this score (upstream's "
+                                   "Fit scorer reads container requests only)")
             elif ps.name == "NodeResourcesBalancedAllocation":
                 d.facts = _resource_facts(pod, ni, pl.resources, use_requested=True)  # type: ignore[attr-defined]
             elif ps.name == "TaintToleration":

@@ -310,7 +310,7 @@ class PodInfo:
         """The pod (anti-)affinity terms, compiled once."""
         from kschedx.core.affinity import compile_pod_terms
 
-        return compile_pod_terms(self.affinity, self.namespace, self.labels)
+        return compile_pod_terms(self.affinity, self.namespace)
 
     @cached_property
     def has_pod_affinity(self) -> bool:
@@ -331,11 +331,21 @@ class PodInfo:
 
     @cached_property
     def host_ports(self) -> tuple[tuple[str, str, int], ...]:
-        """(hostIP, protocol, hostPort) of every container port that asks for a host port."""
+        """(hostIP, protocol, hostPort) of every container port that asks for a host port.
+
+        As upstream's ``GetHostPorts``: sidecars (restartable init containers) and the app
+        containers only, since other init containers have exited by then. A hostNetwork
+        pod's ports default ``hostPort`` to ``containerPort`` (API defaulting, SetDefaults_Pod),
+        which a hand-written manifest or dump does not carry yet.
+        """
         out: list[tuple[str, str, int]] = []
-        for c in (self.spec.get("initContainers") or []) + (self.spec.get("containers") or []):
+        host_network = bool(self.spec.get("hostNetwork"))
+        sidecars = [c for c in self.spec.get("initContainers") or [] if c.get("restartPolicy") == "Always"]
+        for c in sidecars + (self.spec.get("containers") or []):
             for p in c.get("ports") or []:
                 hp = int(p.get("hostPort") or 0)
+                if hp == 0 and host_network:
+                    hp = int(p.get("containerPort") or 0)
                 if hp <= 0:
                     continue
                 out.append((p.get("hostIP") or "0.0.0.0", p.get("protocol") or "TCP", hp))

@@ -10,6 +10,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from kschedx.core.selector_errors import (
+    aggregate,
+    child,
+    go_quote,
+    invalid,
+    is_go_int64,
+    key_ok,
+    requirement_errors,
+    value_ok,
+    values_json,
+)
+
 Labels = Mapping[str, str]
 
 
@@ -40,12 +52,10 @@ class Requirement:
             return self.key not in labels
         if op in ("Gt", "Lt"):
             v = labels.get(self.key)
-            if v is None:
+            # strconv.ParseInt: Python's int() would also take "5_0" or " 5".
+            if v is None or not is_go_int64(v):
                 return False
-            try:
-                have = int(v)
-            except ValueError:
-                return False
+            have = int(v)
             want = int(next(iter(self.values)))
             return have > want if op == "Gt" else have < want
         return False
@@ -102,6 +112,8 @@ NOTHING = LabelSelector((), nothing=True)
 EVERYTHING = LabelSelector(())
 
 _LABEL_OPS = {"In", "NotIn", "Exists", "DoesNotExist"}
+# The API operators as labels.NewRequirement names them (selection.Operator).
+_SELECTION_OP = {"In": "in", "NotIn": "notin", "Exists": "exists", "DoesNotExist": "!", "Gt": "gt", "Lt": "lt"}
 
 
 def parse_label_selector(spec: Mapping[str, Any] | None) -> LabelSelector:
@@ -112,13 +124,18 @@ def parse_label_selector(spec: Mapping[str, Any] | None) -> LabelSelector:
         raise SelectorError(f"label selector must be a mapping, got {type(spec).__name__}")
     reqs: list[Requirement] = []
     for k, v in (spec.get("matchLabels") or {}).items():
-        reqs.append(Requirement(str(k), "In", frozenset([_label_value(v)])))
+        value = _label_value(v)
+        # LabelSelectorAsSelector: labels.NewRequirement validates key and value and the
+        # first failing requirement is the selector's error.
+        if not (key_ok(str(k)) and value_ok(value)):
+            raise SelectorError(aggregate(requirement_errors(str(k), "=", [value])))
+        reqs.append(Requirement(str(k), "In", frozenset([value])))
     for expr in spec.get("matchExpressions") or []:
         op = expr.get("operator")
         key = expr.get("key")
         values = [_label_value(x) for x in (expr.get("values") or [])]
         if op not in _LABEL_OPS:
-            raise SelectorError(f"{op!r} is not a valid label selector operator")
+            raise SelectorError(f"{go_quote(str(op))} is not a valid label selector operator")
         if not key:
             raise SelectorError("label selector requirement has an empty key")
         if op in ("In", "NotIn") and not values:
@@ -127,6 +144,8 @@ def parse_label_selector(spec: Mapping[str, Any] | None) -> LabelSelector:
             raise SelectorError(
                 f"values: Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist' (key {key!r})"
             )
+        if not (key_ok(str(key)) and all(value_ok(v) for v in values)):
+            raise SelectorError(aggregate(requirement_errors(str(key), _SELECTION_OP[op], values)))
         reqs.append(Requirement(str(key), op, frozenset(values)))
     return LabelSelector(tuple(reqs))
 
@@ -147,23 +166,31 @@ def _label_value(v: Any) -> str:
 
 @dataclass(frozen=True, slots=True)
 class NodeSelectorTerm:
-    """One nodeSelectorTerm: its expressions (labels) and fields (metadata.name) are ANDed."""
+    """One nodeSelectorTerm: its expressions (labels) and fields (metadata.name) are ANDed.
+
+    ``errors`` are the term's parse errors (component-helpers nodeaffinity
+    ``newNodeSelectorTerm``): such a term matches no node.
+    """
 
     expressions: tuple[Requirement, ...]
     fields: tuple[Requirement, ...]
-    valid: bool = True
+    errors: tuple[str, ...] = ()
+
+    @property
+    def valid(self) -> bool:
+        return not self.errors
 
     def matches(self, node_name: str, labels: Labels) -> bool:
-        if not self.valid or (not self.expressions and not self.fields):
+        if self.errors or (not self.expressions and not self.fields):
             return False
         for r in self.expressions:
             if not r.matches(labels):
                 return False
-        if self.fields:
-            fields = {"metadata.name": node_name}
-            for r in self.fields:
-                if not r.matches(fields):
-                    return False
+        for r in self.fields:
+            # A node's only field is metadata.name; any other key reads as "".
+            have = node_name if r.key == "metadata.name" else ""
+            if (have in r.values) != (r.op == "In"):
+                return False
         return True
 
 
@@ -180,51 +207,49 @@ class NodeSelector:
         return False
 
 
-_NODE_OPS = {"In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt"}
+_NODE_OPS = ("In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt")
+_FIELD_OPS = ("In", "NotIn")
 
 
-def _node_requirement(expr: Mapping[str, Any], field: bool) -> Requirement | None:
+def _not_supported(path: str, op: Any, valid: Sequence[str]) -> str:
+    shown = ", ".join(go_quote(v) for v in valid)
+    return f"{child(path, 'operator')}: Unsupported value: {go_quote(str(op or ''))}: supported values: {shown}"
+
+
+def _node_requirement(expr: Mapping[str, Any], field: bool, path: str) -> tuple[Requirement | None, list[str]]:
+    """One requirement as nodeSelectorRequirementsAsSelector / ...AsFieldSelector compile it,
+    with the errors they report under ``path``."""
     op = expr.get("operator")
-    key = expr.get("key") or ""
-    values = [_label_value(x) for x in (expr.get("values") or [])]
+    key = str(expr.get("key") or "")
+    raw_values = expr.get("values")
+    values = [_label_value(x) for x in raw_values or []]
     if field:
-        # Only metadata.name with In/NotIn and exactly one value is accepted for fields.
-        if key != "metadata.name" or op not in ("In", "NotIn") or len(values) != 1:
-            return None
-        return Requirement(key, op, frozenset(values))
-    if op not in _NODE_OPS or not key:
-        return None
-    if op in ("In", "NotIn") and not values:
-        return None
-    if op in ("Exists", "DoesNotExist") and values:
-        return None
-    if op in ("Gt", "Lt"):
+        if op not in _FIELD_OPS:
+            return None, [_not_supported(path, op, _FIELD_OPS)]
         if len(values) != 1:
-            return None
-        try:
-            int(values[0])
-        except ValueError:
-            return None
-    return Requirement(str(key), op, frozenset(values))
+            shown = values_json(None if raw_values is None else values)
+            return None, [invalid(child(path, "values"), shown, "must have one element")]
+        return Requirement(key, str(op), frozenset(values)), []
+    if op not in _NODE_OPS:
+        return None, [_not_supported(path, op, _NODE_OPS)]
+    errs = requirement_errors(key, _SELECTION_OP[str(op)], None if raw_values is None else values, path)
+    if errs:
+        return None, errs
+    return Requirement(key, str(op), frozenset(values)), []
 
 
-def parse_node_selector_term(term: Mapping[str, Any]) -> NodeSelectorTerm:
-    valid = True
+def parse_node_selector_term(term: Mapping[str, Any], path: str = "") -> NodeSelectorTerm:
+    """``path`` names the term in the parse errors (e.g. ``[0]`` for a preferred term)."""
+    errors: list[str] = []
     exprs: list[Requirement] = []
     fields: list[Requirement] = []
-    for e in term.get("matchExpressions") or []:
-        r = _node_requirement(e, field=False)
-        if r is None:
-            valid = False
-        else:
-            exprs.append(r)
-    for e in term.get("matchFields") or []:
-        r = _node_requirement(e, field=True)
-        if r is None:
-            valid = False
-        else:
-            fields.append(r)
-    return NodeSelectorTerm(tuple(exprs), tuple(fields), valid)
+    for what, out, field in (("matchExpressions", exprs, False), ("matchFields", fields, True)):
+        for i, e in enumerate(term.get(what) or []):
+            r, errs = _node_requirement(e or {}, field, f"{child(path, what)}[{i}]")
+            errors.extend(errs)
+            if r is not None:
+                out.append(r)
+    return NodeSelectorTerm(tuple(exprs), tuple(fields), tuple(errors))
 
 
 def parse_node_selector(spec: Mapping[str, Any] | None) -> NodeSelector | None:

@@ -1,6 +1,15 @@
-"""ImageLocalityPriority (v1.12): the summed sizes of the pod's container images already
-on the node (names matched exactly as the node reports them), bucketed: below 23 MiB
-scores 0, from 1000 MiB on 10, otherwise 10 × (sum − 23 MiB) / (977 MiB) + 1 (integer)."""
+"""ImageLocalityPriority (v1.12.0, pkg/scheduler/algorithm/priorities/image_locality.go).
+
+For each app container (init containers are not counted) whose image the node holds, the
+image's size scaled by its spread — the share of the cluster's nodes that hold that image
+name (``scaledImageScore``: ``int64(float64(size) * numNodes/totalNumNodes)``) — is summed;
+a name without a tag is looked up as ``name:latest`` (``normalizedImageName``). The sum is
+clamped to 23 MB–1000 MB and mapped linearly onto 0–10 (``calculatePriority``, integer
+division, no "+1" bucket as before v1.12). There is no reduce step.
+
+v1.12's cache counts an image name's nodes when a node is added or updated; kschedx counts
+them over the whole snapshot, the state once every node has reported its images.
+"""
 
 from __future__ import annotations
 
@@ -10,23 +19,29 @@ from kschedx.core.legacy.meta import Meta
 from kschedx.core.snapshot import NodeInfo
 
 MB = 1024 * 1024
-MIN_IMG_SIZE = 23 * MB
-MAX_IMG_SIZE = 1000 * MB
+MIN_THRESHOLD = 23 * MB
+MAX_THRESHOLD = 1000 * MB
 
 
-def score_from_size(total: int) -> int:
-    if total == 0 or total < MIN_IMG_SIZE:
-        return 0
-    if total >= MAX_IMG_SIZE:
-        return MAX_PRIORITY
-    return MAX_PRIORITY * (total - MIN_IMG_SIZE) // (MAX_IMG_SIZE - MIN_IMG_SIZE) + 1
+def calculate_priority(sum_scores: int) -> int:
+    sum_scores = min(max(sum_scores, MIN_THRESHOLD), MAX_THRESHOLD)
+    return MAX_PRIORITY * (sum_scores - MIN_THRESHOLD) // (MAX_THRESHOLD - MIN_THRESHOLD)
+
+
+def normalized_image_name(name: str) -> str:
+    """``normalizedImageName``: ":latest" when the last ':' is not after the last '/'."""
+    if name.rfind(":") <= name.rfind("/"):
+        return name + ":latest"
+    return name
 
 
 def image_sizes(node: NodeInfo) -> dict[str, int]:
+    """Each image name the node reports, with its size (the first entry naming it wins, as
+    the cache keeps the first summary per name)."""
     sizes: dict[str, int] = {}
     for names, size in node.node.images:
         for n in names:
-            sizes[n] = size
+            sizes.setdefault(n, size)
     return sizes
 
 
@@ -34,8 +49,13 @@ class ImageLocalityPriority(PriorityFunction):
     function = "ImageLocalityPriority"
 
     def map(self, meta: Meta, node: NodeInfo) -> int:
+        total_nodes = len(meta.all_nodes)
+        spread = meta.snapshot.image_num_nodes()
         sizes = image_sizes(node)
         total = 0
         for c in meta.pod.spec.get("containers") or []:
-            total += sizes.get(str(c.get("image") or ""), 0)
-        return score_from_size(total)
+            name = normalized_image_name(str(c.get("image") or ""))
+            size = sizes.get(name)
+            if size is not None:
+                total += int(float(size) * (spread.get(name, 0) / total_nodes))
+        return calculate_priority(total)

@@ -3,7 +3,9 @@
 - namespace: ``-n``, else the manifest's, else ``default``;
 - Priority admission: ``spec.priority`` from ``priorityClassName``, the global default
   PriorityClass (the lowest-valued one, if several), or the two built-in system classes;
-- DefaultTolerationSeconds: not-ready / unreachable NoExecute tolerations for 300 s.
+- DefaultTolerationSeconds: not-ready / unreachable NoExecute tolerations for 300 s;
+- the pod strategy's matchLabelKeys / mismatchLabelKeys merge into pod (anti-)affinity
+  label selectors (see ``merge_affinity_label_keys``).
 Container requests from limits and node allocatable from capacity are defaulted where
 they are read (see :mod:`kschedx.core.model`).
 """
@@ -97,7 +99,54 @@ def admit(pod: Dict, objects: ClusterObjects, namespace: str | None = None) -> l
     if not spec.get("preemptionPolicy"):
         spec["preemptionPolicy"] = "PreemptLowerPriority"
     add_default_tolerations(spec)
+    merge_affinity_label_keys(pod)
     return warnings
+
+
+def _merge_label_keys(term: Dict, labels: Dict) -> None:
+    selector = term.get("labelSelector")
+    if not isinstance(selector, dict):
+        return  # a nil selector matches nothing and the API server leaves it nil
+    exprs = selector.get("matchExpressions")
+    if not isinstance(exprs, list):
+        exprs = []
+    added = False
+    for field, op in (("matchLabelKeys", "In"), ("mismatchLabelKeys", "NotIn")):
+        for key in term.get(field) or ():
+            if not isinstance(key, str) or key not in labels:
+                continue
+            req = {"key": key, "operator": op, "values": [str(labels[key])]}
+            # Idempotent: a manifest copied from a stored pod already carries the merge.
+            if req not in exprs:
+                exprs.append(req)
+                added = True
+    if added:
+        selector["matchExpressions"] = exprs
+
+
+def merge_affinity_label_keys(pod: Dict) -> None:
+    """What the API server does to a pod on create (pkg/registry/core/pod/strategy.go,
+    mutatePodAffinity): each pod (anti-)affinity term's matchLabelKeys become ``key In
+    (value)`` and its mismatchLabelKeys ``key NotIn (value)`` requirements of its
+    labelSelector, with the pod's own label values. The scheduler then uses the stored
+    selector as it is, so pods of the cluster source are never merged again."""
+    affinity = (pod.get("spec") or {}).get("affinity")
+    if not isinstance(affinity, dict):
+        return
+    labels = (pod.get("metadata") or {}).get("labels") or {}
+    if not isinstance(labels, dict):
+        return
+    for kind in ("podAffinity", "podAntiAffinity"):
+        stanza = affinity.get(kind)
+        if not isinstance(stanza, dict):
+            continue
+        for term in stanza.get("requiredDuringSchedulingIgnoredDuringExecution") or ():
+            if isinstance(term, dict):
+                _merge_label_keys(term, labels)
+        for weighted in stanza.get("preferredDuringSchedulingIgnoredDuringExecution") or ():
+            term = weighted.get("podAffinityTerm") if isinstance(weighted, dict) else None
+            if isinstance(term, dict):
+                _merge_label_keys(term, labels)
 
 
 def resolve_cluster_pod_priorities(objects: ClusterObjects) -> None:

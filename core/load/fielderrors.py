@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from kschedx.core.selector_errors import label_key_errors, label_value_errors, regex_error
+
 # What apimachinery's ErrorType.String() says for each type.
 _TYPE_WORDS = {
     "NotFound": "Not found",
@@ -88,19 +90,6 @@ def not_supported(path: str, value: Any, supported: list[str]) -> FieldError:
 
 # --- apimachinery's string checks, with their messages ---------------------------------
 
-def _regex_error(msg: str, fmt: str, *examples: str) -> str:
-    if not examples:
-        return f"{msg} (regex used for validation is '{fmt}')"
-    ex = " or ".join(f"'{e}'" for e in examples)
-    return f"{msg} (e.g. {ex}, regex used for validation is '{fmt}')"
-
-
-_LABEL_KEY_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
-_LABEL_KEY_MSG = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"
-_LABEL_KEY_RE = re.compile(f"^{_LABEL_KEY_FMT}$")
-_LABEL_VALUE_FMT = f"({_LABEL_KEY_FMT})?"
-_LABEL_VALUE_MSG = ("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', "
-                    "and must start and end with an alphanumeric character")
 _DNS1123_LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
 _DNS1123_LABEL_MSG = ("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', "
                       "and must start and end with an alphanumeric character")
@@ -121,7 +110,7 @@ def is_dns1123_subdomain(value: str, unit: str = "characters") -> list[str]:
     if len(value.encode()) > 253:
         errs.append(f"must be no more than 253 {unit}")
     if not _fullmatch(_DNS1123_SUBDOMAIN_RE, value):
-        errs.append(_regex_error(_DNS1123_SUBDOMAIN_MSG, _DNS1123_SUBDOMAIN_FMT, "example.com"))
+        errs.append(regex_error(_DNS1123_SUBDOMAIN_MSG, _DNS1123_SUBDOMAIN_FMT, "example.com"))
     return errs
 
 
@@ -133,43 +122,17 @@ def is_dns1123_label(value: str) -> list[str]:
         if _fullmatch(_DNS1123_SUBDOMAIN_RE, value):
             errs.append("must not contain dots")
         else:
-            errs.append(_regex_error(_DNS1123_LABEL_MSG, _DNS1123_LABEL_FMT, "my-name", "123-abc"))
+            errs.append(regex_error(_DNS1123_LABEL_MSG, _DNS1123_LABEL_FMT, "my-name", "123-abc"))
     return errs
 
 
 def is_qualified_name(value: str) -> list[str]:
     """A label key (content.IsLabelKey): an optional DNS subdomain prefix and '/', then a name."""
-    errs: list[str] = []
-    parts = value.split("/")
-    if len(parts) == 1:
-        name = parts[0]
-    elif len(parts) == 2:
-        prefix, name = parts
-        if not prefix:
-            errs.append("prefix part must be non-empty")
-        else:
-            errs.extend("prefix part " + m for m in is_dns1123_subdomain(prefix, "bytes"))
-    else:
-        return [
-            "a valid label key " + _regex_error(_LABEL_KEY_MSG, _LABEL_KEY_FMT, "MyName", "my.name", "123-abc")
-            + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"
-        ]
-    if not name:
-        errs.append("name part must be non-empty")
-    elif len(name.encode()) > 63:
-        errs.append("name part must be no more than 63 bytes")
-    if not _fullmatch(_LABEL_KEY_RE, name):
-        errs.append("name part " + _regex_error(_LABEL_KEY_MSG, _LABEL_KEY_FMT, "MyName", "my.name", "123-abc"))
-    return errs
+    return label_key_errors(value)
 
 
 def is_label_value(value: str) -> list[str]:
-    errs = []
-    if len(value.encode()) > 63:
-        errs.append("must be no more than 63 bytes")
-    if value and not _fullmatch(_LABEL_KEY_RE, value):
-        errs.append(_regex_error(_LABEL_VALUE_MSG, _LABEL_VALUE_FMT, "MyValue", "my_value", "12345"))
-    return errs
+    return label_value_errors(value)
 
 
 def is_valid_port_num(port: int) -> list[str]:

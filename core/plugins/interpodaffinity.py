@@ -141,6 +141,10 @@ class InterPodAffinity(Plugin):
         return memo if isinstance(memo, ReplicaMemo) else None
 
     def pre_filter(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> tuple[PreFilterResult | None, Status]:
+        parse_error = pod.pod_terms.parse_error
+        if parse_error is not None:
+            # framework.NewPodInfo failed on a selector: the pod can never be placed.
+            return None, Status.unresolvable(f"parsing pod: {parse_error}")
         memo = self._replica_memo()
         cached = memo.states.get(PRE_FILTER_KEY) if memo is not None else None
         if memo is not None and cached is not None:
@@ -247,9 +251,16 @@ class InterPodAffinity(Plugin):
     def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status:
         snapshot: Snapshot = self.handle.snapshot
         terms = pod.pod_terms
-        has_constraints = bool(terms.preferred_affinity or terms.preferred_anti_affinity)
+        # Upstream looks at the spec here, not at the parsed terms.
+        a = pod.affinity
+        has_constraints = bool(
+            ((a.get("podAffinity") or {}).get("preferredDuringSchedulingIgnoredDuringExecution"))
+            or ((a.get("podAntiAffinity") or {}).get("preferredDuringSchedulingIgnoredDuringExecution"))
+        )
         if self.ignore_existing_preferred and not has_constraints:
             return Status.skip()
+        if terms.parse_error is not None:
+            return Status.error(f"failed to parse pod: {terms.parse_error}")
         preferred = [WeightedTerm(merge_namespaces(snapshot, w.term), w.weight) for w in terms.preferred_affinity]
         anti = [WeightedTerm(merge_namespaces(snapshot, w.term), w.weight) for w in terms.preferred_anti_affinity]
         ns_labels = snapshot.namespace_labels_of(pod.namespace)
@@ -315,8 +326,8 @@ class InterPodAffinity(Plugin):
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> tuple[int, Status]:
         s: PreScoreState | None = state.data.get(PRE_SCORE_KEY)
-        if s is None:
-            return 0, Status.error(f'reading "{PRE_SCORE_KEY}" from cycleState: not found')
+        if s is None:  # PreScore disabled: no fallback upstream either
+            return 0, Status.error(f'failed to read "{PRE_SCORE_KEY}" from cycleState: not found')
         labels = node.node.labels
         total = 0
         for key, values in s.topology_score.items():

@@ -7,6 +7,7 @@ from typing import Any
 
 from kschedx.core.framework import CycleState, Plugin, PreFilterResult, Status, default_normalize
 from kschedx.core.model import PodInfo
+from kschedx.core.selector_errors import aggregate
 from kschedx.core.selectors import (
     NodeSelector,
     NodeSelectorTerm,
@@ -37,14 +38,25 @@ class _Required:
         return True
 
 
-def _weighted_terms(items: list[dict[str, Any]] | None) -> list[tuple[int, NodeSelectorTerm]]:
+def _weighted_terms(items: list[dict[str, Any]] | None) -> tuple[list[tuple[int, NodeSelectorTerm]], str | None]:
+    """``nodeaffinity.NewPreferredSchedulingTerms``: terms of weight 0 or with an empty
+    preference are dropped unparsed; any other term that does not parse makes the whole
+    list an error (every term's field errors, flattened and joined as an aggregate)."""
     out = []
-    for t in items or []:
+    errors: list[str] = []
+    for i, t in enumerate(items or []):
         w = int(t.get("weight") or 0)
-        if w == 0:
+        pref = t.get("preference") or {}
+        if w == 0 or (not pref.get("matchExpressions") and not pref.get("matchFields")):
             continue
-        out.append((w, parse_node_selector_term(t.get("preference") or {})))
-    return out
+        term = parse_node_selector_term(pref, f"[{i}]")
+        if term.errors:
+            errors.extend(term.errors)
+        else:
+            out.append((w, term))
+    if errors:
+        return [], aggregate(errors)
+    return out, None
 
 
 class NodeAffinity(Plugin):
@@ -57,7 +69,8 @@ class NodeAffinity(Plugin):
         self.added_selector: NodeSelector | None = parse_node_selector(
             added.get("requiredDuringSchedulingIgnoredDuringExecution")
         )
-        self.added_preferred = _weighted_terms(added.get("preferredDuringSchedulingIgnoredDuringExecution"))
+        # The configuration's terms were validated with it.
+        self.added_preferred, _ = _weighted_terms(added.get("preferredDuringSchedulingIgnoredDuringExecution"))
         # Upstream keeps the added preferred terms only when the list is non-empty, and
         # PreScore skips when neither the pod nor the args have any.
         self.has_added_preferred = bool(added.get("preferredDuringSchedulingIgnoredDuringExecution"))
@@ -102,24 +115,39 @@ class NodeAffinity(Plugin):
             return Status.unresolvable(ERR_REASON_POD)
         return Status.success()
 
+    @staticmethod
+    def _preferred(pod: PodInfo) -> tuple[list[tuple[int, NodeSelectorTerm]] | None, str | None]:
+        """``getPodPreferredNodeAffinity``: None when the pod has no preferred list."""
+        na = pod.affinity.get("nodeAffinity") or {}
+        preferred = na.get("preferredDuringSchedulingIgnoredDuringExecution")
+        if preferred is None:
+            return None, None
+        return _weighted_terms(preferred)
+
     def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status:
         if not nodes:
             return Status.success()
-        na = pod.affinity.get("nodeAffinity") or {}
-        preferred = na.get("preferredDuringSchedulingIgnoredDuringExecution")
-        if preferred is None and not self.has_added_preferred:
+        terms, error = self._preferred(pod)
+        if error is not None:
+            return Status.error(error)
+        if terms is None and not self.has_added_preferred:
             return Status.skip()
-        state.data[NAME + "/score"] = _weighted_terms(preferred)
+        state.data[NAME + "/score"] = terms or []
         return Status.success()
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> tuple[int, Status]:
-        terms: list[tuple[int, NodeSelectorTerm]] = state.data[NAME + "/score"]
+        terms: list[tuple[int, NodeSelectorTerm]] | None = state.data.get(NAME + "/score")
+        if terms is None:
+            # Score enabled without PreScore: upstream parses the pod's preferred terms here.
+            terms, error = self._preferred(pod)
+            if error is not None:
+                return 0, Status.error(error)
         total = 0
         labels = node.node.labels
         for w, t in self.added_preferred:
             if t.matches(node.name, labels):
                 total += w
-        for w, t in terms:
+        for w, t in terms or ():
             if t.matches(node.name, labels):
                 total += w
         return total, Status.success()

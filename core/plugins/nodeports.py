@@ -21,7 +21,9 @@ class NodePorts(Plugin):
         return None, Status.success()
 
     def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status:
-        ports = state.data.get(NAME, pod.host_ports)
+        ports = state.data.get(NAME)
+        if ports is None:  # PreFilter disabled in the profile: upstream has no fallback
+            return Status.error(f'reading "PreFilter{NAME}" from cycleState: not found')
         for ip, proto, port in ports:
             if node.used_ports.check_conflict(ip, proto, port):
                 return Status.unschedulable(ERR_REASON)

@@ -35,12 +35,28 @@ DEFAULT_RESOURCES = (ResourceSpec("cpu", 1), ResourceSpec("memory", 1))
 Scorer = Callable[[Sequence[int], Sequence[int]], int]
 
 
-def pod_request_list(pod: PodInfo, resources: Sequence[ResourceSpec], use_requested: bool) -> list[int]:
-    """The pod's request per scored resource (non-zero defaults unless ``use_requested``)."""
+def pod_request_list(
+    pod: PodInfo,
+    resources: Sequence[ResourceSpec],
+    use_requested: bool,
+    *,
+    pod_level: bool = True,
+    status_resources: bool = True,
+) -> list[int]:
+    """The pod's request per scored resource (non-zero defaults unless ``use_requested``).
+
+    ``pod_level`` and ``status_resources`` are the scorer's PodLevelResources and
+    InPlacePodVerticalScaling switches: upstream sets them only on BalancedAllocation's
+    scorer, NodeResourcesFit's strategy map builds its scorer without them, so Fit scores
+    the incoming pod by its container requests alone (spec.resources and resized status ignored).
+    """
     non_missing = None
     if not use_requested:
         non_missing = {"cpu": Fraction(DEFAULT_MILLI_CPU_REQUEST, 1000), "memory": Fraction(DEFAULT_MEMORY_REQUEST)}
-    reqs = pod_requests(pod.spec, pod.status, non_missing)
+    spec = pod.spec
+    if not pod_level and spec.get("resources"):
+        spec = {k: v for k, v in spec.items() if k != "resources"}
+    reqs = pod_requests(spec, pod.status if status_resources else None, non_missing)
     return [amount(r.name, reqs.get(r.name, Fraction(0))) for r in resources]
 
 

@@ -73,6 +73,12 @@ def fits_request(
     return out
 
 
+def score_requests(pod: PodInfo, resources: tuple[ResourceSpec, ...]) -> list[int]:
+    """The incoming pod's requests as NodeResourcesFit's scorer counts them: non-zero defaults,
+    and neither pod-level resources nor status resources (see ``pod_request_list``)."""
+    return pod_request_list(pod, resources, use_requested=False, pod_level=False, status_resources=False)
+
+
 def parse_resources(items: list[dict[str, Any]] | None) -> tuple[ResourceSpec, ...]:
     if not items:
         return DEFAULT_RESOURCES
@@ -106,7 +112,9 @@ class NodeResourcesFit(Plugin):
         return None, Status.success()
 
     def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status:
-        requests = state.data.get(NAME, pod.spec_requests)
+        requests = state.data.get(NAME)
+        if requests is None:  # PreFilter disabled in the profile: upstream has no fallback
+            return Status.error(f'error reading "PreFilter{NAME}" from cycleState: not found')
         missing = fits_request(requests, node, self.ignored, self.ignored_groups)
         if not missing:
             return Status.success()
@@ -116,12 +124,12 @@ class NodeResourcesFit(Plugin):
         return Status(code, [m.reason for m in missing])
 
     def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status:
-        state.data[NAME + "/score"] = pod_request_list(pod, self.resources, use_requested=False)
+        state.data[NAME + "/score"] = score_requests(pod, self.resources)
         return Status.success()
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> tuple[int, Status]:
         reqs = state.data.get(NAME + "/score")
-        if reqs is None:
-            reqs = pod_request_list(pod, self.resources, use_requested=False)
+        if reqs is None:  # Score without PreScore: upstream computes the requests itself
+            reqs = score_requests(pod, self.resources)
         requested, allocatable = allocation_vectors(node, self.resources, reqs, use_requested=False)
         return self.scorer(requested, allocatable), Status.success()

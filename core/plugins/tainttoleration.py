@@ -29,7 +29,9 @@ class TaintToleration(Plugin):
         return Status.success()
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> tuple[int, Status]:
-        tols: list[Toleration] = state.data[NAME]
+        tols: list[Toleration] | None = state.data.get(NAME)
+        if tols is None:  # PreScore disabled: upstream's Score fails reading its state
+            return 0, Status.error(f'failed to read "PreScore{NAME}" from cycleState: not found')
         count = 0
         for taint in node.node.taints:
             if taint.effect == "PreferNoSchedule" and not tolerates(tols, taint):

@@ -8,6 +8,7 @@ import yaml
 
 from kschedx.core.config import configuration_from_dict
 from kschedx.core.cycle import Framework
+from kschedx.core.load.admission import merge_affinity_label_keys
 from kschedx.core.model import PodInfo
 from kschedx.core.plugins import REGISTRY
 from kschedx.core.plugins.interpodaffinity import ERR_AFFINITY, ERR_ANTI_AFFINITY, ERR_EXISTING_ANTI_AFFINITY
@@ -114,13 +115,16 @@ def test_namespaces_and_namespace_selector() -> None:
 
 
 def test_match_and_mismatch_label_keys() -> None:
+    """The incoming manifest gets the API server's merge (pod strategy mutatePodAffinity)."""
     existing = [pod("v1", node_name="a1", labels={"app": "web", "version": "1"}),
                 pod("v2", node_name="b1", labels={"app": "web", "version": "2"})]
     same = with_affinity(pod("n", labels={"app": "web", "version": "2"}), "podAntiAffinity",
                          [term({"app": "web"}, HOST, matchLabelKeys=["version"])])
+    merge_affinity_label_keys(same)
     assert set(verdicts(cycle(snapshot(*zones(), *existing), same))) == {"b1"}
     other = with_affinity(pod("n", labels={"app": "web", "version": "2"}), "podAntiAffinity",
                           [term({"app": "web"}, HOST, mismatchLabelKeys=["version"])])
+    merge_affinity_label_keys(other)
     assert set(verdicts(cycle(snapshot(*zones(), *existing), other))) == {"a1"}
 
 

@@ -127,25 +127,46 @@ def test_unparsable_prefer_avoid_annotation_is_ignored() -> None:
 
 # --------------------------------------------------------------------------- ImageLocality
 
-IMG_NODE1 = [{"names": ["gcr.io/40", "gcr.io/40:v1", "gcr.io/40:v1"], "sizeBytes": 40 * MB},
-             {"names": ["gcr.io/140", "gcr.io/140:v1"], "sizeBytes": 140 * MB},
-             {"names": ["gcr.io/2000"], "sizeBytes": 2000 * MB}]
-IMG_NODE2 = [{"names": ["gcr.io/250"], "sizeBytes": 250 * MB},
-             {"names": ["gcr.io/10", "gcr.io/10:v1"], "sizeBytes": 10 * MB}]
+# v1.12.0 pkg/scheduler/algorithm/priorities/image_locality_test.go TestImageLocalityPriority.
+IMG_NODE1 = [{"names": ["gcr.io/40:latest", "gcr.io/40:v1", "gcr.io/40:v1"], "sizeBytes": 40 * MB},
+             {"names": ["gcr.io/300:latest", "gcr.io/300:v1"], "sizeBytes": 300 * MB},
+             {"names": ["gcr.io/2000:latest"], "sizeBytes": 2000 * MB}]
+IMG_NODE2 = [{"names": ["gcr.io/250:latest"], "sizeBytes": 250 * MB},
+             {"names": ["gcr.io/10:latest", "gcr.io/10:v1"], "sizeBytes": 10 * MB}]
 
 
 @pytest.mark.parametrize(
     ("images", "expected"),
     [
-        (["gcr.io/40", "gcr.io/250"], (1, 3)),
-        (["gcr.io/40", "gcr.io/140"], (2, 0)),
-        (["gcr.io/10", "gcr.io/2000"], (10, 0)),
+        # 40M/2 < 23M -> 0; 10 * (250M/2 - 23M) / 977M = 1.
+        (["gcr.io/40", "gcr.io/250"], (0, 1)),
+        # 10 * ((40M + 300M)/2 - 23M) / 977M = 1.
+        (["gcr.io/40", "gcr.io/300"], (1, 0)),
+        # 2000M/2 >= 1000M -> 10; 10M/2 < 23M -> 0.
+        (["gcr.io/2000", "gcr.io/10"], (10, 0)),
     ],
 )
 def test_image_locality(images: list[str], expected: tuple[int, int]) -> None:
+    """v1.12.0 ImageLocalityPriorityMap: sizes scaled by spread (each image on 1 of 2 nodes),
+    tagless names as :latest, calculatePriority's linear 0-10."""
     out = final(ImageLocalityPriority("ImageLocalityPriority", 1), mpod(images=images),
                 [mnode("machine1", images=IMG_NODE1), mnode("machine2", images=IMG_NODE2)])
     assert (out["machine1"], out["machine2"]) == expected
+
+
+def test_image_locality_spread_and_linear_map() -> None:
+    """v1.12.0 scaledImageScore and calculatePriority: an image on every node counts whole,
+    one on a third of the nodes a third; init containers are not counted; no +1 bucket."""
+    img = [{"names": ["reg/app:1"], "sizeBytes": 600 * MB}, {"names": ["reg/init:latest"], "sizeBytes": 900 * MB}]
+    nodes = [mnode("n1", images=img), mnode("n2", images=img[:1]), mnode("n3", images=img[:1])]
+    pod = mpod(images=["reg/app:1"])
+    # 600M on 3 of 3 nodes: 10 * (600M - 23M) / 977M = 5 (5.9 truncated; older releases gave 6).
+    assert final(ImageLocalityPriority("ImageLocalityPriority", 1), pod, nodes)["n1"] == 5
+    pod["spec"]["initContainers"] = [{"name": "i", "image": "reg/init"}]
+    assert final(ImageLocalityPriority("ImageLocalityPriority", 1), pod, nodes)["n1"] == 5
+    rare = mpod(images=["reg/init"])
+    # 900M on 1 of 3 nodes: 300M -> 10 * 277M / 977M = 2.
+    assert final(ImageLocalityPriority("ImageLocalityPriority", 1), rare, nodes) == {"n1": 2, "n2": 0, "n3": 0}
 
 
 # --------------------------------------------------------------------------- SelectorSpread
