@@ -92,9 +92,11 @@ class CheckEntry:
             return f"error: {self.error}"
         w = e.workload
         if w is not None and w.rule != "new":
-            text = f"{w.rule}, {w.note} ({w.running}/{w.replicas} running, {w.placed} new placed)"
+            text = f"{w.rule} — {w.note}"
             if v == FITS:
-                return f"fits: {text}"
+                nodes = sorted({s.selected_node for s in e.steps if s.selected_node})
+                where = ", ".join(nodes[:5]) + (f" (+{len(nodes) - 5} more)" if len(nodes) > 5 else "")
+                return f"fits: {text}" + (f" (on {where})" if where and e.mode != "daemonset" else "")
             if e.mode == "daemonset":
                 bad = [d for d in e.daemon_nodes if d.targeted and not d.fits]
                 return f"doesn't fit: {text}; pending on {', '.join(d.node for d in bad)}: {bad[0].plugin}: " \

@@ -183,11 +183,14 @@ def plan_workload(obj: Dict, incoming: IncomingPod, objects: ClusterObjects) -> 
         plan = _job(objects, ns, name, spec)
     if plan is not None:
         return plan
-    what = "Deployment or ReplicaSet owned by it" if kind == "Deployment" else kind
+    what = f"{kind} {ns}/{name}" + (" (nor a ReplicaSet it owns)" if kind == "Deployment" else "")
+    note = f"no {what} in the cluster: every pod is new"
+    if kind == "CronJob":
+        refs = (incoming.pod.get("metadata") or {}).get("ownerReferences") or [{}]
+        note = f"its next run is a new Job {refs[0].get('name') or name}: every pod is new"
     desired = 0 if kind == "DaemonSet" else (incoming.workload_replicas if incoming.workload_replicas is not None
                                                else 1)
-    return WorkloadPlan(kind, name if kind != "CronJob" else incoming.source_name, NEW, desired, 0, desired,
-                        f"no {what} {ns}/{name} in the cluster: every pod is new")
+    return WorkloadPlan(kind, name, NEW, desired, 0, desired, note)
 
 
 def _unchanged_or_up(kind: str, name: str, desired: int, running: int, pending: int, create: int,
