@@ -378,23 +378,54 @@ def _daemonset(objects: ClusterObjects, ns: str, name: str, spec: Dict, tpl: Dic
     for p in _owned_pods(objects, "DaemonSet", ns, name):
         if _node(p):
             by_node[_node(p)].append(p)
-    if same_template(_template_of(ds), tpl):
-        return WorkloadPlan("DaemonSet", name, UNCHANGED, 0, len(by_node), 0,
-                            f"a current daemon pod already runs on {len(by_node)} node(s)",
-                            daemon_running=set(by_node))
+    current_hash = _daemonset_revision(objects, ns, ds) if same_template(_template_of(ds), tpl) else ""
+
+    def is_current(p: Dict) -> bool:
+        # Same template as the cluster's DaemonSet: a pod is current unless it carries an
+        # older revision's hash (a rollout under way), as far as ControllerRevisions tell.
+        rev = ((p.get("metadata") or {}).get("labels") or {}).get("controller-revision-hash")
+        return current_hash is None or (current_hash != "" and (rev is None or rev == current_hash))
+
+    current = {n for n, pods in by_node.items() if all(is_current(p) for p in pods)}
+    old = {n: pods for n, pods in by_node.items() if n not in current}
+    if not old:
+        return WorkloadPlan("DaemonSet", name, UNCHANGED, 0, len(current), 0,
+                            f"a current daemon pod already runs on {len(current)} node(s)", daemon_running=current)
     strategy = spec.get("updateStrategy") or {}
     if strategy.get("type") == "OnDelete":
-        return WorkloadPlan("DaemonSet", name, ROLLOUT, 0, 0, 0,
-                            f"OnDelete: the old daemon pods on {len(by_node)} node(s) stay until they are deleted",
+        return WorkloadPlan("DaemonSet", name, ROLLOUT, 0, len(current), 0,
+                            f"OnDelete: the old daemon pods on {len(old)} node(s) stay until they are deleted",
                             daemon_running=set(by_node))
     ru = strategy.get("rollingUpdate") or {}
     surge = ru.get("maxSurge")
     if _scaled(surge, max(len(by_node), 1), "0", True) > 0:
-        return WorkloadPlan("DaemonSet", name, ROLLOUT, 0, 0, 0,
-                            f"RollingUpdate maxSurge {surge}: per node the new pod placed beside the old one")
-    return WorkloadPlan("DaemonSet", name, ROLLOUT, 0, 0, 0,
+        return WorkloadPlan("DaemonSet", name, ROLLOUT, 0, len(current), 0,
+                            f"RollingUpdate maxSurge {surge}: per node the new pod placed beside the old one",
+                            daemon_running=current)
+    return WorkloadPlan("DaemonSet", name, ROLLOUT, 0, len(current), 0,
                         "RollingUpdate: per node the old daemon pod removed, then the new one placed",
-                        daemon_old=dict(by_node))
+                        daemon_running=current, daemon_old=old)
+
+
+def _daemonset_revision(objects: ClusterObjects, ns: str, ds: Dict) -> str | None:
+    """The hash label of the DaemonSet's newest ControllerRevision (its current template);
+    None when the source holds none of them."""
+    uid = (ds.get("metadata") or {}).get("uid")
+    name = (ds.get("metadata") or {}).get("name")
+    best: tuple[int, str] | None = None
+    for cr in objects.of("ControllerRevision"):
+        m = cr.get("metadata") or {}
+        if (m.get("namespace") or "default") != ns:
+            continue
+        if not any(r.get("controller") and r.get("kind") == "DaemonSet" and (r.get("uid") == uid if uid else
+                                                                             r.get("name") == name)
+                   for r in m.get("ownerReferences") or []):
+            continue
+        rev = cr.get("revision")
+        h = (m.get("labels") or {}).get("controller-revision-hash")
+        if isinstance(rev, int) and h and (best is None or rev > best[0]):
+            best = (rev, str(h))
+    return best[1] if best is not None else None
 
 
 def _job(objects: ClusterObjects, ns: str, name: str, spec: Dict) -> WorkloadPlan | None:
@@ -409,9 +440,13 @@ def _job(objects: ClusterObjects, ns: str, name: str, spec: Dict) -> WorkloadPla
                    for c in status.get("conditions") or [])
     want = parallelism
     completions = spec.get("completions")
-    if isinstance(completions, int):
-        want = min(want, max(0, completions - int(status.get("succeeded") or 0)))
+    succeeded = int(status.get("succeeded") or 0)
     why = ""
+    if isinstance(completions, int):
+        want = min(want, max(0, completions - succeeded))
+    elif succeeded:
+        # A work-queue Job (no completions) starts no pod once one has succeeded.
+        want, why = min(want, len(active)), "; a pod has succeeded, so no new one starts"
     if finished:
         want, why = 0, "; the Job has finished"
     elif spec.get("suspend"):
@@ -454,7 +489,6 @@ def finish_plan(plan: WorkloadPlan, out: Explanation) -> None:
     if out.mode == "daemonset":
         targeted = [v for v in out.daemon_nodes if v.targeted]
         plan.replicas = len(targeted)
-        plan.running = sum(1 for v in targeted if v.running) if plan.rule == UNCHANGED else 0
         plan.placed = sum(1 for v in targeted if v.fits and not v.running)
         if plan.rule == UNCHANGED and plan.placed + sum(1 for v in targeted if not v.fits):
             plan.rule = SCALE_UP

@@ -52,7 +52,7 @@ def _field_ref(ref: Any) -> None:
         ref["apiVersion"] = "v1"
 
 
-def _container(c: Any, host_network: bool) -> None:
+def _container(c: Any) -> None:
     if not isinstance(c, dict):
         return
     if not c.get("imagePullPolicy"):
@@ -61,14 +61,20 @@ def _container(c: Any, host_network: bool) -> None:
         c["terminationMessagePath"] = "/dev/termination-log"
     if not c.get("terminationMessagePolicy"):
         c["terminationMessagePolicy"] = "File"
+    # (Host ports copied from container ports under hostNetwork are a Pod default, not a
+    # template's.)
     for port in c.get("ports") or []:
-        if isinstance(port, dict):
-            if not port.get("protocol"):
-                port["protocol"] = "TCP"
-            if host_network and not port.get("hostPort"):
-                port["hostPort"] = port.get("containerPort")
+        if isinstance(port, dict) and not port.get("protocol"):
+            port["protocol"] = "TCP"
     for key in ("livenessProbe", "readinessProbe", "startupProbe"):
         _probe(c.get(key))
+    for handler in (c.get("lifecycle") or {}).values():
+        if isinstance(handler, dict) and isinstance(handler.get("httpGet"), dict):
+            http = handler["httpGet"]
+            if not http.get("path"):
+                http["path"] = "/"
+            if not http.get("scheme"):
+                http["scheme"] = "HTTP"
     for env in c.get("env") or []:
         if isinstance(env, dict):
             _field_ref((env.get("valueFrom") or {}).get("fieldRef"))
@@ -98,9 +104,12 @@ def _volume(v: Any) -> None:
         for item in (source.get("downwardAPI") or {}).get("items") or []:
             if isinstance(item, dict):
                 _field_ref(item.get("fieldRef"))
-    hp = v.get("hostPath")
-    if isinstance(hp, dict) and hp.get("type") is None:
-        hp["type"] = ""
+    image = v.get("image")
+    if isinstance(image, dict) and not image.get("pullPolicy"):
+        image["pullPolicy"] = "Always" if _image_tag_is_latest(str(image.get("reference") or "")) else "IfNotPresent"
+    claim_spec = ((v.get("ephemeral") or {}).get("volumeClaimTemplate") or {}).get("spec")
+    if isinstance(claim_spec, dict) and not claim_spec.get("volumeMode"):
+        claim_spec["volumeMode"] = "Filesystem"
 
 
 def default_template(template: Dict) -> Dict:
@@ -115,17 +124,17 @@ def default_template(template: Dict) -> Dict:
             spec[key] = default
     if spec.get("terminationGracePeriodSeconds") is None:
         spec["terminationGracePeriodSeconds"] = 30
-    host_network = bool(spec.get("hostNetwork"))
     for key in ("containers", "initContainers", "ephemeralContainers"):
         for c in spec.get(key) or []:
-            _container(c, host_network)
+            _container(c)
     for v in spec.get("volumes") or []:
         _volume(v)
     return t
 
 
 def _canonical(value: Any, key: str = "") -> Any:
-    """Drop empty values; quantities of resource maps as exact numbers."""
+    """Drop empty values (as omitempty does; an empty string too, e.g. a hostPath's
+    defaulted type); quantities of resource maps as exact numbers."""
     if isinstance(value, dict):
         quantities = key in ("requests", "limits", "overhead")
         out: Dict = {}
@@ -137,7 +146,7 @@ def _canonical(value: Any, key: str = "") -> Any:
                 except QuantityError:
                     pass
             cv = _canonical(v, str(k))
-            if cv in (None, {}, []):
+            if cv is None or cv == "" or cv == {} or cv == []:
                 continue
             out[k] = cv
         return out

@@ -48,6 +48,7 @@ RESOURCES: tuple[tuple[str, str, str], ...] = (
     ("DaemonSet", "apps/v1", "/apis/apps/v1/daemonsets"),
     ("Job", "batch/v1", "/apis/batch/v1/jobs"),
     ("CronJob", "batch/v1", "/apis/batch/v1/cronjobs"),
+    ("ControllerRevision", "apps/v1", "/apis/apps/v1/controllerrevisions"),
     ("PodDisruptionBudget", "policy/v1", "/apis/policy/v1/poddisruptionbudgets"),
     ("PriorityClass", "scheduling.k8s.io/v1", "/apis/scheduling.k8s.io/v1/priorityclasses"),
     ("ResourceSlice", "resource.k8s.io/v1", "/apis/resource.k8s.io/v1/resourceslices"),
@@ -74,6 +75,7 @@ _WITHOUT = {
     "Deployment": "a Deployment manifest is not matched with the one that runs",
     "DaemonSet": "a DaemonSet manifest is not matched with the one that runs",
     "Job": "a Job manifest is not matched with the one that runs",
+    "ControllerRevision": "a running DaemonSet's pods all count as of its current template",
 }
 
 

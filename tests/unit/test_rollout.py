@@ -81,6 +81,30 @@ def test_templates_compare_after_api_defaulting() -> None:
     assert not same_template(_template(labels, cpu="2"), stored)
     # An untagged image is pulled Always: a stored IfNotPresent is a different template.
     assert not same_template(_template(labels, image="web"), _template(labels, image="web", stored=True))
+    # Probes, volume sources and field references are defaulted too.
+    written = _template(labels, volumes=[{"name": "cfg", "configMap": {"name": "cfg"}}, {"name": "tmp"},
+                                         {"name": "h", "hostPath": {"path": "/var"}}])
+    written["spec"]["containers"][0]["readinessProbe"] = {"httpGet": {"port": 8080}}
+    written["spec"]["containers"][0]["env"] = [{"name": "N", "valueFrom": {"fieldRef": {"fieldPath": "spec.nodeName"}}}]
+    stored = _template(labels, stored=True, volumes=[
+        {"name": "cfg", "configMap": {"name": "cfg", "defaultMode": 420}}, {"name": "tmp", "emptyDir": {}},
+        {"name": "h", "hostPath": {"path": "/var", "type": ""}}])
+    stored["spec"]["containers"][0]["readinessProbe"] = {
+        "httpGet": {"port": 8080, "path": "/", "scheme": "HTTP"}, "timeoutSeconds": 1, "periodSeconds": 10,
+        "successThreshold": 1, "failureThreshold": 3}
+    stored["spec"]["containers"][0]["env"] = [
+        {"name": "N", "valueFrom": {"fieldRef": {"apiVersion": "v1", "fieldPath": "spec.nodeName"}}}]
+    assert same_template(written, stored)
+    written["spec"]["containers"][0]["readinessProbe"]["periodSeconds"] = 5
+    assert not same_template(written, stored)
+    # A template is not a Pod: limits are not copied to requests.
+    limits = _template(labels)
+    limits["spec"]["containers"][0]["resources"] = {"limits": {"cpu": "1"}}
+    stored = _template(labels, stored=True)
+    stored["spec"]["containers"][0]["resources"] = {"limits": {"cpu": "1"}}
+    assert same_template(limits, stored)
+    stored["spec"]["containers"][0]["resources"]["requests"] = {"cpu": "1"}
+    assert not same_template(limits, stored)
 
 
 # --------------------------------------------------------------------------- Deployment
@@ -295,6 +319,20 @@ def test_daemonset_unchanged_runs_everywhere_and_places_nothing() -> None:
     assert all(v.running for v in out.daemon_nodes)
 
 
+def test_daemonset_mid_rollout_replaces_the_pods_of_an_older_revision() -> None:
+    objects = _running_ds()
+    for rev, h in ((1, "old1"), (2, "new2")):
+        objects.add({"apiVersion": "apps/v1", "kind": "ControllerRevision", "revision": rev,
+                     "metadata": {"name": f"agent-{h}", "namespace": NS, "labels": {"controller-revision-hash": h},
+                                  "ownerReferences": _owner("DaemonSet", "agent")}})
+    for i, p in enumerate(objects.of("Pod")):
+        p["metadata"]["labels"]["controller-revision-hash"] = "new2" if i < 2 else "old1"
+    out = _explain(_ds(), objects)
+    w = out.workload
+    assert w is not None and (w.rule, w.replicas, w.running, w.placed) == ("rollout", 3, 2, 1) and out.ok
+    assert [v.node for v in out.daemon_nodes if not v.running] == ["n2"]
+
+
 def test_daemonset_on_a_new_node_places_only_there() -> None:
     out = _explain(_ds(), _running_ds(nodes=3, with_pods=2))
     w = out.workload
@@ -343,6 +381,9 @@ def test_job_places_parallelism_minus_active() -> None:
     assert out.workload is not None and out.workload.placed == 1
     out = _explain(_job(3), _running_job(3))
     assert out.workload is not None and (out.workload.rule, out.workload.placed) == ("unchanged", 0)
+    # A work-queue Job (no completions) starts nothing new once a pod has succeeded.
+    out = _explain(_job(3), _running_job(1, succeeded=1))
+    assert out.workload is not None and (out.workload.running, out.workload.placed) == (1, 0)
 
 
 # --------------------------------------------------------------------------- check
