@@ -242,6 +242,11 @@ def _deployment(objects: ClusterObjects, ns: str, name: str, spec: Dict, tpl: Di
                                 f"{desired}")
         return _unchanged_or_up("Deployment", name, desired, len(running), pending,
                                 max(0, desired - len(new_pods)))
+    if spec.get("paused"):
+        # A paused Deployment only scales: the rollout waits until it is resumed.
+        return WorkloadPlan("Deployment", name, ROLLOUT, desired, len(running), pending,
+                            f"paused: the new template waits until the Deployment is resumed; the {len(old_pods)} "
+                            "old pod(s) keep running")
     strategy = spec.get("strategy") or {}
     if strategy.get("type") == "Recreate":
         # rolloutRecreate: the old ReplicaSets are scaled to zero and their pods gone first.

@@ -185,6 +185,14 @@ def test_rolling_update_surges_beside_every_old_pod_and_recreate_removes_them_fi
     assert len(w.remove) == 1
 
 
+def test_paused_deployment_does_not_roll_out() -> None:
+    dep = _deployment(3, image="web:2")
+    dep["spec"]["paused"] = True
+    out = _explain(dep, _running_deployment(3))
+    w = out.workload
+    assert w is not None and (w.rule, w.placed) == ("rollout", 0) and out.steps == [] and "paused" in w.note
+
+
 def test_new_deployment_places_every_replica() -> None:
     out = _explain(_deployment(2), _objects(node("n0"), node("n1")))
     w = out.workload
