@@ -42,15 +42,25 @@ class CheckEntry:
         e = self.explanation
         if e is None:
             return 0
+        if e.workload is not None:
+            return e.workload.replicas
         if e.mode == "daemonset":
             return sum(1 for v in e.daemon_nodes if v.targeted)
         return e.replicas_requested
+
+    @property
+    def running(self) -> int:
+        """Pods of the workload's current template already bound (core/rollout.py)."""
+        e = self.explanation
+        return e.workload.running if e is not None and e.workload is not None else 0
 
     @property
     def placed(self) -> int:
         e = self.explanation
         if e is None:
             return 0
+        if e.workload is not None:
+            return e.workload.placed
         if e.mode == "daemonset":
             return sum(1 for v in e.daemon_nodes if v.fits)
         return e.replicas_placed
@@ -80,6 +90,18 @@ class CheckEntry:
         e = self.explanation
         if v == ERROR or e is None:
             return f"error: {self.error}"
+        w = e.workload
+        if w is not None and w.rule != "new":
+            text = f"{w.rule} — {w.note}"
+            if v == FITS:
+                nodes = sorted({s.selected_node for s in e.steps if s.selected_node})
+                where = ", ".join(nodes[:5]) + (f" (+{len(nodes) - 5} more)" if len(nodes) > 5 else "")
+                return f"fits: {text}" + (f" (on {where})" if where and e.mode != "daemonset" else "")
+            if e.mode == "daemonset":
+                bad = [d for d in e.daemon_nodes if d.targeted and not d.fits]
+                return f"doesn't fit: {text}; pending on {', '.join(d.node for d in bad)}: {bad[0].plugin}: " \
+                       f"{'; '.join(bad[0].reasons)}"
+            return f"doesn't fit: {text}; then: {self.fit_error}"
         if e.mode == "daemonset":
             bad = [d for d in e.daemon_nodes if d.targeted and not d.fits]
             text = f"runs on {self.placed} of {self.replicas} targeted node(s)"
@@ -100,7 +122,8 @@ class CheckEntry:
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "file": self.file, "kind": self.kind, "namespace": self.namespace, "name": self.name,
-            "verdict": self.verdict, "replicas": self.replicas, "placed": self.placed, "message": self.message(),
+            "verdict": self.verdict, "replicas": self.replicas, "running": self.running, "placed": self.placed,
+            "message": self.message(),
         }
         if self.error is not None:
             out["error"] = self.error

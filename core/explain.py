@@ -24,8 +24,9 @@ from kschedx.core.model import PodInfo
 from kschedx.core.plugins import REGISTRY
 from kschedx.core.progress import report
 from kschedx.core.quantity import QuantityError
-from kschedx.core.report import Explanation, daemon_verdict
+from kschedx.core.report import DaemonNodeVerdict, Explanation, daemon_verdict
 from kschedx.core.result import CycleResult
+from kschedx.core.rollout import WorkloadPlan, finish_plan, plan_workload, resolve_count, taken_out
 from kschedx.core.selectors import SelectorError
 from kschedx.core.snapshot import ClusterObjects, Snapshot
 from kschedx.core.whatif import Edits, apply_edits
@@ -301,7 +302,9 @@ def explain_files(
 ) -> CycleResult:
     """Explain one manifest against cluster dump files (the default profile without ``config``)."""
     objects = load_cluster_files(cluster)
-    incoming = prepare_pod(manifest, objects, doc=doc, namespace=namespace)
+    obj = select_document(manifest, doc)
+    incoming = prepare_object(obj, manifest, objects, namespace=namespace)
+    plan = plan_workload(obj, incoming, objects)
     profiles, options = load_profiles(config, options)
     profile = select_profile(incoming.pod, options.profile if options else None, profiles)
     try:
@@ -309,7 +312,11 @@ def explain_files(
     except (QuantityError, SelectorError) as e:
         # A bad quantity of a node or pod in the dump: the message names the object.
         raise InputError(str(e), path=", ".join(cluster)) from None
-    return run(snapshot, incoming, profile, options, manifest)
+    with taken_out(snapshot, plan.remove if plan is not None else []):
+        result = run(snapshot, incoming, profile, options, manifest)
+    if plan is not None:
+        finish_plan(plan, Explanation("single", [result]))
+    return result
 
 
 def resolve_replicas(replicas: int | str | None, incoming: IncomingPod) -> int:
@@ -367,6 +374,7 @@ def explain_object(
     laid over it and the replica copies it binds are taken off again afterwards.
     """
     incoming = prepare_object(obj, path, objects, namespace=namespace)
+    plan = plan_workload(obj, incoming, objects)
     profiles, options = load_profiles(config, options)
     profile = select_profile(incoming.pod, options.profile if options else None, profiles)
     if snapshot is None:
@@ -375,14 +383,14 @@ def explain_object(
         except (QuantityError, SelectorError) as e:
             # A bad quantity of a node or pod in the dump: the message names the object.
             raise InputError(str(e), path=source) from None
-        return _explain_on(snapshot, incoming, profile, options, path, replicas, edit_lines or [])
+        return _explain_on(snapshot, incoming, profile, options, path, replicas, edit_lines or [], plan=plan)
     base_objects = snapshot.objects
     snapshot.objects = objects.copy()
     for o in incoming.extra_objects:
         snapshot.objects.add(o)
     added: list[PodInfo] = []
     try:
-        return _explain_on(snapshot, incoming, profile, options, path, replicas, edit_lines or [], added)
+        return _explain_on(snapshot, incoming, profile, options, path, replicas, edit_lines or [], added, plan)
     finally:
         for p in added:
             snapshot.remove_pod(p)
@@ -398,19 +406,27 @@ def _explain_on(
     replicas: int | str | None,
     edit_lines: list[str],
     added: list[PodInfo] | None = None,
+    plan: WorkloadPlan | None = None,
 ) -> Explanation:
-    if incoming.daemonset:
-        out = _explain_daemonset(snapshot, incoming, profile, options, path, edit_lines)
-    elif replicas is None:
-        out = Explanation("single", [run(snapshot, incoming, profile, options, path)], edit_lines)
-    else:
-        count = resolve_replicas(replicas, incoming)
-        steps = run_replicas(snapshot, incoming, profile, count, options, path, added)
-        if options is None or options.algorithm in (None, "v1.35"):
-            from kschedx.core.batching import annotate_replicas
+    # A workload that already runs: the pods its controller deletes first are taken out.
+    with taken_out(snapshot, plan.remove if plan is not None else []):
+        if incoming.daemonset:
+            out = _explain_daemonset(snapshot, incoming, profile, options, path, edit_lines, plan)
+        elif replicas is None and (plan is None or incoming.ordinal_pod is None):
+            out = Explanation("single", [run(snapshot, incoming, profile, options, path)], edit_lines)
+        else:
+            count = 1 if replicas is None else resolve_count(plan, replicas, resolve_replicas(replicas, incoming))
+            if plan is not None and incoming.ordinal_pod is not None:
+                incoming.ordinals = plan.ordinals_for(count)
+            steps = run_replicas(snapshot, incoming, profile, count, options, path, added)
+            if replicas is not None and (options is None or options.algorithm in (None, "v1.35")):
+                from kschedx.core.batching import annotate_replicas
 
-            annotate_replicas(steps, profile, incoming.pod, bool(options and options.extenders), incoming.source_kind)
-        out = Explanation("replicas", steps, edit_lines, replicas_requested=count)
+                annotate_replicas(steps, profile, incoming.pod, bool(options and options.extenders), incoming.source_kind)
+            out = Explanation("replicas" if replicas is not None else "single", steps, edit_lines,
+                              replicas_requested=count)
+    if plan is not None:
+        finish_plan(plan, out)
     for result in [*out.steps, *([out.daemon_template] if out.daemon_template else [])]:
         result.edits = list(edit_lines)
     return out
@@ -423,6 +439,7 @@ def _explain_daemonset(
     options: Options | None,
     path: str,
     edit_lines: list[str],
+    plan: WorkloadPlan | None = None,
 ) -> Explanation:
     """Per node, whether the daemon pod its controller pins there (a required matchFields
     metadata.name node affinity) would be scheduled.
@@ -434,27 +451,39 @@ def _explain_daemonset(
     """
     # A node in focus is a one-node story; per node, the daemon verdicts tell it already.
     options = replace(options, focus=None) if options is not None else None
-    template = run(snapshot, incoming, profile, options, path)
+    # A DaemonSet that runs: nodes keeping their pod are not judged again; on a rollout each
+    # node's old pod is gone before the new one is placed there (all at once for the
+    # unpinned cycle, whose verdict on a node depends on that node's pods only).
+    keep = plan.daemon_running if plan is not None else set()
+    old = plan.daemon_old if plan is not None else {}
+    with taken_out(snapshot, [p for pods in old.values() for p in pods]):
+        template = run(snapshot, incoming, profile, options, path)
     out = Explanation("daemonset", [], edit_lines, daemonset=incoming.source_name, daemon_template=template)
     spec = incoming.pod.get("spec") or {}
     affinity = spec.get("affinity") or {}
     if not spec.get("topologySpreadConstraints") and not affinity.get("podAffinity") \
             and not affinity.get("podAntiAffinity"):
-        out.daemon_nodes = [daemon_verdict(ni.name, template) for ni in snapshot.nodes()]
+        out.daemon_nodes = [DaemonNodeVerdict(ni.name, True, True, running=True) if ni.name in keep
+                            else daemon_verdict(ni.name, template) for ni in snapshot.nodes()]
         return out
     # Only the verdict on the pinned node matters: no scores, no preemption. The pinned pods
     # differ from each other by the pin alone, which InterPodAffinity's PreFilter counts
     # never look at, so the memo lets them be counted once (each node is filtered only in
     # its own cycle, so the memo's per-node filter answers are its own too).
     verdict_options = replace(options or Options(), scores=False)
-    memo = ReplicaMemo()
+    # Removing a node's old pod changes the counts the memo would carry over.
+    memo = ReplicaMemo() if not old else None
     nodes = snapshot.nodes()
     for i, ni in enumerate(nodes):
         if not i & 63:
             report(f"pinning {incoming.source_name or 'the daemon pod'} to each node", i, len(nodes))
+        if ni.name in keep:
+            out.daemon_nodes.append(DaemonNodeVerdict(ni.name, True, True, running=True))
+            continue
         pinned = IncomingPod(pin_to_node(incoming.pod, ni.name), incoming.source_kind, incoming.source_name,
                              incoming.rule)
-        result = run(snapshot, pinned, profile, verdict_options, path, memo)
+        with taken_out(snapshot, old.get(ni.name, [])):
+            result = run(snapshot, pinned, profile, verdict_options, path, memo)
         out.daemon_nodes.append(daemon_verdict(ni.name, result))
     return out
 
@@ -492,12 +521,20 @@ def run_replicas(
     steps: list[CycleResult] = []
     # The copies differ only by name and uid: node-local answers carry over between cycles.
     memo = ReplicaMemo()
+    ordinals = incoming.ordinals or list(range(replicas))
     for i in range(replicas):
         report(f"placing {base_name}: copy {i + 1} of {replicas}", i, replicas)
-        pod_dict = copy.deepcopy(incoming.pod)
-        meta = pod_dict.setdefault("metadata", {})
-        meta["name"] = f"{base_name}-{i}"
-        meta["uid"] = f"kschedx-replica-{base_name}-{i}"
+        if incoming.ordinal_pod is not None:
+            # A StatefulSet's copies are its ordinals, each with its own claims.
+            pod_dict, claims = incoming.ordinal_pod(ordinals[i] if i < len(ordinals) else i)
+            _add_claims(snapshot.objects, claims)
+            meta = pod_dict["metadata"]
+            meta["uid"] = f"kschedx-replica-{meta['name']}"
+        else:
+            pod_dict = copy.deepcopy(incoming.pod)
+            meta = pod_dict.setdefault("metadata", {})
+            meta["name"] = f"{base_name}-{i}"
+            meta["uid"] = f"kschedx-replica-{base_name}-{i}"
         step_in = IncomingPod(pod_dict, incoming.source_kind, incoming.source_name, incoming.rule,
                               warnings=list(incoming.warnings) if i == 0 else [])
         result = run(snapshot, step_in, profile, options, path, memo)
@@ -512,6 +549,17 @@ def run_replicas(
             added.append(bound)
         _record_claims(snapshot.objects, result.bound_claims)
     return steps
+
+
+def _add_claims(objects: ClusterObjects, claims: list[Dict]) -> None:
+    """Add the claims the cluster doesn't hold yet (a StatefulSet copy's new PVCs)."""
+    if not claims:
+        return
+    have = {((c.get("metadata") or {}).get("namespace"), (c.get("metadata") or {}).get("name"))
+            for c in objects.of("PersistentVolumeClaim")}
+    for c in claims:
+        if (c["metadata"].get("namespace"), c["metadata"].get("name")) not in have:
+            objects.add(c)
 
 
 def _record_claims(objects: ClusterObjects, claims: list[Dict]) -> None:

@@ -9,9 +9,12 @@ A run is one of three shapes, each a plain dataclass over ``CycleResult``s:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kschedx.core.result import CycleResult
+
+if TYPE_CHECKING:
+    from kschedx.core.rollout import WorkloadPlan
 
 # Plugins whose rejection means the DaemonSet controller would not even create the pod for
 # that node (its NodeShouldRunDaemonPod check: taints the pod doesn't tolerate, and the
@@ -61,9 +64,13 @@ class DaemonNodeVerdict:
     plugin: str | None = None
     code: str | None = None
     reasons: list[str] = field(default_factory=list)
+    # A daemon pod that stays on the node (its DaemonSet already runs there): not placed.
+    running: bool = False
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"fits": self.fits, "targeted": self.targeted}
+        if self.running:
+            out["running"] = True
         if not self.fits:
             out.update({"plugin": self.plugin, "code": self.code, "reasons": list(self.reasons)})
         return out
@@ -97,6 +104,8 @@ class Explanation:
     daemon_nodes: list[DaemonNodeVerdict] = field(default_factory=list)
     # The DaemonSet's own cycle pinned to no node: its header (pod, profile, warnings).
     daemon_template: CycleResult | None = None
+    # A workload manifest: what its controller creates now (core/rollout.py WorkloadPlan).
+    workload: WorkloadPlan | None = None
 
     @property
     def replicas_placed(self) -> int:
@@ -131,6 +140,7 @@ class Explanation:
                 "nodes": {v.node: v.to_json() for v in sorted(self.daemon_nodes, key=lambda v: v.node)},
                 "warnings": list(first.warnings),
                 "notes": list(first.notes),
+                **({"workload": self.workload.to_json()} if self.workload is not None else {}),
             }
         if self.mode == "replicas":
             out = self.to_json_stream()
@@ -148,5 +158,6 @@ class Explanation:
             "replicasPlaced": self.replicas_placed,
             "edits": list(self.edits),
             "summary": [summarize_step(s).to_json() for s in self.steps],
+            **({"workload": self.workload.to_json()} if self.workload is not None else {}),
             "steps": (s.to_json() for s in self.steps),
         }

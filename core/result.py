@@ -151,6 +151,8 @@ class CycleResult:
     device_allocations: list[dict[str, Any]] = field(default_factory=list)
     # The pod's claim-backed volumes and how many nodes each leaves possible.
     volumes: list[str] = field(default_factory=list)
+    # A workload manifest: the rule its controller applies and the counts (SPEC §3).
+    workload: dict[str, Any] | None = None
     # Internal, not in the JSON: the pod's claims as allocated on the selected node (what
     # binding the pod there would write), for replica steps.
     bound_claims: list[dict[str, Any]] = field(default_factory=list, repr=False)
@@ -200,4 +202,5 @@ class CycleResult:
             **({"volumes": list(self.volumes)} if self.volumes else {}),
             **({"nominatedPods": {n: v.to_json(self.pod_priority) for n, v in sorted(self.nominated.items())}}
                if self.nominated else {}),
+            **({"workload": dict(self.workload)} if self.workload is not None else {}),
         }

@@ -148,21 +148,33 @@ class NodeInfo:
         return f"NodeInfo({self.name}, {len(self.pods)} pods)"
 
 
+# The controllers' kinds: what a workload manifest is matched against (core/rollout.py).
+WORKLOAD_KINDS = frozenset(
+    {"Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Job", "CronJob", "ReplicationController"}
+)
+
+
 @dataclass
 class ClusterObjects:
     """Every object of a cluster dump, by kind (raw API dicts, in input order)."""
 
     by_kind: dict[str, list[Dict]] = field(default_factory=lambda: defaultdict(list))
     skipped_kinds: dict[str, int] = field(default_factory=dict)
+    # The workload objects by kind (the same dicts as in by_kind).
+    workloads: dict[str, list[Dict]] = field(default_factory=lambda: defaultdict(list))
 
     def of(self, kind: str) -> list[Dict]:
         return self.by_kind.get(kind, [])
 
     def add(self, obj: Dict) -> None:
-        self.by_kind[obj.get("kind") or ""].append(obj)
+        kind = obj.get("kind") or ""
+        self.by_kind[kind].append(obj)
+        if kind in WORKLOAD_KINDS:
+            self.workloads[kind].append(obj)
 
     def copy(self) -> ClusterObjects:
-        return ClusterObjects(defaultdict(list, {k: list(v) for k, v in self.by_kind.items()}), dict(self.skipped_kinds))
+        return ClusterObjects(defaultdict(list, {k: list(v) for k, v in self.by_kind.items()}), dict(self.skipped_kinds),
+                              defaultdict(list, {k: list(v) for k, v in self.workloads.items()}))
 
 
 class Snapshot:

@@ -45,6 +45,8 @@ def render_markdown(report: CheckReport) -> None:
     for e in report.entries:
         verdict = _MD_MARK.get(e.verdict, "❌ doesn't fit")
         replicas = f"{e.placed}/{e.replicas}" if e.explanation is not None else "—"
+        if e.running:
+            replicas = f"{e.running} running + {e.placed} new / {e.replicas}"
         out.append(f"| {verdict} | `{_md_cell(e.workload)}` | `{_md_cell(e.file)}` | {replicas} | "
                    f"{_md_cell(e.message())} |")
     sys.stdout.write("\n".join(out) + "\n")

@@ -44,6 +44,12 @@ def _warnings(results: list[CycleResult]) -> list[RenderableType]:
 
 def build_replicas(expl: Explanation) -> list[RenderableType]:
     steps = expl.steps
+    if not steps:
+        # Nothing to place (a workload that already runs as written): no cycle to show.
+        done = span("✓ nothing to place", style=S_OK)
+        if expl.workload is not None:
+            done.append(f": {expl.workload.line()}")
+        return [done]
     placed = expl.replicas_placed
     want = expl.replicas_requested
     verdict = span("✓ all fit", style=S_OK) if placed == want else span(f"✗ {placed} of {want} fit", style=S_BAD)
@@ -118,7 +124,9 @@ def build_daemonset(expl: Explanation) -> list[RenderableType]:
     t.add_column("Plugin", no_wrap=True)
     t.add_column("Reason", overflow="fold", ratio=1)
     for v in nodes:
-        if v.fits:
+        if v.running:
+            t.add_row(v.node, span("running", style=S_OK), "", "already runs its daemon pod")
+        elif v.fits:
             t.add_row(v.node, span("runs", style=S_OK), "", "")
         elif not v.targeted:
             t.add_row(v.node, span("not targeted", style=S_DIM), span(v.plugin or "", style=S_PLUGIN),

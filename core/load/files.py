@@ -31,7 +31,7 @@ CLUSTER_KINDS = frozenset(
         "Node", "Pod", "Namespace", "PersistentVolume", "PersistentVolumeClaim", "StorageClass",
         "CSINode", "CSIDriver", "CSIStorageCapacity", "Service", "ReplicaSet", "StatefulSet", "ReplicationController",
         "PodDisruptionBudget", "PriorityClass", "ResourceSlice", "ResourceClaim", "DeviceClass",
-        "ResourceClaimTemplate", "Deployment", "DaemonSet", "Job",
+        "ResourceClaimTemplate", "Deployment", "DaemonSet", "Job", "CronJob", "ControllerRevision",
     }
 )
 

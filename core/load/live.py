@@ -44,6 +44,11 @@ RESOURCES: tuple[tuple[str, str, str], ...] = (
     ("CSIStorageCapacity", "storage.k8s.io/v1", "/apis/storage.k8s.io/v1/csistoragecapacities"),
     ("ReplicaSet", "apps/v1", "/apis/apps/v1/replicasets"),
     ("StatefulSet", "apps/v1", "/apis/apps/v1/statefulsets"),
+    ("Deployment", "apps/v1", "/apis/apps/v1/deployments"),
+    ("DaemonSet", "apps/v1", "/apis/apps/v1/daemonsets"),
+    ("Job", "batch/v1", "/apis/batch/v1/jobs"),
+    ("CronJob", "batch/v1", "/apis/batch/v1/cronjobs"),
+    ("ControllerRevision", "apps/v1", "/apis/apps/v1/controllerrevisions"),
     ("PodDisruptionBudget", "policy/v1", "/apis/policy/v1/poddisruptionbudgets"),
     ("PriorityClass", "scheduling.k8s.io/v1", "/apis/scheduling.k8s.io/v1/priorityclasses"),
     ("ResourceSlice", "resource.k8s.io/v1", "/apis/resource.k8s.io/v1/resourceslices"),
@@ -67,6 +72,10 @@ _WITHOUT = {
     "ReplicationController": "system default spreading doesn't see ReplicationControllers",
     "PodDisruptionBudget": "preemption is evaluated without PodDisruptionBudgets",
     "PriorityClass": "pod priorities come from the pods' spec.priority only",
+    "Deployment": "a Deployment manifest is not matched with the one that runs",
+    "DaemonSet": "a DaemonSet manifest is not matched with the one that runs",
+    "Job": "a Job manifest is not matched with the one that runs",
+    "ControllerRevision": "a running DaemonSet's pods all count as of its current template",
 }
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,6 +52,10 @@ class IncomingPod:
     bound_node: str | None = None
     daemonset: bool = False
     workload_replicas: int | None = None
+    # A StatefulSet's pod of another ordinal (the pod and the Pending claims it needs), and
+    # the ordinals its copies take (None: 0 … N-1).
+    ordinal_pod: Callable[[int], tuple[Dict, list[Dict]]] | None = None
+    ordinals: list[int] | None = None
 
 
 def select_document(path: str, doc_name: str | None) -> Dict:
@@ -296,14 +301,18 @@ def _statefulset(obj: Dict, objects: ClusterObjects, path: str, ns: str, name: s
     spec = obj.get("spec") or {}
     tpl = _template(obj, path, "spec", "template")
     uid = (obj.get("metadata") or {}).get("uid") or _uid("StatefulSet", ns, name)
-    pod_name = f"{name}-0"
-    pod = _pod_from_template(tpl, ns, pod_name)
-    labels = pod["metadata"]["labels"]
-    labels["statefulset.kubernetes.io/pod-name"] = pod_name
-    labels["apps.kubernetes.io/pod-index"] = "0"
-    labels["controller-revision-hash"] = f"{name}-{template_hash(tpl)}"
-    pod["metadata"]["ownerReferences"] = [_owner("StatefulSet", "apps/v1", name, uid)]
-    inc = IncomingPod(pod, "StatefulSet", name, f"StatefulSet: pod {pod_name}")
+    for vct in spec.get("volumeClaimTemplates") or []:
+        if not (vct.get("metadata") or {}).get("name"):
+            raise InputError(f"StatefulSet {name!r} has a volumeClaimTemplate without a name", path=path)
+    default_sc: list[str] = []
+
+    def ordinal_pod(ordinal: int) -> tuple[Dict, list[Dict]]:
+        pod, claims = _statefulset_pod(spec, tpl, objects, ns, name, uid, ordinal, default_sc)
+        return pod, claims
+
+    pod, claims = ordinal_pod(0)
+    inc = IncomingPod(pod, "StatefulSet", name, f"StatefulSet: pod {name}-0")
+    inc.ordinal_pod = ordinal_pod
     inc.workload_replicas = int(spec.get("replicas", 1) if spec.get("replicas") is not None else 1)
     if _find(objects, "StatefulSet", ns, name) is None:
         owner = copy.deepcopy(obj)
@@ -311,17 +320,33 @@ def _statefulset(obj: Dict, objects: ClusterObjects, path: str, ns: str, name: s
         owner["metadata"].setdefault("uid", uid)
         inc.extra_objects.append(owner)
         inc.rule += ", owned by the StatefulSet (added to the snapshot)"
+    inc.extra_objects.extend(claims)
+    if claims:
+        inc.rule += "; new Pending PVC(s) " + ", ".join(c["metadata"]["name"] for c in claims)
+    return inc
+
+
+def _statefulset_pod(
+    spec: Dict, tpl: Dict, objects: ClusterObjects, ns: str, name: str, uid: str, ordinal: int,
+    default_sc: list[str],
+) -> tuple[Dict, list[Dict]]:
+    """The StatefulSet's pod NAME-ordinal and the claims TEMPLATE-NAME-ordinal it mounts
+    that the cluster doesn't have yet (Pending, as the controller creates them)."""
+    pod_name = f"{name}-{ordinal}"
+    pod = _pod_from_template(copy.deepcopy(tpl), ns, pod_name)
+    labels = pod["metadata"]["labels"]
+    labels["statefulset.kubernetes.io/pod-name"] = pod_name
+    labels["apps.kubernetes.io/pod-index"] = str(ordinal)
+    labels["controller-revision-hash"] = f"{name}-{template_hash(tpl)}"
+    pod["metadata"]["ownerReferences"] = [_owner("StatefulSet", "apps/v1", name, uid)]
     sel_labels = ((spec.get("selector") or {}).get("matchLabels")) or {}
-    default_sc: str | None = None
-    made: list[str] = []
+    made: list[Dict] = []
     # The controller mounts one claim per template (first), then the template's other volumes.
     claim_volumes: list[Dict] = []
     template_names: set[str] = set()
     for vct in spec.get("volumeClaimTemplates") or []:
         vmeta = vct.get("metadata") or {}
-        tname = vmeta.get("name")
-        if not tname:
-            raise InputError(f"StatefulSet {name!r} has a volumeClaimTemplate without a name", path=path)
+        tname = str(vmeta.get("name"))
         claim = f"{tname}-{pod_name}"
         template_names.add(tname)
         claim_volumes.append({"name": tname, "persistentVolumeClaim": {"claimName": claim}})
@@ -332,16 +357,16 @@ def _statefulset(obj: Dict, objects: ClusterObjects, path: str, ns: str, name: s
         # DefaultStorageClass admission fills only a claim that names no class at all: an
         # explicit "" (or the beta class annotation) is a choice and stays.
         if pvc_spec.get("storageClassName") is None and "volume.beta.kubernetes.io/storage-class" not in annotations:
-            if default_sc is None:
-                default_sc = _default_storage_class(objects) or ""
-            if default_sc:
-                pvc_spec["storageClassName"] = default_sc
+            if not default_sc:
+                default_sc.append(_default_storage_class(objects) or "")
+            if default_sc[0]:
+                pvc_spec["storageClassName"] = default_sc[0]
         pvc_labels = dict(vmeta.get("labels") or {})
         pvc_labels.update(sel_labels)
         pvc_meta: Dict = {"name": claim, "namespace": ns, "labels": pvc_labels, "uid": _uid("PVC", ns, claim)}
         if annotations:
             pvc_meta["annotations"] = annotations
-        inc.extra_objects.append(
+        made.append(
             {
                 "apiVersion": "v1",
                 "kind": "PersistentVolumeClaim",
@@ -350,13 +375,10 @@ def _statefulset(obj: Dict, objects: ClusterObjects, path: str, ns: str, name: s
                 "status": {"phase": "Pending"},
             }
         )
-        made.append(claim)
     if claim_volumes:
         others = [v for v in pod["spec"].get("volumes") or [] if v.get("name") not in template_names]
         pod["spec"]["volumes"] = claim_volumes + others
-    if made:
-        inc.rule += "; new Pending PVC(s) " + ", ".join(made)
-    return inc
+    return pod, made
 
 
 def _job_pod(tpl: Dict, ns: str, job_name: str, job_uid: str, job: Dict, kind: str) -> IncomingPod:

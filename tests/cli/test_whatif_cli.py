@@ -52,7 +52,10 @@ def test_replicas_json_steps_bind_each_copy() -> None:
 def test_replicas_auto_takes_the_workload_count() -> None:
     spec = yaml.safe_load(Path(WEB).read_text().split("---")[0])
     code, data = as_json("explain", WEB, "--cluster", CLUSTER, "--replicas", "auto")
-    assert data["replicasRequested"] == spec["spec"]["replicas"]
+    # web runs in the cluster with this template: auto is the replicas it misses.
+    work = data["workload"]
+    assert work["replicas"] == spec["spec"]["replicas"] and work["rule"] == "scale-up"
+    assert data["replicasRequested"] == work["replicas"] - work["running"] == work["placed"] > 0
 
 
 def test_replicas_stop_at_the_first_copy_that_does_not_fit() -> None:

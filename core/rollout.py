@@ -1,0 +1,511 @@
+"""Workloads that already run: what their controller would create now (SPEC §1).
+
+A workload manifest that names a controller of the cluster source (same kind, namespace and
+name; a Deployment also through the ReplicaSets it owns) is not a new workload: its
+controller compares the manifest's pod template with what runs (after API defaulting, see
+core/template_defaults.py) and creates only
+
+- nothing, when the template and replica count are unchanged and every pod is bound;
+- the missing replicas on a scale-up (and the workload's own Pending pods, which still
+  need a node); nothing on a scale-down;
+- the first step of the rollout its update strategy makes when the template changed
+  (pkg/controller/deployment rolling.go / recreate.go, statefulset
+  stateful_set_control.go, daemonset update.go, job controller).
+
+``plan_workload`` returns that decision as a :class:`WorkloadPlan`; core/explain.py takes
+the plan's pods out of the snapshot, places ``to_place`` copies, and reports the counts.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from kschedx.core.load.manifest import IncomingPod
+from kschedx.core.model import PodInfo
+from kschedx.core.report import Explanation
+from kschedx.core.snapshot import ClusterObjects, Snapshot
+from kschedx.core.template_defaults import same_template
+
+Dict = dict[str, Any]
+
+NEW, UNCHANGED, SCALE_UP, ROLLOUT = "new", "unchanged", "scale-up", "rollout"
+
+
+@dataclass
+class WorkloadPlan:
+    kind: str
+    name: str
+    rule: str
+    replicas: int  # desired (a DaemonSet's: the nodes it targets, known after its verdicts)
+    running: int  # pods of the current template already bound
+    to_place: int  # new pods the controller would create now, plus the workload's Pending ones
+    note: str = ""
+    # Pods the controller deletes before the new ones are placed (Recreate, a StatefulSet's
+    # replaced ordinal, the old ReplicaSets scaled down when maxSurge is 0).
+    remove: list[Dict] = field(default_factory=list)
+    # A StatefulSet's ordinals to place, in order.
+    ordinals: list[int] | None = None
+    used_ordinals: set[int] = field(default_factory=set)
+    # DaemonSet: nodes already running a pod that stays (current template, or OnDelete), and
+    # per node the old daemon pods removed before the new one is placed there.
+    daemon_running: set[str] = field(default_factory=set)
+    daemon_old: dict[str, list[Dict]] = field(default_factory=dict)
+    placed: int = 0
+
+    def ordinals_for(self, count: int) -> list[int]:
+        """``count`` ordinals: the planned ones first, then the next free ones."""
+        out = list(self.ordinals or [])[:count]
+        i = 0
+        taken = set(out) | self.used_ordinals
+        while len(out) < count:
+            if i not in taken:
+                out.append(i)
+            i += 1
+        return out
+
+    def line(self) -> str:
+        """The one line the table shows."""
+        head = f"{self.kind} {self.name}: {self.rule}"
+        counts = f"{self.running}/{self.replicas} running, {self.placed} new placed"
+        return f"{head} — {self.note} ({counts})" if self.note else f"{head} ({counts})"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "name": self.name, "rule": self.rule, "replicas": self.replicas,
+                "running": self.running, "placed": self.placed, "note": self.note}
+
+
+# --------------------------------------------------------------------------- pods of a controller
+
+_INDEX: dict[int, tuple[list[Dict], int, dict[tuple[str, str, str], list[Dict]]]] = {}
+
+
+def _owned_pods(objects: ClusterObjects, kind: str, ns: str, name: str) -> list[Dict]:
+    """Live pods whose controller reference names ``kind``/``name`` in ``ns`` (indexed once
+    per pod list, so ``check`` over many manifests reads the pods once)."""
+    pods = objects.of("Pod")
+    hit = _INDEX.get(id(pods))
+    if hit is None or hit[0] is not pods or hit[1] != len(pods):
+        index: dict[tuple[str, str, str], list[Dict]] = defaultdict(list)
+        for p in pods:
+            m = p.get("metadata") or {}
+            for ref in m.get("ownerReferences") or []:
+                if ref.get("controller"):
+                    index[(m.get("namespace") or "default", str(ref.get("kind")), str(ref.get("name")))].append(p)
+                    break
+        _INDEX.clear()
+        _INDEX[id(pods)] = hit = (pods, len(pods), index)
+    return [p for p in hit[2].get((ns, kind, name), []) if _alive(p)]
+
+
+def _alive(pod: Dict) -> bool:
+    """Neither finished nor being deleted: what controllers count as an active pod."""
+    if ((pod.get("status") or {}).get("phase")) in ("Succeeded", "Failed"):
+        return False
+    return not (pod.get("metadata") or {}).get("deletionTimestamp")
+
+
+def _node(pod: Dict) -> str:
+    return str((pod.get("spec") or {}).get("nodeName") or "")
+
+
+def _created(obj: Dict) -> str:
+    return str((obj.get("metadata") or {}).get("creationTimestamp") or "")
+
+
+def _find(objects: ClusterObjects, kind: str, ns: str, name: str) -> Dict | None:
+    for o in objects.workloads.get(kind, ()):
+        m = o.get("metadata") or {}
+        if m.get("name") == name and (m.get("namespace") or "default") == ns:
+            return o
+    return None
+
+
+def _template_of(obj: Dict) -> Dict:
+    t = (obj.get("spec") or {}).get("template")
+    return t if isinstance(t, dict) else {}
+
+
+def _scaled(value: Any, total: int, default: str, round_up: bool) -> int:
+    """intstr.GetScaledValueFromIntOrPercent: an int, or a percentage of ``total``."""
+    if value is None:
+        value = default
+    if isinstance(value, bool):
+        return 0
+    if isinstance(value, int):
+        return max(value, 0)
+    text = str(value).strip()
+    if text.endswith("%"):
+        try:
+            pct = int(text[:-1])
+        except ValueError:
+            return 0
+        exact = pct * total
+        return max((-(-exact // 100)) if round_up else exact // 100, 0)
+    try:
+        return max(int(text), 0)
+    except ValueError:
+        return 0
+
+
+def _desired(spec: Dict, key: str = "replicas") -> int:
+    v = spec.get(key)
+    try:
+        return max(int(v), 0) if v is not None else 1
+    except (TypeError, ValueError):
+        return 1
+
+
+# --------------------------------------------------------------------------- the plans
+
+def plan_workload(obj: Dict, incoming: IncomingPod, objects: ClusterObjects) -> WorkloadPlan | None:
+    """What the workload's controller would create now; None for a Pod or PodTemplate."""
+    kind = incoming.source_kind
+    if kind in ("Pod", "PodTemplate"):
+        return None
+    ns = str((incoming.pod.get("metadata") or {}).get("namespace") or "default")
+    name = str((obj.get("metadata") or {}).get("name") or incoming.source_name)
+    spec = obj.get("spec") or {}
+    tpl = _template_of(obj)
+    plan: WorkloadPlan | None = None
+    if kind == "Deployment":
+        plan = _deployment(objects, ns, name, spec, tpl)
+    elif kind in ("ReplicaSet", "ReplicationController"):
+        plan = _replicaset(objects, kind, ns, name, spec, tpl)
+    elif kind == "StatefulSet":
+        plan = _statefulset(objects, ns, name, spec, tpl)
+    elif kind == "DaemonSet":
+        plan = _daemonset(objects, ns, name, spec, tpl)
+    elif kind == "Job":
+        plan = _job(objects, ns, name, spec)
+    if plan is not None:
+        return plan
+    what = f"{kind} {ns}/{name}" + (" (nor a ReplicaSet it owns)" if kind == "Deployment" else "")
+    note = f"no {what} in the cluster: every pod is new"
+    if kind == "CronJob":
+        refs = (incoming.pod.get("metadata") or {}).get("ownerReferences") or [{}]
+        note = f"its next run is a new Job {refs[0].get('name') or name}: every pod is new"
+    desired = 0 if kind == "DaemonSet" else (incoming.workload_replicas if incoming.workload_replicas is not None
+                                               else 1)
+    return WorkloadPlan(kind, name, NEW, desired, 0, desired, note)
+
+
+def _unchanged_or_up(kind: str, name: str, desired: int, running: int, pending: int, create: int,
+                     extra: str = "") -> WorkloadPlan:
+    to_place = create + pending
+    if to_place == 0:
+        note = f"already running {running}/{desired}: nothing to place"
+        if running > desired:
+            note = f"scaled down to {desired} ({running} running): nothing to place"
+        return WorkloadPlan(kind, name, UNCHANGED, desired, min(running, desired), 0, note + extra)
+    parts = []
+    if create:
+        parts.append(f"the {create} missing")
+    if pending:
+        parts.append(f"its {pending} Pending pod(s)")
+    note = f"{running} of {desired} running: placing {' and '.join(parts)}"
+    return WorkloadPlan(kind, name, SCALE_UP, desired, min(running, desired), to_place, note + extra)
+
+
+def _deployment(objects: ClusterObjects, ns: str, name: str, spec: Dict, tpl: Dict) -> WorkloadPlan | None:
+    dep = _find(objects, "Deployment", ns, name)
+    rss = []
+    for rs in objects.workloads.get("ReplicaSet", ()):
+        m = rs.get("metadata") or {}
+        if (m.get("namespace") or "default") != ns:
+            continue
+        if any(r.get("controller") and r.get("kind") == "Deployment" and r.get("name") == name
+               for r in m.get("ownerReferences") or []):
+            rss.append(rs)
+    if dep is None and not rss:
+        return None
+    desired = _desired(spec)
+    # FindNewReplicaSet: the oldest ReplicaSet whose template equals the Deployment's.
+    rss.sort(key=lambda r: (_created(r), str((r.get("metadata") or {}).get("name"))))
+    new_rs = next((rs for rs in rss if same_template(_template_of(rs), tpl)), None)
+    old_rss = [rs for rs in rss if rs is not new_rs]
+
+    def pods_of(rs: Dict) -> list[Dict]:
+        return _owned_pods(objects, "ReplicaSet", ns, str((rs.get("metadata") or {}).get("name")))
+
+    new_pods = pods_of(new_rs) if new_rs is not None else []
+    running = [p for p in new_pods if _node(p)]
+    pending = len(new_pods) - len(running)
+    old_pods = [p for rs in old_rss for p in pods_of(rs)]
+    if not old_pods:
+        if new_rs is None:
+            return WorkloadPlan("Deployment", name, ROLLOUT, desired, 0, desired,
+                                "template changed and no pod of the old one runs: a new ReplicaSet of "
+                                f"{desired}")
+        return _unchanged_or_up("Deployment", name, desired, len(running), pending,
+                                max(0, desired - len(new_pods)))
+    if spec.get("paused"):
+        # A paused Deployment only scales: the rollout waits until it is resumed.
+        return WorkloadPlan("Deployment", name, ROLLOUT, desired, len(running), pending,
+                            f"paused: the new template waits until the Deployment is resumed; the {len(old_pods)} "
+                            "old pod(s) keep running")
+    strategy = spec.get("strategy") or {}
+    if strategy.get("type") == "Recreate":
+        # rolloutRecreate: the old ReplicaSets are scaled to zero and their pods gone first.
+        to_place = max(0, desired - len(running))
+        return WorkloadPlan("Deployment", name, ROLLOUT, desired, len(running), to_place,
+                            f"Recreate: the {len(old_pods)} old pod(s) removed first, then {to_place} new placed",
+                            remove=[p for p in old_pods if _node(p)])
+    ru = strategy.get("rollingUpdate") or {}
+    surge = _scaled(ru.get("maxSurge"), desired, "25%", True)
+    unavailable = _scaled(ru.get("maxUnavailable"), desired, "25%", False)
+    if surge == 0 and unavailable == 0:
+        unavailable = 1  # ResolveFenceposts: a rollout must be able to make progress
+
+    def spec_replicas(rs: Dict) -> int:
+        r = (rs.get("spec") or {}).get("replicas")
+        return int(r) if isinstance(r, int) else len(pods_of(rs))
+
+    current = sum(spec_replicas(rs) for rs in rss)
+    new_replicas = spec_replicas(new_rs) if new_rs is not None else 0
+    up = max(0, min(desired + surge - current, desired - new_replicas))
+    if up > 0:
+        return WorkloadPlan("Deployment", name, ROLLOUT, desired, len(running), up + pending,
+                            f"RollingUpdate (maxSurge {surge}, maxUnavailable {unavailable}): the new "
+                            f"ReplicaSet's first {up} pod(s) placed while the {len(old_pods)} old pod(s) still run")
+    # No room to surge: the old ReplicaSets are scaled down first by what maxUnavailable
+    # allows, then the new one scaled up into the room.
+    min_available = desired - unavailable
+    new_unavailable = max(0, new_replicas - len(running))
+    down = max(0, min(current - min_available - new_unavailable, len(old_pods)))
+    victims = _deletion_order(old_pods)[:down]
+    up = max(0, min(desired + surge - (current - down), desired - new_replicas))
+    return WorkloadPlan("Deployment", name, ROLLOUT, desired, len(running), up + pending,
+                        f"RollingUpdate (maxSurge {surge}, maxUnavailable {unavailable}): {down} old pod(s) "
+                        f"removed, then {up} new placed", remove=[p for p in victims if _node(p)])
+
+
+def _deletion_order(pods: list[Dict]) -> list[Dict]:
+    """Which pods a ReplicaSet scale-down deletes first (getPodsToDelete's ranking, in
+    short): unscheduled before scheduled, not running before running, pods sharing their
+    node with more of their siblings first, then the newest."""
+    per_node: dict[str, int] = defaultdict(int)
+    for p in pods:
+        if _node(p):
+            per_node[_node(p)] += 1
+    ordered = sorted(pods, key=_created, reverse=True)
+    return sorted(ordered, key=lambda p: (bool(_node(p)), (p.get("status") or {}).get("phase") == "Running",
+                                          -per_node.get(_node(p), 0)))
+
+
+def _replicaset(objects: ClusterObjects, kind: str, ns: str, name: str, spec: Dict, tpl: Dict) -> WorkloadPlan | None:
+    rs = _find(objects, kind, ns, name)
+    if rs is None:
+        return None
+    pods = _owned_pods(objects, kind, ns, name)
+    running = sum(1 for p in pods if _node(p))
+    extra = ""
+    if not same_template(_template_of(rs), tpl):
+        extra = f"; its template changed, but a {kind} does not replace the pods it has"
+    desired = _desired(spec)
+    return _unchanged_or_up(kind, name, desired, running, len(pods) - running, max(0, desired - len(pods)), extra)
+
+
+def _ordinal(pod: Dict, name: str) -> int | None:
+    pname = str((pod.get("metadata") or {}).get("name") or "")
+    prefix = f"{name}-"
+    if not pname.startswith(prefix) or not pname[len(prefix):].isdigit():
+        return None
+    return int(pname[len(prefix):])
+
+
+def _statefulset(objects: ClusterObjects, ns: str, name: str, spec: Dict, tpl: Dict) -> WorkloadPlan | None:
+    sts = _find(objects, "StatefulSet", ns, name)
+    if sts is None:
+        return None
+    desired = _desired(spec)
+    same = same_template(_template_of(sts), tpl)
+    update_revision = (sts.get("status") or {}).get("updateRevision")
+    by_ordinal: dict[int, Dict] = {}
+    for p in _owned_pods(objects, "StatefulSet", ns, name):
+        i = _ordinal(p, name)
+        if i is not None:
+            by_ordinal[i] = p
+
+    def current(p: Dict) -> bool:
+        if not same:
+            return False
+        rev = ((p.get("metadata") or {}).get("labels") or {}).get("controller-revision-hash")
+        return not update_revision or rev is None or rev == update_revision
+
+    wanted = range(desired)
+    missing = [i for i in wanted if i not in by_ordinal]
+    pending = [i for i in wanted if i in by_ordinal and not _node(by_ordinal[i])]
+    running = sum(1 for i in wanted if i in by_ordinal and _node(by_ordinal[i]) and current(by_ordinal[i]))
+    outdated = [i for i in wanted if i in by_ordinal and _node(by_ordinal[i]) and not current(by_ordinal[i])]
+    ordinals = sorted(missing + pending)
+    used = set(by_ordinal)
+    if not outdated:
+        plan = _unchanged_or_up("StatefulSet", name, desired, running, len(pending), len(missing))
+        plan.ordinals, plan.used_ordinals = ordinals, used
+        return plan
+    strategy = spec.get("updateStrategy") or {}
+    if strategy.get("type") == "OnDelete":
+        note = (f"OnDelete: the {len(outdated)} pod(s) of the old template stay until they are deleted; "
+                f"nothing is replaced")
+        if ordinals:
+            note += f"; placing the missing ordinal(s) {', '.join(map(str, ordinals))}"
+        return WorkloadPlan("StatefulSet", name, ROLLOUT, desired, running, len(ordinals), note,
+                            ordinals=ordinals, used_ordinals=used)
+    partition = _scaled((strategy.get("rollingUpdate") or {}).get("partition"), desired, "0", False)
+    candidates = [i for i in outdated if i >= partition]
+    remove: list[Dict] = []
+    if candidates:
+        # The update goes from the highest ordinal down, one pod at a time: its pod deleted
+        # and created again under the same name, with the same claims.
+        i = max(candidates)
+        remove.append(by_ordinal[i])
+        ordinals.append(i)
+        note = f"RollingUpdate: ordinal {i} replaced in place (its old pod removed, its claims kept)"
+        if partition:
+            note += f"; partition {partition}"
+    else:
+        note = f"RollingUpdate partition {partition}: the ordinals below it keep the old template; nothing replaced"
+    if missing or pending:
+        note += f"; placing the missing ordinal(s) {', '.join(map(str, sorted(missing + pending)))} first"
+    return WorkloadPlan("StatefulSet", name, ROLLOUT, desired, running, len(ordinals), note, remove=remove,
+                        ordinals=ordinals, used_ordinals=used)
+
+
+def _daemonset(objects: ClusterObjects, ns: str, name: str, spec: Dict, tpl: Dict) -> WorkloadPlan | None:
+    ds = _find(objects, "DaemonSet", ns, name)
+    if ds is None:
+        return None
+    by_node: dict[str, list[Dict]] = defaultdict(list)
+    for p in _owned_pods(objects, "DaemonSet", ns, name):
+        if _node(p):
+            by_node[_node(p)].append(p)
+    current_hash = _daemonset_revision(objects, ns, ds) if same_template(_template_of(ds), tpl) else ""
+
+    def is_current(p: Dict) -> bool:
+        # Same template as the cluster's DaemonSet: a pod is current unless it carries an
+        # older revision's hash (a rollout under way), as far as ControllerRevisions tell.
+        rev = ((p.get("metadata") or {}).get("labels") or {}).get("controller-revision-hash")
+        return current_hash is None or (current_hash != "" and (rev is None or rev == current_hash))
+
+    current = {n for n, pods in by_node.items() if all(is_current(p) for p in pods)}
+    old = {n: pods for n, pods in by_node.items() if n not in current}
+    if not old:
+        return WorkloadPlan("DaemonSet", name, UNCHANGED, 0, len(current), 0,
+                            f"a current daemon pod already runs on {len(current)} node(s)", daemon_running=current)
+    strategy = spec.get("updateStrategy") or {}
+    if strategy.get("type") == "OnDelete":
+        return WorkloadPlan("DaemonSet", name, ROLLOUT, 0, len(current), 0,
+                            f"OnDelete: the old daemon pods on {len(old)} node(s) stay until they are deleted",
+                            daemon_running=set(by_node))
+    ru = strategy.get("rollingUpdate") or {}
+    surge = ru.get("maxSurge")
+    if _scaled(surge, max(len(by_node), 1), "0", True) > 0:
+        return WorkloadPlan("DaemonSet", name, ROLLOUT, 0, len(current), 0,
+                            f"RollingUpdate maxSurge {surge}: per node the new pod placed beside the old one",
+                            daemon_running=current)
+    return WorkloadPlan("DaemonSet", name, ROLLOUT, 0, len(current), 0,
+                        "RollingUpdate: per node the old daemon pod removed, then the new one placed",
+                        daemon_running=current, daemon_old=old)
+
+
+def _daemonset_revision(objects: ClusterObjects, ns: str, ds: Dict) -> str | None:
+    """The hash label of the DaemonSet's newest ControllerRevision (its current template);
+    None when the source holds none of them."""
+    uid = (ds.get("metadata") or {}).get("uid")
+    name = (ds.get("metadata") or {}).get("name")
+    best: tuple[int, str] | None = None
+    for cr in objects.of("ControllerRevision"):
+        m = cr.get("metadata") or {}
+        if (m.get("namespace") or "default") != ns:
+            continue
+        if not any(r.get("controller") and r.get("kind") == "DaemonSet" and (r.get("uid") == uid if uid else
+                                                                             r.get("name") == name)
+                   for r in m.get("ownerReferences") or []):
+            continue
+        rev = cr.get("revision")
+        h = (m.get("labels") or {}).get("controller-revision-hash")
+        if isinstance(rev, int) and h and (best is None or rev > best[0]):
+            best = (rev, str(h))
+    return best[1] if best is not None else None
+
+
+def _job(objects: ClusterObjects, ns: str, name: str, spec: Dict) -> WorkloadPlan | None:
+    job = _find(objects, "Job", ns, name)
+    if job is None:
+        return None
+    status = job.get("status") or {}
+    active = _owned_pods(objects, "Job", ns, name)
+    running = sum(1 for p in active if _node(p))
+    parallelism = _desired(spec, "parallelism")
+    finished = any(c.get("type") in ("Complete", "Failed") and c.get("status") == "True"
+                   for c in status.get("conditions") or [])
+    want = parallelism
+    completions = spec.get("completions")
+    succeeded = int(status.get("succeeded") or 0)
+    why = ""
+    if isinstance(completions, int):
+        want = min(want, max(0, completions - succeeded))
+    elif succeeded:
+        # A work-queue Job (no completions) starts no pod once one has succeeded.
+        want, why = min(want, len(active)), "; a pod has succeeded, so no new one starts"
+    if finished:
+        want, why = 0, "; the Job has finished"
+    elif spec.get("suspend"):
+        want, why = 0, "; the Job is suspended"
+    create = max(0, want - len(active))
+    plan = _unchanged_or_up("Job", name, parallelism, running, len(active) - running, create, why)
+    if plan.rule == UNCHANGED and not why:
+        plan.note = f"{len(active)} active of parallelism {parallelism}: nothing to place"
+    return plan
+
+
+# --------------------------------------------------------------------------- snapshot edits
+
+@contextmanager
+def taken_out(snapshot: Snapshot, pods: list[Dict]) -> Iterator[None]:
+    """The snapshot without ``pods`` (as their controller deleted them), restored after."""
+    removed: list[PodInfo] = []
+    for raw in pods:
+        uid = PodInfo(raw).uid
+        pi = snapshot.pods_by_uid.get(uid)
+        if pi is not None:
+            snapshot.remove_pod(pi)
+            removed.append(pi)
+    try:
+        yield
+    finally:
+        for pi in removed:
+            snapshot.add_pod(pi)
+
+
+def resolve_count(plan: WorkloadPlan | None, replicas: int | str | None, resolved: int) -> int:
+    """``--replicas auto`` of a workload its controller already runs: what it creates now."""
+    if plan is None or plan.rule == NEW or not isinstance(replicas, str):
+        return resolved
+    return plan.to_place if replicas.strip().lower() == "auto" else resolved
+
+
+def finish_plan(plan: WorkloadPlan, out: Explanation) -> None:
+    """The counts after placing, on the explanation and its first cycle (JSON and table)."""
+    if out.mode == "daemonset":
+        targeted = [v for v in out.daemon_nodes if v.targeted]
+        plan.replicas = len(targeted)
+        plan.placed = sum(1 for v in targeted if v.fits and not v.running)
+        if plan.rule == UNCHANGED and plan.placed + sum(1 for v in targeted if not v.fits):
+            plan.rule = SCALE_UP
+    elif out.mode == "single":
+        # One cycle: the plan's first pod, or (nothing to place) where one more would go.
+        plan.placed = min(out.replicas_placed, plan.to_place)
+        if plan.to_place == 0:
+            plan.note += "; the cycle shows where one more pod would go"
+    else:
+        plan.placed = out.replicas_placed
+    out.workload = plan
+    first = out.daemon_template if out.daemon_template is not None else (out.steps[0] if out.steps else None)
+    if first is not None:
+        first.notes.append(plan.line())
+        first.workload = plan.to_json()
