@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
+    from kschedx.core.existing import CurrentPlacement
     from kschedx.core.focus import NodeStory
 
 
@@ -157,6 +158,8 @@ class CycleResult:
     algorithm: str = "v1.35"
     # Scheduler extenders consulted in this cycle: their verbs and what each call returned.
     extenders: list[dict[str, Any]] = field(default_factory=list)
+    # The explained pod exists in the cluster source: where it is now, and whether this cycle agrees.
+    current: CurrentPlacement | None = None
 
     @property
     def feasible_nodes(self) -> list[str]:
@@ -195,4 +198,5 @@ class CycleResult:
             **({"algorithm": self.algorithm} if self.algorithm != "v1.35" else {}),
             **({"extenders": list(self.extenders)} if self.extenders else {}),
             **({"volumes": list(self.volumes)} if self.volumes else {}),
+            **(self.current.to_json() if self.current is not None else {}),
         }
