@@ -306,6 +306,11 @@ def assess(
     kschedx can see from the cluster source."""
     if current.node is None:
         current.agrees = None
+        verdict = result.nodes.get(current.nominated_node or "")
+        if verdict is not None and verdict.feasible and result.selected_node != current.nominated_node:
+            result.warnings.append(
+                f"the pod is nominated to {current.nominated_node}, which passes every filter: the real scheduler "
+                "tries a nominated node first and binds it without scoring the others")
         return current
     node = current.node
     current.agrees = result.selected_node == node
@@ -356,6 +361,14 @@ def annotate(
     """What an explanation learns from the cluster source beyond the cycle: where the pod is
     now (on its first cycle), and a source without any Node."""
     if current is not None and out.steps and out.mode != "daemonset":
+        if current.node is not None:
+            # The pod is the cluster's own: "would never reach the scheduler" is not news here.
+            for result in out.steps[:1]:
+                result.warnings = [
+                    f"the pod runs on {current.node}: explained as the cycle the scheduler would run for it now, "
+                    "taken out of the cluster with everything it holds" if "already has spec.nodeName" in w else w
+                    for w in result.warnings
+                ]
         events = pod_events(snapshot.objects, current.raw)
         out.steps[0].current = assess(current, out.steps[0], set(profiles) if profiles else None, events)
     if not snapshot.nodes():
