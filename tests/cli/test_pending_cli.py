@@ -161,3 +161,16 @@ def test_event_helpers() -> None:
     sel = parse_selector("a=b,c!=d,e in (x, y),f notin (z),g,!h")
     assert sel.matches({"a": "b", "c": "e", "e": "y", "f": "q", "g": ""})
     assert not sel.matches({"a": "b", "c": "e", "e": "y", "f": "q", "g": "", "h": "1"})
+
+
+def test_a_terminal_cuts_the_last_column_and_wide_never_does() -> None:
+    from kschedx.cli.render.pending import render_lines
+    from kschedx.core import explain as engine
+    from kschedx.core.pending import explain_pending
+
+    report = explain_pending(engine.load_cluster_files([DUMP]))
+    cut = render_lines(report, wide=False, width=60)
+    assert len(cut) == 6 and all(len(line) <= 60 for line in cut)
+    assert any(line.endswith("…") for line in cut)
+    whole = render_lines(report, wide=True, width=None)
+    assert any(line.rstrip().endswith("Preemption is not helpful for scheduling.") for line in whole)
