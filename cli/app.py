@@ -16,6 +16,7 @@ import typer
 from kschedx import __version__
 from kschedx.cli.commands import check as check_cmd
 from kschedx.cli.commands import explain as explain_cmd
+from kschedx.cli.commands import pending as pending_cmd
 from kschedx.cli.commands import plugins as plugins_cmd
 from kschedx.cli.commands import snapshot as snapshot_cmd
 
@@ -47,6 +48,7 @@ def main_callback(
 
 app.command("explain", no_args_is_help=True)(explain_cmd.explain)
 app.command("check", no_args_is_help=True)(check_cmd.check)
+app.command("pending")(pending_cmd.pending)
 app.command("plugins")(plugins_cmd.plugins)
 app.command("snapshot", no_args_is_help=True)(snapshot_cmd.snapshot)
 

@@ -45,6 +45,9 @@ from kschedx.core.result import (
 )
 from kschedx.core.snapshot import ClusterObjects, NodeInfo, Snapshot
 
+# Upstream's ErrNoNodesAvailable (scheduler.go).
+NO_NODES_AVAILABLE = "no nodes available to schedule pods"
+
 
 def num_feasible_nodes_to_find(num_all: int, percentage: int | None) -> int:
     """How many feasible nodes upstream looks for before it stops filtering."""
@@ -235,6 +238,12 @@ class Framework:
                 result.pre_filter.plugin = pl.name
                 result.pre_filter.reasons = list(st.reasons)
                 return result
+
+        # schedulePod: with no node at all the cycle stops before PreFilter, and the pod's
+        # event says so instead of a "0/0 nodes are available" FitError.
+        if num_all == 0:
+            result.fit_error = NO_NODES_AVAILABLE
+            return result
 
         state = CycleState()
         statuses = NodeStatusMap()

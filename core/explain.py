@@ -7,9 +7,11 @@ also available as a Python API.
 from __future__ import annotations
 
 import copy
+from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from kschedx.core import existing
 from kschedx.core.config import Profile, default_profile
 from kschedx.core.cycle import Framework
 from kschedx.core.errors import InputError
@@ -343,12 +345,15 @@ def explain_objects(
     *,
     doc: str | None = None,
     edits: Edits | None = None,
+    lookup: existing.ReferenceLookup | None = None,
     **kwargs: Any,
 ) -> Explanation:
-    """Explain a manifest file's pod-bearing document against loaded cluster objects,
-    after the what-if edits."""
+    """Explain a manifest file's pod-bearing document, or the object a reference such as
+    ``pod/NAME`` names (found by ``lookup``, else in ``objects``), against loaded cluster
+    objects, after the what-if edits."""
     objects, edit_lines = apply_edits(objects, edits or Edits())
-    obj = select_document(manifest, doc)
+    obj = existing.resolve_manifest(manifest, objects, doc=doc, namespace=kwargs.get("namespace"),
+                                    source=kwargs.get("source", "the cluster"), lookup=lookup)
     return explain_object(obj, manifest, objects, edit_lines=edit_lines, **kwargs)
 
 
@@ -378,19 +383,25 @@ def explain_object(
     profiles, options = load_profiles(config, options)
     profile = select_profile(incoming.pod, options.profile if options else None, profiles)
     if snapshot is None:
+        # Identity: the scheduler never has the pod it schedules in its cache.
+        objects, current = existing.take_out(objects, incoming.pod)
         try:
             snapshot = build_snapshot(objects, incoming)
         except (QuantityError, SelectorError) as e:
             # A bad quantity of a node or pod in the dump: the message names the object.
             raise InputError(str(e), path=source) from None
-        return _explain_on(snapshot, incoming, profile, options, path, replicas, edit_lines or [], plan=plan)
+        out = _explain_on(snapshot, incoming, profile, options, path, replicas, edit_lines or [], plan=plan)
+        return existing.annotate(out, current, snapshot, source, profiles)
     base_objects = snapshot.objects
     snapshot.objects = objects.copy()
     for o in incoming.extra_objects:
         snapshot.objects.add(o)
     added: list[PodInfo] = []
     try:
-        return _explain_on(snapshot, incoming, profile, options, path, replicas, edit_lines or [], added, plan)
+        raw = existing.find_existing(objects, incoming.pod)
+        with existing.detached(snapshot, raw) if raw is not None else nullcontext() as current:
+            out = _explain_on(snapshot, incoming, profile, options, path, replicas, edit_lines or [], added, plan)
+        return existing.annotate(out, current, snapshot, source, profiles)
     finally:
         for p in added:
             snapshot.remove_pod(p)

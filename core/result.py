@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
+    from kschedx.core.existing import CurrentPlacement
     from kschedx.core.focus import NodeStory
     from kschedx.core.nominated import NominatedOnNode
 
@@ -162,6 +163,8 @@ class CycleResult:
     extenders: list[dict[str, Any]] = field(default_factory=list)
     # Per node with pods nominated to it: which counted in its filters and which pass decided.
     nominated: dict[str, NominatedOnNode] = field(default_factory=dict)
+    # The explained pod exists in the cluster source: where it is now, and whether this cycle agrees.
+    current: CurrentPlacement | None = None
 
     @property
     def feasible_nodes(self) -> list[str]:
@@ -203,4 +206,5 @@ class CycleResult:
             **({"nominatedPods": {n: v.to_json(self.pod_priority) for n, v in sorted(self.nominated.items())}}
                if self.nominated else {}),
             **({"workload": dict(self.workload)} if self.workload is not None else {}),
+            **(self.current.to_json() if self.current is not None else {}),
         }

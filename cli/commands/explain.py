@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 from enum import StrEnum
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -27,7 +27,8 @@ class Output(StrEnum):
 def explain(
     manifest: Annotated[
         str,
-        typer.Argument(metavar="MANIFEST", help="Pod or workload manifest (a path, or - for stdin).", show_default=False),
+        typer.Argument(metavar="MANIFEST", help="Pod or workload manifest (a path, or - for stdin), or an object of the "
+                       "cluster: pod/NAME, deploy/NAME, sts/, ds/, rs/, job/, cj/ (with -n NS).", show_default=False),
     ],
     cluster: ClusterFiles = None,
     kubeconfig: Kubeconfig = None,
@@ -130,7 +131,8 @@ def explain(
             objects, warnings = engine.load_live_cluster(kubeconfig, context)
             options.extra_warnings.extend(warnings)
             expl = engine.explain_objects(manifest, objects, doc=doc, namespace=namespace, options=options,
-                                          config=config, edits=edits, replicas=replicas, source="the live cluster")
+                                          config=config, edits=edits, replicas=replicas, source="the live cluster",
+                                          lookup=live_lookup(manifest, kubeconfig, context))
 
     if output is Output.html:
         from kschedx.cli.render.html import render_explanation_html
@@ -141,3 +143,14 @@ def explain(
 
     render_explanation(expl, output.value, top=top, no_color=no_color or os.environ.get("NO_COLOR", "") != "")
     raise typer.Exit(EXIT_FITS if expl.ok else EXIT_UNSCHEDULABLE)
+
+
+def live_lookup(manifest: str, kubeconfig: str | None, context: str | None) -> Any:
+    """For a reference (pod/NAME, …) to the live cluster: one GET of that object."""
+    from kschedx.core.existing import parse_reference
+
+    if parse_reference(manifest) is None:
+        return None
+    from kschedx.core.load.live_get import LiveReader
+
+    return LiveReader(kubeconfig, context).get

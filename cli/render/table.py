@@ -190,6 +190,10 @@ def _header(result: CycleResult) -> Table:
         t.append(f" narrowed the candidates to {_plural(len(pf.node_names), 'node')}")
         grid.add_row("PreFilter", t)
     grid.add_row("Result", _verdict(result))
+    if result.current is not None:
+        from kschedx.cli.render.current import current_line
+
+        grid.add_row("Now", current_line(result, S_OK, S_BAD))
     return grid
 
 

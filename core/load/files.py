@@ -32,6 +32,8 @@ CLUSTER_KINDS = frozenset(
         "CSINode", "CSIDriver", "CSIStorageCapacity", "Service", "ReplicaSet", "StatefulSet", "ReplicationController",
         "PodDisruptionBudget", "PriorityClass", "ResourceSlice", "ResourceClaim", "DeviceClass",
         "ResourceClaimTemplate", "Deployment", "DaemonSet", "Job", "CronJob", "ControllerRevision",
+        # Not read by the scheduler: kept for `pending` (the pods' FailedScheduling Events).
+        "Event",
     }
 )
 

@@ -82,3 +82,17 @@ def test_works_as_a_kubectl_plugin() -> None:
     res = kschedx("--help", prog="kubectl-kschedx")
     assert res.returncode == 0
     assert "kubectl kschedx" in res.stdout
+
+
+def test_pending_and_references_through_the_console_script() -> None:
+    dump = str(EXAMPLES / "pending.yaml")
+    res = kschedx("pending", "--cluster", dump)
+    assert res.returncode == 1, res.stderr
+    lines = res.stdout.splitlines()
+    assert len(lines) == 6 and lines[0].split()[:2] == ["POD", "STATUS"]  # piped: one line per pod
+    ok = kschedx("pending", "--cluster", dump, "-l", "app=web", "-o", "json")
+    assert ok.returncode == 0 and json.loads(ok.stdout)["wouldFit"] == 1
+    ref = kschedx("explain", "pod/web-6d4cf56db6-9wq7m", "-n", "shop", "--cluster", dump, "-o", "json")
+    assert ref.returncode == 0, ref.stderr
+    out = json.loads(ref.stdout)
+    assert out["currentNode"] == "node-b" and out["agreesWithCurrentNode"] is False

@@ -2,7 +2,10 @@
 
 It serves the objects of a cluster dump under the real collection paths with limit /
 continue pagination, resourceVersion, bearer-token auth (401 with a Status body), and 403
-Status bodies for the resources a test forbids. It listens on 127.0.0.1 only, with a
+Status bodies for the resources a test forbids; single objects under their own paths
+(``/api/v1/namespaces/NS/pods/NAME``, ``/apis/apps/v1/namespaces/NS/deployments/NAME``),
+and a namespace's events filtered by an ``involvedObject`` fieldSelector. Every request's
+method is logged (anything but GET is refused), so tests can prove kschedx only reads. It listens on 127.0.0.1 only, with a
 certificate from a CA the tests generate.
 """
 
@@ -45,6 +48,8 @@ class FakeAPIServer:
         self.forbidden: set[str] = set()
         self.missing: set[str] = set()
         self.requests: list[tuple[str, dict[str, list[str]]]] = []
+        self.methods: list[str] = []
+        self.objects = list(objects)
         by_kind: dict[str, list[dict[str, Any]]] = {}
         for o in objects:
             by_kind.setdefault(o.get("kind", ""), []).append(o)
@@ -63,12 +68,23 @@ class FakeAPIServer:
                 self.end_headers()
                 self.wfile.write(data)
 
+            def _refuse(self) -> None:
+                server.methods.append(self.command)
+                self._send(405, _status(405, "MethodNotAllowed", "the fake API server only reads"))
+
+            do_POST = do_PUT = do_PATCH = do_DELETE = _refuse  # noqa: N815
+
             def do_GET(self) -> None:  # noqa: N802 - http.server's name
                 url = urlparse(self.path)
                 query = parse_qs(url.query)
                 server.requests.append((url.path, query))
+                server.methods.append("GET")
                 if self.headers.get("Authorization") != f"Bearer {server.token}":
                     self._send(401, _status(401, "Unauthorized", "Unauthorized"))
+                    return
+                single = server.namespaced(url.path, query)
+                if single is not None:
+                    self._send(*single)
                     return
                 if url.path not in server.collections or url.path in server.missing:
                     self._send(404, _status(404, "NotFound", "the server could not find the requested resource"))
@@ -95,6 +111,31 @@ class FakeAPIServer:
         self.httpd.socket = ctx.wrap_socket(self.httpd.socket, server_side=True)
         self.url = f"https://127.0.0.1:{self.httpd.server_address[1]}"
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    def namespaced(self, path: str, query: dict[str, list[str]]) -> tuple[int, dict[str, Any]] | None:
+        """A GET of one object, or a namespace's events list; None for other paths."""
+        parts = path.strip("/").split("/")
+        # api/v1/namespaces/NS/PLURAL[/NAME] or apis/GROUP/VERSION/namespaces/NS/PLURAL[/NAME]
+        rest = parts[2:] if parts[:1] == ["api"] else parts[3:]
+        if len(rest) < 3 or rest[0] != "namespaces":
+            return None
+        ns, plural = rest[1], rest[2]
+        kind_of = {o.get("kind", "").lower() + "s": o.get("kind", "") for o in self.objects}
+        if len(rest) == 3 and plural == "events":
+            wanted = dict(f.split("=", 1) for f in (query.get("fieldSelector") or [""])[0].split(",") if "=" in f)
+            items = [e for e in self.objects if e.get("kind") == "Event"
+                     and (e.get("metadata") or {}).get("namespace") == ns
+                     and all((e.get("involvedObject") or {}).get(k.split(".", 1)[1]) == v for k, v in wanted.items())]
+            return 200, {"kind": "EventList", "apiVersion": "v1", "metadata": {"resourceVersion": "12345"},
+                         "items": [{k: v for k, v in e.items() if k not in ("kind", "apiVersion")} for e in items]}
+        if len(rest) != 4:
+            return None
+        name = rest[3]
+        for o in self.objects:
+            meta = o.get("metadata") or {}
+            if kind_of.get(plural) == o.get("kind") and meta.get("name") == name and meta.get("namespace") == ns:
+                return 200, o
+        return 404, _status(404, "NotFound", f'{plural} "{name}" not found')
 
     def __enter__(self) -> FakeAPIServer:
         self.thread.start()

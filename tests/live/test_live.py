@@ -145,3 +145,64 @@ def test_snapshot_redacts(tmp_path: Path, server: FakeAPIServer, certs: tuple[Pa
     assert "managedFields" not in text and "PASSWORD" in text
     doc = yaml.safe_load(text)
     assert doc["kind"] == "List" and {o["kind"] for o in doc["items"]} >= {"Node", "Pod", "ReplicaSet"}
+
+
+# --------------------------------------------------------------------------- existing objects
+
+PENDING_DUMP = ROOT / "examples" / "pending.yaml"
+
+
+def test_a_pod_reference_is_one_get_of_that_pod(tmp_path: Path, server: FakeAPIServer,
+                                               certs: tuple[Path, Path, Path]) -> None:
+    kc = kubeconfig(tmp_path / "kc", server, certs[0])
+    live = run("explain", "pod/web-jhpfjcnhhl-2blqj", "-n", "shop", "--kubeconfig", str(kc), "-o", "json")
+    assert live.exit_code == 0, live.output
+    out = json.loads(live.stdout)
+    assert out["pod"] == "shop/web-jhpfjcnhhl-2blqj" and out["currentNode"] == "general-a1"
+    gets = [p for p, _q in server.requests if p == "/api/v1/namespaces/shop/pods/web-jhpfjcnhhl-2blqj"]
+    assert len(gets) == 1
+    assert set(server.methods) == {"GET"}
+    # The same answer as from a dump of the same cluster.
+    offline = run("explain", "pod/web-jhpfjcnhhl-2blqj", "-n", "shop", "-c", str(CLUSTER), "-o", "json")
+    assert json.loads(offline.stdout) == out
+
+
+def test_a_workload_reference_is_a_get_of_its_api_path(tmp_path: Path, certs: tuple[Path, Path, Path]) -> None:
+    objects = [o for o, _line in load_objects(str(CLUSTER))]
+    deploy = {"apiVersion": "apps/v1", "kind": "Deployment",
+              "metadata": {"name": "hello", "namespace": "shop", "uid": "d-1"},
+              "spec": {"replicas": 2, "selector": {"matchLabels": {"app": "hello"}},
+                       "template": {"metadata": {"labels": {"app": "hello"}},
+                                    "spec": {"containers": [{"name": "c", "image": "nginx",
+                                                             "resources": {"requests": {"cpu": "100m"}}}]}}}}
+    with FakeAPIServer([*objects, deploy], certs) as srv:
+        kc = kubeconfig(tmp_path / "kc", srv, certs[0])
+        res = run("explain", "deploy/hello", "-n", "shop", "--kubeconfig", str(kc), "-o", "json")
+        assert res.exit_code == 0, res.output
+        assert json.loads(res.stdout)["pod"].startswith("shop/hello-")
+        # One GET of the object itself; the cluster-wide deployments list (read for workloads
+        # that already run) is the only other request that names the kind.
+        named = [p for p, _q in srv.requests if "deployments" in p]
+        assert named.count("/apis/apps/v1/namespaces/shop/deployments/hello") == 1
+        assert set(named) <= {"/apis/apps/v1/namespaces/shop/deployments/hello", "/apis/apps/v1/deployments"}
+        missing = run("explain", "sts/nope", "-n", "shop", "--kubeconfig", str(kc))
+        assert missing.exit_code == 2
+        assert 'statefulsets.apps "nope" not found in namespace "shop"' in " ".join(missing.output.split())
+        assert set(srv.methods) == {"GET"}
+
+
+def test_pending_reads_each_pods_events_by_field_selector(tmp_path: Path, certs: tuple[Path, Path, Path]) -> None:
+    objects = [o for o, _line in load_objects(str(PENDING_DUMP))]
+    with FakeAPIServer(objects, certs) as srv:
+        kc = kubeconfig(tmp_path / "kc", srv, certs[0])
+        live = run("pending", "--kubeconfig", str(kc), "-o", "json")
+        assert live.exit_code == 1, live.output
+        event_reads = sorted((p, q["fieldSelector"][0]) for p, q in srv.requests if p.endswith("/events"))
+        assert set(srv.methods) == {"GET"}
+    offline = run("pending", "-c", str(PENDING_DUMP), "-o", "json")
+    assert json.loads(live.stdout) == json.loads(offline.stdout)
+    pods = json.loads(live.stdout)["pods"]
+    # One filtered list per pending pod, never a list of every event.
+    assert len(event_reads) == len(pods)
+    assert ("/api/v1/namespaces/batch/events", "involvedObject.kind=Pod,involvedObject.name=report-big-x7k2p") \
+        in event_reads

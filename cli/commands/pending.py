@@ -1,0 +1,83 @@
+"""``kschedx pending``: every Pending pod of the cluster source, one line each.
+
+Parses options, calls the engine (:mod:`kschedx.core.pending`), hands the report to its
+renderer. No scheduling logic here.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from enum import StrEnum
+from typing import Annotated
+
+import typer
+
+from kschedx.cli.common import EXIT_FITS, EXIT_UNSCHEDULABLE, engine_errors, progress_bar
+from kschedx.cli.options import ClusterFiles, ConfigFile, Context, Debug, Kubeconfig, NoColor
+
+
+class Output(StrEnum):
+    table = "table"
+    wide = "wide"
+    json = "json"
+    yaml = "yaml"
+    markdown = "markdown"
+
+
+def pending(
+    cluster: ClusterFiles = None,
+    kubeconfig: Kubeconfig = None,
+    context: Context = None,
+    namespace: Annotated[
+        str | None,
+        typer.Option("--namespace", "-n", metavar="NS", help="Only the pods of namespace NS [default: all].",
+                     show_default=False),
+    ] = None,
+    selector: Annotated[
+        str | None,
+        typer.Option("--selector", "-l", metavar="SELECTOR",
+                     help="Only the pods whose labels match, as kubectl takes it (a=b,c!=d,e in (x,y),f,!g).",
+                     show_default=False),
+    ] = None,
+    config: ConfigFile = None,
+    output: Annotated[
+        Output,
+        typer.Option("--output", "-o", metavar="FORMAT", help="table, wide, json, yaml or markdown.",
+                     case_sensitive=False),
+    ] = Output.table,
+    no_color: NoColor = False,
+    debug: Debug = False,
+) -> None:
+    """Explain every Pending pod: would it fit now (where), or why not (the FitError), gated,
+    nominated to a node, or for another scheduler; and whether the scheduler's last
+    FailedScheduling event says the same (= agrees, ≠ differs).
+
+    Exit codes: 0 every pending pod would fit now, 1 at least one would not, 2 usage or
+    input error, 3 cluster access error.
+    """
+    with engine_errors(debug, ", ".join(cluster or []) or "the live cluster"), progress_bar():
+        from kschedx.core import explain as engine
+        from kschedx.core.pending import explain_pending
+
+        warnings: list[str] = []
+        events_for = None
+        if cluster:
+            objects = engine.load_cluster_files(cluster)
+            source = ", ".join(cluster)
+        else:
+            from kschedx.core.load.live_get import LiveReader
+
+            objects, warnings = engine.load_live_cluster(kubeconfig, context)
+            events_for = LiveReader(kubeconfig, context).pod_events
+            source = "the live cluster"
+        report = explain_pending(objects, namespace=namespace, selector=selector, config=config, source=source,
+                                 events_for=events_for)
+        report.warnings[:0] = warnings
+    for w in report.warnings:
+        sys.stderr.write(f"warning: {w}\n")
+
+    from kschedx.cli.render.pending import render_pending
+
+    render_pending(report, output.value, no_color=no_color or os.environ.get("NO_COLOR", "") != "")
+    raise typer.Exit(EXIT_FITS if report.ok else EXIT_UNSCHEDULABLE)

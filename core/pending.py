@@ -1,0 +1,326 @@
+"""``kschedx pending``: every Pending pod of the cluster source, explained in one line each.
+
+Each pod gets the cycle the scheduler would run for it now, on one snapshot of the source
+with that pod taken out for its own cycle (core.existing.detached), and is put in one class:
+
+- ``fits``: it would be scheduled now, on the node named;
+- ``unschedulable``: the FitError, as the scheduler's event would word it;
+- ``gated``: spec.schedulingGates keep it out of the scheduling queue (PreEnqueue);
+- ``nominated``: preemption nominated a node for it (status.nominatedNodeName), and it
+  waits there for its victims to leave; the cycle says whether it fits now;
+- ``other-scheduler``: its schedulerName is none of the configuration's profiles, so this
+  scheduler never sees it.
+
+Where the source holds the pod's latest ``FailedScheduling`` event, its message is compared
+with kschedx's FitError.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from kschedx.core.errors import InputError
+from kschedx.core.existing import detached, pod_events
+from kschedx.core.selectors import LabelSelector, SelectorError, parse_label_selector
+from kschedx.core.snapshot import ClusterObjects
+
+Dict = dict[str, Any]
+
+FITS = "fits"
+UNSCHEDULABLE = "unschedulable"
+GATED = "gated"
+NOMINATED = "nominated"
+OTHER_SCHEDULER = "other-scheduler"
+ERROR = "error"
+
+
+@dataclass
+class SchedulingEvent:
+    """The latest FailedScheduling event of a pod."""
+
+    message: str
+    time: str | None
+    count: int | None = None
+
+    def to_json(self) -> Dict:
+        return {"message": self.message, "time": self.time, "count": self.count}
+
+
+@dataclass
+class PendingPod:
+    namespace: str
+    name: str
+    status: str  # one of the classes above
+    priority: int = 0
+    scheduler_name: str = "default-scheduler"
+    # fits: the node it would go to; nominated: the nominated node.
+    node: str | None = None
+    # The cycle's verdict now: the node it would be bound to, or the FitError.
+    selected_node: str | None = None
+    fit_error: str | None = None
+    gates: list[str] = field(default_factory=list)
+    event: SchedulingEvent | None = None
+    event_agrees: bool | None = None
+    detail: str = ""
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def key(self) -> str:
+        return f"{self.namespace}/{self.name}"
+
+    @property
+    def would_fit(self) -> bool:
+        return self.status in (FITS, NOMINATED) and self.selected_node is not None
+
+    def to_json(self) -> Dict:
+        return {
+            "pod": self.key,
+            "status": self.status,
+            "node": self.node,
+            "selectedNode": self.selected_node,
+            "fitError": self.fit_error,
+            "schedulingGates": list(self.gates),
+            "schedulerName": self.scheduler_name,
+            "priority": self.priority,
+            "detail": self.detail,
+            "event": self.event.to_json() if self.event is not None else None,
+            "eventAgrees": self.event_agrees,
+            "warnings": list(self.warnings),
+        }
+
+
+@dataclass
+class PendingReport:
+    pods: list[PendingPod]
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """Exit status 0: every pending pod would be scheduled now."""
+        return all(p.would_fit for p in self.pods)
+
+    def counts(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for p in self.pods:
+            out[p.status] = out.get(p.status, 0) + 1
+        return out
+
+    def to_json(self) -> Dict:
+        compared = [p for p in self.pods if p.event_agrees is not None]
+        return {
+            "pending": len(self.pods),
+            "wouldFit": sum(1 for p in self.pods if p.would_fit),
+            "byStatus": self.counts(),
+            "eventsCompared": len(compared),
+            "eventsAgree": sum(1 for p in compared if p.event_agrees),
+            "pods": [p.to_json() for p in self.pods],
+            "warnings": list(self.warnings),
+        }
+
+
+# --------------------------------------------------------------------------- selection
+
+_SET_RE = re.compile(r"^\s*(!?)\s*([^\s!=()]+)\s*(?:(in|notin)\s*\(([^)]*)\)|(==|=|!=)\s*([^\s,()]*))?\s*$")
+
+
+def parse_selector(text: str) -> LabelSelector:
+    """A ``-l`` label selector as kubectl takes it: ``a=b,c!=d,e in (x,y),f notin (z),g,!h``."""
+    parts: list[str] = []
+    depth = 0
+    cur = ""
+    for ch in text:
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    parts.append(cur)
+    exprs: list[Dict] = []
+    for part in parts:
+        if not part.strip():
+            continue
+        m = _SET_RE.match(part)
+        if m is None or (m.group(1) and (m.group(3) or m.group(5))):
+            raise InputError(f"-l {text}: unable to parse requirement {part.strip()!r}")
+        neg, key, set_op, values, op, value = m.groups()
+        if set_op:
+            vals = [v.strip() for v in values.split(",") if v.strip()]
+            exprs.append({"key": key, "operator": "In" if set_op == "in" else "NotIn", "values": vals})
+        elif op:
+            exprs.append({"key": key, "operator": "NotIn" if op == "!=" else "In", "values": [value]})
+        else:
+            exprs.append({"key": key, "operator": "DoesNotExist" if neg else "Exists"})
+    try:
+        return parse_label_selector({"matchExpressions": exprs})
+    except SelectorError as e:
+        raise InputError(f"-l {text}: {e}") from None
+
+
+def pending_pods(objects: ClusterObjects, namespace: str | None = None,
+                 selector: LabelSelector | None = None) -> list[Dict]:
+    """The pods the scheduler still has to place: no node, not finished, not being deleted."""
+    out = []
+    for pod in objects.of("Pod"):
+        meta = pod.get("metadata") or {}
+        spec = pod.get("spec") or {}
+        phase = (pod.get("status") or {}).get("phase") or "Pending"
+        if spec.get("nodeName") or phase != "Pending" or meta.get("deletionTimestamp"):
+            continue
+        if namespace is not None and (meta.get("namespace") or "default") != namespace:
+            continue
+        labels = {str(k): str(v) for k, v in (meta.get("labels") or {}).items()}
+        if selector is not None and not selector.matches(labels):
+            continue
+        out.append(pod)
+    out.sort(key=lambda p: ((p.get("metadata") or {}).get("namespace") or "default",
+                            (p.get("metadata") or {}).get("name") or ""))
+    return out
+
+
+# --------------------------------------------------------------------------- events
+
+
+def _when(e: Dict) -> tuple[datetime, str | None]:
+    series = e.get("series") or {}
+    for stamp in (series.get("lastObservedTime"), e.get("lastTimestamp"), e.get("eventTime"),
+                  e.get("deprecatedLastTimestamp"), (e.get("metadata") or {}).get("creationTimestamp")):
+        if isinstance(stamp, str) and stamp:
+            try:
+                return datetime.fromisoformat(stamp.replace("Z", "+00:00")), stamp
+            except ValueError:
+                continue
+    return datetime.min.replace(tzinfo=UTC), None
+
+
+def latest_failed_scheduling(events: list[Dict]) -> SchedulingEvent | None:
+    """The newest FailedScheduling event (by series.lastObservedTime, lastTimestamp, eventTime)."""
+    failed = [e for e in events if e.get("reason") == "FailedScheduling"]
+    if not failed:
+        return None
+    latest = max(failed, key=lambda e: _when(e)[0])
+    count = (latest.get("series") or {}).get("count") or latest.get("count")
+    message = latest.get("message") if latest.get("message") is not None else latest.get("note")
+    return SchedulingEvent(str(message or ""), _when(latest)[1], int(count) if count is not None else None)
+
+
+def messages_agree(fit_error: str, message: str) -> bool:
+    """Whether the event says what kschedx says. Event notes are capped at 1 kB, so a
+    message cut short with an ellipsis agrees when it starts the FitError."""
+    if fit_error == message:
+        return True
+    for tail in ("...", "…"):
+        if message.endswith(tail) and len(message) > len(tail) + 32 and fit_error.startswith(message[: -len(tail)]):
+            return True
+    return False
+
+
+# --------------------------------------------------------------------------- the run
+
+EventSource = Callable[[str, str], list[Dict]]
+
+
+def explain_pending(
+    objects: ClusterObjects,
+    *,
+    namespace: str | None = None,
+    selector: str | None = None,
+    config: str | None = None,
+    options: Any = None,
+    source: str = "the cluster",
+    events_for: EventSource | None = None,
+) -> PendingReport:
+    """Every Pending pod of ``objects`` (in ``namespace``, matching ``selector``), each with
+    the cycle it would get now. ``events_for(ns, name)`` gives a pod's events (the live
+    cluster's); by default they come from the Events of ``objects``."""
+    from kschedx.core import explain as engine
+    from kschedx.core.quantity import QuantityError
+
+    sel = parse_selector(selector) if selector else None
+    pods = pending_pods(objects, namespace, sel)
+    profiles, options = engine.load_profiles(config, options or engine.Options())
+    known = set(profiles) if profiles is not None else {"default-scheduler"}
+    report = PendingReport([])
+    if not pods:
+        return report
+    try:
+        snapshot = engine.build_snapshot(objects)
+    except (QuantityError, SelectorError) as e:
+        raise InputError(str(e), path=source) from None
+    if not snapshot.nodes():
+        report.warnings.append(f"no Node in {source}: the scheduler has no node to schedule any pod onto")
+    for raw in pods:
+        meta = raw.get("metadata") or {}
+        ns, name = meta.get("namespace") or "default", meta.get("name") or ""
+        events = events_for(ns, name) if events_for is not None else pod_events(objects, raw)
+        report.pods.append(_one(raw, ns, name, events, objects, snapshot, profiles, known, options, engine))
+    return report
+
+
+def _one(raw: Dict, ns: str, name: str, events: list[Dict], objects: ClusterObjects, snapshot: Any,
+         profiles: Any, known: set[str], options: Any, engine: Any) -> PendingPod:
+    spec = raw.get("spec") or {}
+    status = raw.get("status") or {}
+    scheduler = spec.get("schedulerName") or "default-scheduler"
+    out = PendingPod(ns, name, FITS, int(spec.get("priority") or 0), scheduler,
+                     event=latest_failed_scheduling(events))
+    if scheduler not in known:
+        out.status = OTHER_SCHEDULER
+        out.detail = f"schedulerName {scheduler} is none of the profiles ({', '.join(sorted(known))})"
+        return out
+    gates = [str(g.get("name")) for g in spec.get("schedulingGates") or [] if isinstance(g, dict)]
+    if gates:
+        out.status = GATED
+        out.gates = gates
+        out.detail = "schedulingGates " + ", ".join(gates) + " keep it out of the scheduling queue"
+        return out
+    try:
+        incoming = engine.prepare_object(raw, f"pod/{name}", objects, namespace=ns)
+        profile = engine.select_profile(incoming.pod, None, profiles)
+        with detached(snapshot, raw):
+            result = engine.run(snapshot, incoming, profile, options, f"pod/{name}")
+    except InputError as e:
+        out.status = ERROR
+        out.detail = str(e)
+        return out
+    out.warnings = [w for w in result.warnings if "spec.nodeName" not in w]
+    out.selected_node = result.selected_node
+    out.fit_error = result.fit_error
+    out.priority = result.pod_priority
+    nominated = status.get("nominatedNodeName")
+    if nominated:
+        out.status = NOMINATED
+        out.node = str(nominated)
+        verdict = result.nodes.get(out.node)
+        if verdict is not None and verdict.feasible:
+            # findNodesThatFitPod tries a pod's nominated node first and takes it when it
+            # passes every filter, without looking at (or scoring) the other nodes.
+            out.selected_node = out.node
+            out.detail = f"fits now on its nominated node {out.node} (tried first)"
+        else:
+            out.detail = (f"its nominated node does not fit now; fits on {result.selected_node}"
+                          if result.selected_node else result.fit_error or result.error or "")
+    elif result.selected_node is not None:
+        out.node = result.selected_node
+        total = result.totals.get(result.selected_node)
+        out.detail = f"best of {len(result.feasible_nodes)} feasible node(s)" + (f", total {total}" if total else "")
+        if len(result.best_nodes) > 1:
+            out.detail += f"; a tie with {', '.join(n for n in result.best_nodes if n != result.selected_node)}"
+    else:
+        out.status = UNSCHEDULABLE
+        out.detail = result.fit_error or result.error or ""
+    if out.event is not None:
+        out.event_agrees = (result.fit_error is not None and messages_agree(result.fit_error, out.event.message))
+        if result.fit_error is None:
+            # The scheduler's last attempt failed where kschedx finds a node now: the cluster
+            # changed since, and the pod waits for its next retry (backoff, or the event that
+            # makes the scheduler requeue it).
+            out.detail += f"; its last FailedScheduling event ({out.event.time or 'undated'}) said no node fit"
+    return out
