@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from kschedx.core.errors import InputError
-from kschedx.core.explain import Options, build_snapshot, explain_object, load_profiles
+from kschedx.core.explain import Options, build_snapshot, explain_object, load_profiles, resolve_version
 from kschedx.core.load.manifest import load_manifests
 from kschedx.core.progress import report as report_progress
 from kschedx.core.quantity import QuantityError
@@ -153,7 +153,10 @@ def check_paths(
     config: str | None = None,
     source: str = "the cluster",
 ) -> CheckReport:
-    load_profiles(config, options)  # a bad configuration or Policy fails the run, not each document
+    # The release is chosen once for the run; a bad version, feature gate, configuration or
+    # Policy fails the run, not each document.
+    options = resolve_version(options, objects, source)
+    load_profiles(config, options)
     # One snapshot for every document: each lays its own objects over it and takes its
     # placed copies off again, so documents never see each other.
     try:

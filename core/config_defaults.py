@@ -12,6 +12,7 @@ import copy
 from typing import Any
 
 from kschedx.core.config_validation import PLUGIN_SET_FIELDS
+from kschedx.core.versions import SchedulerVersion, baseline
 
 Dict = dict[str, Any]
 
@@ -43,15 +44,30 @@ DEFAULT_MULTIPOINT_PLUGINS: tuple[tuple[str, int | None], ...] = (
 )
 
 
-def default_plugins() -> Dict:
-    """The v1.35 default ``plugins``: everything enabled through ``multiPoint``."""
+def default_plugins(version: SchedulerVersion | None = None) -> Dict:
+    """The default ``plugins`` of ``version`` (v1.35 without one): everything enabled
+    through ``multiPoint``."""
+    version = version or baseline()
     enabled = []
     for name, weight in DEFAULT_MULTIPOINT_PLUGINS:
+        if name == "DynamicResources" and not version.enabled("DynamicResourceAllocation"):
+            # Added to the defaults only with the DynamicResourceAllocation gate, off by
+            # default until v1.34 (KEP-4381, structured parameters GA in v1.34).
+            continue
         p: Dict = {"name": name}
-        if weight is not None:
+        if weight is not None and not (name == "DynamicResources" and not version.at_least(35)):
+            # DynamicResources has a default weight from v1.35, when it got its Score
+            # (extended resources / prioritized scoring, kubernetes#134058); before it had none.
             p["weight"] = weight
         enabled.append(p)
+    for gate, name in (("NodeDeclaredFeatures", "NodeDeclaredFeatures"), ("GangScheduling", "GangScheduling")):
+        # Alpha plugins appended to the defaults when their gate is switched on (v1.35+).
+        if version.enabled(gate) and name in _KNOWN_ALPHA_PLUGINS:
+            enabled.append({"name": name})
     return {"multiPoint": {"enabled": enabled}}
+
+
+_KNOWN_ALPHA_PLUGINS = frozenset({"NodeDeclaredFeatures", "GangScheduling"})
 
 
 # --------------------------------------------------------------------------- merging
@@ -187,8 +203,8 @@ def has_typed_args(name: str) -> bool:
 # --------------------------------------------------------------------------- the configuration
 
 
-def _default_profile(prof: Dict) -> None:
-    prof["plugins"] = merge_plugins(default_plugins(), prof.get("plugins"))
+def _default_profile(prof: Dict, version: SchedulerVersion | None = None) -> None:
+    prof["plugins"] = merge_plugins(default_plugins(version), prof.get("plugins"))
     existing: set[str] = set()
     configs: list[Dict] = []
     for pc in prof.get("pluginConfig") or []:
@@ -209,7 +225,7 @@ def _default_profile(prof: Dict) -> None:
     prof["pluginConfig"] = configs
 
 
-def default_configuration(raw: Dict) -> Dict:
+def default_configuration(raw: Dict, version: SchedulerVersion | None = None) -> Dict:
     """``SetDefaults_KubeSchedulerConfiguration`` on a decoded v1 configuration (a copy)."""
     cfg = copy.deepcopy(raw)
     if cfg.get("parallelism") is None:
@@ -222,7 +238,7 @@ def default_configuration(raw: Dict) -> Dict:
     if len(profiles) == 1 and profiles[0].get("schedulerName") is None:
         profiles[0]["schedulerName"] = DEFAULT_SCHEDULER_NAME
     for prof in profiles:
-        _default_profile(prof)
+        _default_profile(prof, version)
     cfg["profiles"] = profiles
     if cfg.get("percentageOfNodesToScore") is None:
         cfg["percentageOfNodesToScore"] = 0

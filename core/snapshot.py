@@ -154,6 +154,9 @@ class ClusterObjects:
 
     by_kind: dict[str, list[Dict]] = field(default_factory=lambda: defaultdict(list))
     skipped_kinds: dict[str, int] = field(default_factory=dict)
+    # The API server's version (gitVersion), when the source records it: the live cluster's
+    # /version, or a file written by ``kschedx snapshot``.
+    server_version: str | None = None
 
     def of(self, kind: str) -> list[Dict]:
         return self.by_kind.get(kind, [])
@@ -162,7 +165,8 @@ class ClusterObjects:
         self.by_kind[obj.get("kind") or ""].append(obj)
 
     def copy(self) -> ClusterObjects:
-        return ClusterObjects(defaultdict(list, {k: list(v) for k, v in self.by_kind.items()}), dict(self.skipped_kinds))
+        return ClusterObjects(defaultdict(list, {k: list(v) for k, v in self.by_kind.items()}), dict(self.skipped_kinds),
+                              self.server_version)
 
 
 class Snapshot:

@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from kschedx.cli import options as shared
 from kschedx.cli.common import engine_errors, progress_bar
 from kschedx.cli.options import AlgorithmName, ClusterFiles, ConfigFile, Context, Debug, Kubeconfig, NoColor, Offline, PolicyFile
 
@@ -35,6 +36,8 @@ def check(
                      "else default].", show_default=False),
     ] = None,
     config: ConfigFile = None,
+    kubernetes_version: shared.KubernetesVersion = None,
+    feature_gates: shared.FeatureGates = None,
     profile: Annotated[
         str | None,
         typer.Option("--profile", metavar="NAME", help="Scheduler profile [default: each pod's schedulerName, "
@@ -66,10 +69,11 @@ def check(
             objects = engine.load_cluster_files(cluster)
         else:
             objects, warnings = engine.load_live_cluster(kubeconfig, context)
-        report = check_paths(manifests, objects, namespace=namespace, options=engine.Options(
-                                 profile=profile, algorithm=algorithm.value if algorithm else None, policy=policy,
-                                 offline=offline),
-                             config=config, source=", ".join(cluster) if cluster else "the live cluster")
+        options = engine.Options(profile=profile, algorithm=algorithm.value if algorithm else None, policy=policy,
+                                 offline=offline, kubernetes_version=kubernetes_version, feature_gates=feature_gates)
+        source = ", ".join(cluster) if cluster else "the live cluster"
+        report = check_paths(manifests, objects, namespace=namespace, options=options, config=config,
+                             source=source)
     for w in warnings:
         sys.stderr.write(f"warning: {w}\n")
 

@@ -12,6 +12,7 @@ from typing import Annotated
 
 import typer
 
+from kschedx.cli import options as shared
 from kschedx.cli.common import EXIT_FITS, EXIT_UNSCHEDULABLE, engine_errors, progress_bar
 from kschedx.cli.options import AlgorithmName, ClusterFiles, ConfigFile, Context, Debug, Kubeconfig, NoColor, Offline, PolicyFile
 
@@ -42,6 +43,8 @@ def explain(
                      show_default=False),
     ] = None,
     config: ConfigFile = None,
+    kubernetes_version: shared.KubernetesVersion = None,
+    feature_gates: shared.FeatureGates = None,
     profile: Annotated[
         str | None,
         typer.Option("--profile", metavar="NAME",
@@ -118,7 +121,8 @@ def explain(
         from kschedx.core.whatif import Edits
 
         options = engine.Options(profile=profile, all_reasons=all_reasons, focus=node, post_filter=not no_preemption,
-                                 algorithm=algorithm.value if algorithm else None, policy=policy, offline=offline)
+                                 algorithm=algorithm.value if algorithm else None, policy=policy, offline=offline,
+                                 kubernetes_version=kubernetes_version, feature_gates=feature_gates)
         edits = Edits(cordon=cordon or [], drain=drain or [], without=without_node or [],
                       add_node_files=add_node or [], add_node_count=add_node_count)
         if cluster:

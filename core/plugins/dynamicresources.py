@@ -164,6 +164,8 @@ class DynamicResources(Plugin):
                 classes,
                 SliceIndex(objs.of("ResourceSlice")),
                 allocated_devices(objs.of("ResourceClaim")),
+                # Incomplete pools are skipped by the structured allocators from v1.35 on.
+                skip_incomplete=self.version.at_least(35),
             )
         s.claims = list(claims)
         s.available_on = available_on

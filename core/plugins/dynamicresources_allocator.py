@@ -314,8 +314,13 @@ class Allocator:
         classes: Mapping[str, Dict],
         slices: SliceIndex,
         allocated: set[DeviceKey],
+        skip_incomplete: bool = True,
     ) -> None:
         self.claims = claims
+        # v1.35's allocators leave incomplete pools (a ResourceSliceCount not all published
+        # yet) out of the device search; v1.34's picked from them for ExactCount requests
+        # and refused them for "All" requests only.
+        self.skip_incomplete = skip_incomplete
         self.classes = classes
         self.slices = slices
         self.allocated = allocated
@@ -535,7 +540,7 @@ class _Run:
         self.pools = pools
         # Candidates in search order: devices of complete, valid pools.
         self.candidates: list[Device] = [
-            d for p in pools if not p.incomplete and not p.invalid for d in p.devices()
+            d for p in pools if not (p.incomplete and alloc.skip_incomplete) and not p.invalid for d in p.devices()
         ]
         self.allocating: dict[DeviceKey, set[int]] = {}
         self.results: list[list[DeviceResult]] = [[] for _ in plans]

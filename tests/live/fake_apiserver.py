@@ -45,6 +45,8 @@ class FakeAPIServer:
         self.forbidden: set[str] = set()
         self.missing: set[str] = set()
         self.requests: list[tuple[str, dict[str, list[str]]]] = []
+        # What GET /version answers (None: 404, as from a server that hides it).
+        self.git_version: str | None = "v1.35.4"
         by_kind: dict[str, list[dict[str, Any]]] = {}
         for o in objects:
             by_kind.setdefault(o.get("kind", ""), []).append(o)
@@ -69,6 +71,10 @@ class FakeAPIServer:
                 server.requests.append((url.path, query))
                 if self.headers.get("Authorization") != f"Bearer {server.token}":
                     self._send(401, _status(401, "Unauthorized", "Unauthorized"))
+                    return
+                if url.path == "/version" and server.git_version:
+                    self._send(200, {"major": "1", "minor": server.git_version.split(".")[1],
+                                     "gitVersion": server.git_version})
                     return
                 if url.path not in server.collections or url.path in server.missing:
                     self._send(404, _status(404, "NotFound", "the server could not find the requested resource"))

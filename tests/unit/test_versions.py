@@ -1,0 +1,182 @@
+"""Kubernetes versions: choosing the release, feature gates, and each version difference
+(named by the upstream change that made it)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kschedx.core.config import default_profile
+from kschedx.core.cycle import Framework
+from kschedx.core.errors import InputError
+from kschedx.core.load.dra_versions import to_v1
+from kschedx.core.load.files import load_cluster
+from kschedx.core.load.snapshot_file import write_snapshot
+from kschedx.core.model import PodInfo
+from kschedx.core.plugins import REGISTRY
+from kschedx.core.snapshot import ClusterObjects
+from kschedx.core.versions import (
+    SchedulerVersion,
+    choose_version,
+    parse_feature_gates,
+    parse_version,
+)
+
+from .helpers import node, pod, snapshot
+
+
+def _run(version: str, *objs: dict[str, Any], incoming: dict[str, Any], gates: dict[str, bool] | None = None) -> Any:
+    v = SchedulerVersion(version, gates or {})
+    fw = Framework(default_profile(REGISTRY, version=v), snapshot(*objs), REGISTRY)
+    return fw.run_cycle(PodInfo(incoming), all_reasons=True)
+
+
+def _kubelet(n: dict[str, Any], version: str) -> dict[str, Any]:
+    n["status"]["nodeInfo"] = {"kubeletVersion": version}
+    return n
+
+
+# --------------------------------------------------------------------------- choosing
+
+
+def test_parse_version_accepts_prefix_and_patch_and_names_the_supported_ones() -> None:
+    assert parse_version("1.33") == "v1.33"
+    assert parse_version("v1.36.3") == "v1.36"
+    assert parse_version("1.34.7-gke.100") == "v1.34"
+    with pytest.raises(InputError, match=r"v1\.32 is not supported \(supported: v1\.33, v1\.34, v1\.35, v1\.36\)"):
+        parse_version("1.32")
+    with pytest.raises(InputError, match="not a Kubernetes version"):
+        parse_version("latest")
+
+
+def test_choose_version_order() -> None:
+    nodes = [_kubelet(node("a"), "v1.33.3"), _kubelet(node("b"), "v1.34.1"), node("c")]
+    assert choose_version("1.36", "v1.35.4", nodes).name == "v1.36"  # the flag wins, without a note
+    assert choose_version("1.36", "v1.35.4", nodes).note is None
+    server = choose_version(None, "v1.35.4", nodes)
+    assert server.name == "v1.35" and "the API server's version (v1.35.4)" in (server.note or "")
+    kubelets = choose_version(None, None, nodes)
+    assert kubelets.name == "v1.34" and "newest kubelet (v1.34.1)" in (kubelets.note or "")
+    nothing = choose_version(None, None, [node("c")])
+    assert nothing.name == "v1.36" and "newest supported" in (nothing.note or "")
+    with pytest.raises(InputError, match="v1.30.2, which kschedx does not reproduce"):
+        choose_version(None, "v1.30.2", nodes)
+
+
+def test_feature_gates_in_kube_schedulers_words() -> None:
+    assert parse_feature_gates("DynamicResourceAllocation=true, DRAPrioritizedList=false", "v1.33") == {
+        "DynamicResourceAllocation": True, "DRAPrioritizedList": False}
+    with pytest.raises(InputError, match="unrecognized feature gate: NoSuchGate"):
+        parse_feature_gates("NoSuchGate=true", "v1.35")
+    # DynamicResourceAllocation went GA and locked in v1.35.
+    with pytest.raises(InputError, match="cannot set feature gate DynamicResourceAllocation to false, feature is "
+                                         "locked to true"):
+        parse_feature_gates("DynamicResourceAllocation=false", "v1.35")
+    with pytest.raises(InputError, match="missing bool value for DynamicResourceAllocation"):
+        parse_feature_gates("DynamicResourceAllocation", "v1.33")
+    with pytest.raises(InputError, match='invalid value of DynamicResourceAllocation=yes'):
+        parse_feature_gates("DynamicResourceAllocation=yes", "v1.33")
+
+
+# --------------------------------------------------------------------------- differences
+
+
+def test_taint_reason_names_the_taint_before_kubernetes_134740() -> None:
+    taint = [{"key": "dedicated", "value": "infra", "effect": "NoSchedule"}]
+    n = node("a", taints=taint)
+    old = _run("v1.33", n, incoming=pod("p", cpu="1"))
+    assert old.nodes["a"].reasons == ["node(s) had untolerated taint {dedicated: infra}"]
+    assert "1 node(s) had untolerated taint {dedicated: infra}" in (old.fit_error or "")
+    new = _run("v1.34", n, incoming=pod("p", cpu="1"))
+    assert new.nodes["a"].reasons == ["node(s) had untolerated taint(s)"]
+
+
+def test_fit_unresolvable_when_beyond_allocatable_from_kubernetes_131345() -> None:
+    n = node("a", cpu="2")
+    assert _run("v1.33", n, incoming=pod("p", cpu="3")).nodes["a"].code == "Unschedulable"
+    assert _run("v1.34", n, incoming=pod("p", cpu="3")).nodes["a"].code == "UnschedulableAndUnresolvable"
+
+
+def test_balanced_allocation_scores_the_improvement_from_kubernetes_135573() -> None:
+    # cpu 1/4 used, memory 4/8: the pod's 1 cpu + 0 memory brings the node into balance.
+    n = node("a", cpu="4", memory="8Gi")
+    other = pod("o", cpu="1", memory="4Gi", node_name="a")
+    incoming = pod("p", cpu="1", memory="1Ki")
+
+    def score(version: str) -> int:
+        result = _run(version, n, other, incoming=incoming)
+        plugin = next(p for p in result.score_plugins if p.name == "NodeResourcesBalancedAllocation")
+        return int(plugin.scores["a"].raw)
+
+    # v1.35: balance with the pod only: fractions 0.5 and ~0.5 -> ~100.
+    assert score("v1.35") == 99
+    # v1.36: 50 + (50 + 99 - 87) // 2 (without the pod: 0.25 vs 0.5 -> 87).
+    assert score("v1.36") == 50 + (50 + 99 - 87) // 2
+
+
+def test_dynamic_resources_by_version() -> None:
+    """DynamicResources: not a default plugin while DynamicResourceAllocation is off (v1.33,
+    KEP-4381 beta), no Score before the prioritized-list scoring (kubernetes#134711, v1.35)."""
+    p33 = default_profile(REGISTRY, version=SchedulerVersion("v1.33"))
+    assert "DynamicResources" not in p33.points["filter"]
+    p33_on = default_profile(REGISTRY, version=SchedulerVersion("v1.33", {"DynamicResourceAllocation": True}))
+    assert "DynamicResources" in p33_on.points["filter"]
+    assert "DynamicResources" not in p33_on.points["score"]
+    p34 = default_profile(REGISTRY, version=SchedulerVersion("v1.34"))
+    assert "DynamicResources" in p34.points["filter"] and "DynamicResources" not in p34.points["score"]
+    p35 = default_profile(REGISTRY, version=SchedulerVersion("v1.35"))
+    assert p35.weights["DynamicResources"] == 2
+    # Without the plugin there is no DRA PostFilter message in the FitError.
+    result = _run("v1.33", node("a", cpu="1"), incoming=pod("p", cpu="2"))
+    assert "no new claims to deallocate" not in (result.fit_error or "")
+    result = _run("v1.35", node("a", cpu="1"), incoming=pod("p", cpu="2"))
+    assert "no new claims to deallocate" in (result.fit_error or "")
+
+
+def _dra_objects(slice_count: int) -> list[dict[str, Any]]:
+    cls = {"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "gpu"},
+           "spec": {"selectors": [{"cel": {"expression": 'device.driver == "gpu.example.com"'}}]}}
+    slc = {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": "a-gpu"},
+           "spec": {"driver": "gpu.example.com", "nodeName": "a",
+                    "pool": {"name": "a", "generation": 1, "resourceSliceCount": slice_count},
+                    "devices": [{"name": "gpu-0"}]}}
+    claim = {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+             "metadata": {"name": "c", "namespace": "default", "uid": "c-uid"},
+             "spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu"}}]}}}
+    return [cls, slc, claim]
+
+
+def test_incomplete_pools_are_skipped_by_the_v1_35_allocator() -> None:
+    incoming = pod("p", cpu="1", resourceClaims=[{"name": "gpu", "resourceClaimName": "c"}])
+    objs = [node("a"), *_dra_objects(slice_count=2)]  # one of two slices published
+    assert _run("v1.35", *objs, incoming=incoming).nodes["a"].reasons == ["cannot allocate all claims"]
+    assert _run("v1.34", *objs, incoming=incoming).nodes["a"].feasible
+
+
+def test_v1beta1_objects_of_a_v1_33_cluster_read_as_v1() -> None:
+    claim = {"apiVersion": "resource.k8s.io/v1beta1", "kind": "ResourceClaim", "metadata": {"name": "c"},
+             "spec": {"devices": {"requests": [{"name": "gpu", "deviceClassName": "gpu", "count": 2,
+                                                "allocationMode": "ExactCount"}]}}}
+    slc = {"apiVersion": "resource.k8s.io/v1beta1", "kind": "ResourceSlice", "metadata": {"name": "s"},
+           "spec": {"devices": [{"name": "gpu-0", "basic": {"attributes": {"model": {"string": "a100"}}}}]}}
+    assert to_v1(claim)["spec"]["devices"]["requests"] == [
+        {"name": "gpu", "exactly": {"deviceClassName": "gpu", "count": 2, "allocationMode": "ExactCount"}}]
+    assert to_v1(slc)["spec"]["devices"] == [{"name": "gpu-0", "attributes": {"model": {"string": "a100"}}}]
+    assert to_v1(claim)["apiVersion"] == "resource.k8s.io/v1"
+    assert claim["apiVersion"] == "resource.k8s.io/v1beta1"  # the input is left alone
+
+
+def test_snapshot_records_the_server_version(tmp_path: Path) -> None:
+    objects = ClusterObjects()
+    objects.add(_kubelet(node("a"), "v1.33.1"))
+    objects.server_version = "v1.34.2"
+    out = tmp_path / "snap.json"
+    write_snapshot(objects, str(out))
+    loaded = load_cluster([str(out)])
+    assert loaded.server_version == "v1.34.2"
+    assert choose_version(None, loaded.server_version, loaded.of("Node")).name == "v1.34"
+    doc = json.loads(out.read_text())
+    assert doc["metadata"]["annotations"] == {"kschedx.io/server-version": "v1.34.2"}
