@@ -67,3 +67,18 @@ FeatureGates = Annotated[
                  help="Feature gates as kube-scheduler takes them, over that release's defaults "
                  "(e.g. DynamicResourceAllocation=true on 1.33)."),
 ]
+CompareVersion = Annotated[
+    str | None,
+    typer.Option("--compare-version", metavar="X.Y", show_default=False,
+                 help="Also run under this Kubernetes version and show only what changes (upgrade impact)."),
+]
+CompareConfig = Annotated[
+    str | None,
+    typer.Option("--compare-config", metavar="FILE", show_default=False,
+                 help="Also run with this KubeSchedulerConfiguration and show only what changes (tuning impact)."),
+]
+CompareFeatureGates = Annotated[
+    str | None,
+    typer.Option("--compare-feature-gates", metavar="KEY=BOOL,...", show_default=False,
+                 help="Also run with these feature gates and show only what changes."),
+]

@@ -56,8 +56,8 @@ def default_plugins(version: SchedulerVersion | None = None) -> Dict:
             continue
         p: Dict = {"name": name}
         if weight is not None and not (name == "DynamicResources" and not version.at_least(35)):
-            # DynamicResources has a default weight from v1.35, when it got its Score
-            # (extended resources / prioritized scoring, kubernetes#134058); before it had none.
+            # DynamicResources has a default weight from v1.35, when it got its Score (the
+            # prioritized-list scoring, kubernetes#134711); before it had none.
             p["weight"] = weight
         enabled.append(p)
     for gate, name in (("NodeDeclaredFeatures", "NodeDeclaredFeatures"), ("GangScheduling", "GangScheduling")):

@@ -38,6 +38,9 @@ def check(
     config: ConfigFile = None,
     kubernetes_version: shared.KubernetesVersion = None,
     feature_gates: shared.FeatureGates = None,
+    compare_version: shared.CompareVersion = None,
+    compare_config: shared.CompareConfig = None,
+    compare_feature_gates: shared.CompareFeatureGates = None,
     profile: Annotated[
         str | None,
         typer.Option("--profile", metavar="NAME", help="Scheduler profile [default: each pod's schedulerName, "
@@ -58,7 +61,7 @@ def check(
 
     Exit codes: 0 every manifest fits, 1 at least one does not (or only partly), 2 a usage
     or input error (a file that can't be read is reported and the others still checked),
-    3 cluster access error.
+    3 cluster access error. With a comparison (--compare-*): 1 when any verdict changes.
     """
     with engine_errors(debug, ", ".join(manifests)), progress_bar():
         from kschedx.core import explain as engine
@@ -72,10 +75,27 @@ def check(
         options = engine.Options(profile=profile, algorithm=algorithm.value if algorithm else None, policy=policy,
                                  offline=offline, kubernetes_version=kubernetes_version, feature_gates=feature_gates)
         source = ", ".join(cluster) if cluster else "the live cluster"
-        report = check_paths(manifests, objects, namespace=namespace, options=options, config=config,
-                             source=source)
+        if compare_version or compare_config or compare_feature_gates:
+            # Both setups on the same cluster; exit 1 when any verdict changes.
+            from kschedx.core import compare as cmp
+
+            setup = cmp.compare_setup(cmp.Setup(kubernetes_version, config, feature_gates), version=compare_version,
+                                      config=compare_config, gates=compare_feature_gates)
+            comparison = cmp.check_compared(manifests, objects, namespace=namespace, options=options, config=config,
+                                            compare=setup, source=source)
+        else:
+            comparison = None
+            report = check_paths(manifests, objects, namespace=namespace, options=options, config=config,
+                                 source=source)
     for w in warnings:
         sys.stderr.write(f"warning: {w}\n")
+    if comparison is not None:
+        from kschedx.cli.render.compare import render_comparison
+
+        render_comparison(comparison, output.value if output.value in ("json", "yaml") else "table",
+                          base=(config, feature_gates), compare=(setup.config, setup.feature_gates),
+                          no_color=no_color or os.environ.get("NO_COLOR", "") != "")
+        raise typer.Exit(comparison.exit_code)
 
     from kschedx.cli.render.check import render_check
 

@@ -45,6 +45,9 @@ def explain(
     config: ConfigFile = None,
     kubernetes_version: shared.KubernetesVersion = None,
     feature_gates: shared.FeatureGates = None,
+    compare_version: shared.CompareVersion = None,
+    compare_config: shared.CompareConfig = None,
+    compare_feature_gates: shared.CompareFeatureGates = None,
     profile: Annotated[
         str | None,
         typer.Option("--profile", metavar="NAME",
@@ -115,7 +118,13 @@ def explain(
     """Explain where a pod would land, and why not on the other nodes.
 
     Exit codes: 0 the pod fits, 1 unschedulable, 2 usage or input error, 3 cluster access error.
+    With a comparison (--compare-*): 0 no verdict changes, 1 a verdict changes.
     """
+    if compare_version or compare_config or compare_feature_gates:
+        _explain_compared(manifest, cluster, kubeconfig, context, namespace, doc, config, kubernetes_version,
+                          feature_gates, compare_version, compare_config, compare_feature_gates, profile,
+                          replicas, output.value, no_color, debug)
+        return
     with engine_errors(debug, manifest), progress_bar():
         from kschedx.core import explain as engine
         from kschedx.core.whatif import Edits
@@ -138,3 +147,34 @@ def explain(
 
     render_explanation(expl, output.value, top=top, no_color=no_color or os.environ.get("NO_COLOR", "") != "")
     raise typer.Exit(EXIT_FITS if expl.ok else EXIT_UNSCHEDULABLE)
+
+
+def _explain_compared(manifest: str, cluster: list[str] | None, kubeconfig: str | None, context: str | None,
+                      namespace: str | None, doc: str | None, config: str | None, version: str | None,
+                      gates: str | None, compare_version: str | None, compare_config: str | None,
+                      compare_gates: str | None, profile: str | None, replicas: str | None, fmt: str,
+                      no_color: bool, debug: bool) -> None:
+    """explain under two setups; only the changes are shown."""
+    with engine_errors(debug, manifest), progress_bar():
+        from kschedx.core import compare as cmp
+        from kschedx.core import explain as engine
+
+        options = engine.Options(profile=profile, kubernetes_version=version, feature_gates=gates)
+        setup = cmp.compare_setup(cmp.Setup(version, config, gates), version=compare_version, config=compare_config,
+                                  gates=compare_gates)
+        if cluster:
+            objects = engine.load_cluster_files(cluster)
+            source = ", ".join(cluster)
+        else:
+            objects, warnings = engine.load_live_cluster(kubeconfig, context)
+            options.extra_warnings.extend(warnings)
+            source = "the live cluster"
+        comparison = cmp.explain_compared(manifest, objects, options=options, config=config, compare=setup,
+                                          doc=doc, namespace=namespace, replicas=replicas, source=source)
+
+    from kschedx.cli.render.compare import render_comparison
+
+    render_comparison(comparison, "table" if fmt == "wide" else fmt, base=(config, gates),
+                      compare=(setup.config, setup.feature_gates),
+                      no_color=no_color or os.environ.get("NO_COLOR", "") != "")
+    raise typer.Exit(EXIT_UNSCHEDULABLE if comparison.verdict_changed else EXIT_FITS)
