@@ -23,8 +23,6 @@ from kschedx.core.config_defaults import (
 )
 from kschedx.core.config_validation import (
     API_VERSION,
-    ARGS_SCHEMAS,
-    CONFIG_SCHEMA,
     FACTORY_VALIDATORS,
     KIND,
     DecodeErrors,
@@ -33,6 +31,12 @@ from kschedx.core.config_validation import (
     go_quote,
     index,
     validate_configuration,
+)
+from kschedx.core.config_versions import (
+    args_schemas,
+    config_schema,
+    dynamic_resources_args_errors,
+    has_typed_args_in,
 )
 from kschedx.core.errors import InputError
 from kschedx.core.versions import SchedulerVersion, baseline
@@ -193,7 +197,7 @@ def build_profile(prof: Dict, global_percentage: int, registry: dict[str, Any],
     args_by_name: dict[str, Dict] = {}
     for pc in prof.get("pluginConfig") or []:
         pname = str(pc.get("name"))
-        if has_typed_args(pname):
+        if has_typed_args(pname) and has_typed_args_in(pname, version):
             args_by_name[pname] = pc.get("args") or {}
 
     def fail(msg: str) -> ConfigError:
@@ -206,7 +210,7 @@ def build_profile(prof: Dict, global_percentage: int, registry: dict[str, Any],
     for pname in sorted(needed):
         validator = FACTORY_VALIDATORS.get(pname)
         if pname in ext_points and validator is not None:
-            errs = validator(args_by_name.get(pname) or default_args(pname, None), "")
+            errs = validator(args_by_name.get(pname) or default_args(pname, None, version), "")
             if errs:
                 raise fail(f"initializing plugin {go_quote(pname)}: {aggregate(errs)}")
 
@@ -277,8 +281,8 @@ def build_profile(prof: Dict, global_percentage: int, registry: dict[str, Any],
 
     plugin_args: dict[str, dict[str, Any]] = {}
     for pname in sorted(needed):
-        if has_typed_args(pname):
-            plugin_args[pname] = copy.deepcopy(args_by_name.get(pname) or default_args(pname, None))
+        if has_typed_args(pname) and has_typed_args_in(pname, version):
+            plugin_args[pname] = copy.deepcopy(args_by_name.get(pname) or default_args(pname, None, version))
 
     pct = prof.get("percentageOfNodesToScore")
     profile = Profile(
@@ -301,10 +305,11 @@ def build_profile(prof: Dict, global_percentage: int, registry: dict[str, Any],
 # --------------------------------------------------------------------------- loading
 
 
-def _decode_args(prof: Dict, i: int) -> None:
+def _decode_args(prof: Dict, i: int, version: SchedulerVersion | None = None) -> None:
+    schemas = args_schemas(version)
     for j, pc in enumerate(prof.get("pluginConfig") or []):
         name = str(pc.get("name") or "")
-        schema = ARGS_SCHEMAS.get(name)
+        schema = schemas.get(name)
         args = pc.get("args")
         if schema is None or args is None:
             continue
@@ -341,15 +346,15 @@ def configuration_from_dict(raw: Dict, registry: dict[str, Any], path: str | Non
             f"(no kind {go_quote(KIND)} is registered for that version)"
         )
     errs = DecodeErrors()
-    decode(raw, CONFIG_SCHEMA, "", errs)
+    decode(raw, config_schema(version), "", errs)
     msg = errs.message()
     if msg:
         raise ConfigError(msg)
     for i, prof in enumerate(raw.get("profiles") or []):
-        _decode_args(prof or {}, i)
+        _decode_args(prof or {}, i, version)
 
     cfg = default_configuration(raw, version)
-    verrs = validate_configuration(cfg)
+    verrs = dynamic_resources_args_errors(cfg, validate_configuration(cfg), version)
     if verrs:
         raise ConfigError(aggregate(verrs))
 

@@ -12,6 +12,7 @@ import copy
 from typing import Any
 
 from kschedx.core.config_validation import PLUGIN_SET_FIELDS
+from kschedx.core.config_versions import has_typed_args_in
 from kschedx.core.versions import SchedulerVersion, baseline
 
 Dict = dict[str, Any]
@@ -186,13 +187,18 @@ ARGS_DEFAULTERS = {
 }
 
 
-def default_args(name: str, args: Dict | None) -> Dict:
-    """A plugin's args with its defaults applied (a copy; ``apiVersion``/``kind`` dropped)."""
+def default_args(name: str, args: Dict | None, version: SchedulerVersion | None = None) -> Dict:
+    """A plugin's args with its defaults applied (a copy; ``apiVersion``/``kind`` dropped),
+    as ``version`` (v1.35 without one) defaults them."""
     # A null field is an unset pointer upstream, so it gets the default like a missing one.
     a = {k: v for k, v in copy.deepcopy(args or {}).items() if k not in ("apiVersion", "kind") and v is not None}
     fn = ARGS_DEFAULTERS.get(name)
     if fn is not None:
         fn(a)
+    if name == "DynamicResources" and version is not None:
+        from kschedx.core.config_versions import default_dynamic_resources_args
+
+        default_dynamic_resources_args(a, args or {}, version)
     return a
 
 
@@ -211,8 +217,8 @@ def _default_profile(prof: Dict, version: SchedulerVersion | None = None) -> Non
         name = str(pc.get("name") or "")
         existing.add(name)
         entry: Dict = {"name": name, "args": pc.get("args")}
-        if has_typed_args(name):
-            entry["args"] = default_args(name, pc.get("args"))
+        if has_typed_args(name) and has_typed_args_in(name, version):
+            entry["args"] = default_args(name, pc.get("args"), version)
         configs.append(entry)
     # Upstream appends default args for every enabled plugin that has a typed args kind.
     names: set[str] = set()
@@ -220,8 +226,8 @@ def _default_profile(prof: Dict, version: SchedulerVersion | None = None) -> Non
         for p in (prof["plugins"].get(point) or {}).get("enabled") or []:
             names.add(str(p.get("name")))
     for name in sorted(names):
-        if name not in existing and has_typed_args(name):
-            configs.append({"name": name, "args": default_args(name, None)})
+        if name not in existing and has_typed_args(name) and has_typed_args_in(name, version):
+            configs.append({"name": name, "args": default_args(name, None, version)})
     prof["pluginConfig"] = configs
 
 

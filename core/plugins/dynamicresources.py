@@ -166,6 +166,7 @@ class DynamicResources(Plugin):
                 allocated_devices(objs.of("ResourceClaim")),
                 # Incomplete pools are skipped by the structured allocators from v1.35 on.
                 skip_incomplete=self.version.at_least(35),
+                device_taints=self.version.enabled("DRADeviceTaints"),
             )
         s.claims = list(claims)
         s.available_on = available_on

@@ -222,6 +222,7 @@ class RequestData:
     all_mode: bool
     count: int
     admin_access: bool = False
+    tolerations: list[Dict] = field(default_factory=list)
 
     @property
     def full_name(self) -> str:
@@ -315,12 +316,16 @@ class Allocator:
         slices: SliceIndex,
         allocated: set[DeviceKey],
         skip_incomplete: bool = True,
+        device_taints: bool = False,
     ) -> None:
         self.claims = claims
         # v1.35's allocators leave incomplete pools (a ResourceSliceCount not all published
         # yet) out of the device search; v1.34's picked from them for ExactCount requests
         # and refused them for "All" requests only.
         self.skip_incomplete = skip_incomplete
+        # DRADeviceTaints (KEP-5055; on by default from v1.36): a device tainted NoSchedule
+        # or NoExecute is allocated only to a request that tolerates the taint.
+        self.device_taints = device_taints
         self.classes = classes
         self.slices = slices
         self.allocated = allocated
@@ -361,6 +366,7 @@ class Allocator:
             all_mode=mode == "All",
             count=count,
             admin_access=bool(raw.get("adminAccess")) and parent is None,
+            tolerations=[t for t in raw.get("tolerations") or [] if isinstance(t, dict)],
         )
 
     def _plan(self) -> list[_ClaimPlan]:
@@ -688,6 +694,8 @@ class _Run:
 
     def take(self, ci: int, rd: RequestData, d: Device, must: bool) -> Any:
         """``allocateDevice``: check availability and constraints, record the device."""
+        if self.alloc.device_taints and taint_prevents_allocation(d.raw.get("taints"), rd.tolerations):
+            return None
         if rd.admin_access:
             if ci in self.allocating.get(d.key, ()):
                 return None
@@ -734,3 +742,26 @@ def allocated_devices(claims: Iterable[Mapping[str, Any]]) -> set[DeviceKey]:
                 continue
             out.add((str(r.get("driver") or ""), str(r.get("pool") or ""), str(r.get("device") or "")))
     return out
+
+
+def taint_prevents_allocation(taints: Any, tolerations: list[Dict]) -> bool:
+    """A NoSchedule or NoExecute device taint no toleration of the request tolerates (other
+    effects, None included, don't prevent allocation)."""
+    for taint in taints or []:
+        if isinstance(taint, dict) and taint.get("effect") in ("NoSchedule", "NoExecute"):
+            if not any(_tolerates(t, taint) for t in tolerations):
+                return True
+    return False
+
+
+def _tolerates(toleration: Dict, taint: Dict) -> bool:
+    effect = toleration.get("effect") or ""
+    if effect and effect != taint.get("effect"):
+        return False
+    key = toleration.get("key") or ""
+    if key and key != taint.get("key"):
+        return False
+    op = toleration.get("operator") or "Equal"
+    if op == "Equal":
+        return bool((toleration.get("value") or "") == (taint.get("value") or ""))
+    return bool(op == "Exists")

@@ -180,3 +180,96 @@ def test_snapshot_records_the_server_version(tmp_path: Path) -> None:
     assert choose_version(None, loaded.server_version, loaded.of("Node")).name == "v1.34"
     doc = json.loads(out.read_text())
     assert doc["metadata"]["annotations"] == {"kschedx.io/server-version": "v1.34.2"}
+
+
+# --------------------------------------------------------------------------- configuration
+
+
+def _config(raw_profile: dict[str, Any], version: str, gates: dict[str, bool] | None = None) -> Any:
+    from kschedx.core.config import configuration_from_dict
+
+    raw = {"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",
+           "profiles": [{"schedulerName": "default-scheduler", **raw_profile}]}
+    return configuration_from_dict(raw, REGISTRY, version=SchedulerVersion(version, gates or {}))
+
+
+def test_dynamic_resources_args_per_version() -> None:
+    """DynamicResourcesArgs from v1.34 (kubernetes#132033), bindingTimeout from v1.35
+    (kubernetes#134905), defaulted and allowed only with its gates (on by default in v1.36)."""
+    from kschedx.core.config import ConfigError
+
+    args = {"pluginConfig": [{"name": "DynamicResources", "args": {"filterTimeout": "5s"}}]}
+    # v1.33 has no typed args for DynamicResources: nothing decoded or defaulted.
+    assert "DynamicResources" not in _config(args, "v1.33", {"DynamicResourceAllocation": True}).profiles[
+        "default-scheduler"].plugin_args
+    assert _config({}, "v1.34").profiles["default-scheduler"].plugin_args["DynamicResources"] == {"filterTimeout": "10s"}
+    assert _config({}, "v1.36").profiles["default-scheduler"].plugin_args["DynamicResources"] == {
+        "filterTimeout": "10s", "bindingTimeout": "10m0s"}
+    binding = {"pluginConfig": [{"name": "DynamicResources", "args": {"bindingTimeout": "60s"}}]}
+    with pytest.raises(ConfigError, match='unknown field "bindingTimeout"'):
+        _config(binding, "v1.34")
+    with pytest.raises(ConfigError, match="bindingTimeout: Forbidden: DRADeviceBindingConditions or "
+                                          "DRAResourceClaimDeviceStatus feature gate is disabled"):
+        _config(binding, "v1.35")
+    ok = _config(binding, "v1.35", {"DRADeviceBindingConditions": True})
+    assert ok.profiles["default-scheduler"].plugin_args["DynamicResources"]["bindingTimeout"] == "60s"
+
+
+def test_placement_plugin_sets_from_v1_36() -> None:
+    from kschedx.core.config import ConfigError
+
+    placement = {"plugins": {"placementScore": {"enabled": []}}}
+    _config(placement, "v1.36")
+    with pytest.raises(ConfigError, match='unknown field "profiles\\[0\\].plugins.placementScore"'):
+        _config(placement, "v1.35")
+
+
+def test_device_taints_from_v1_36() -> None:
+    """DRADeviceTaints (KEP-5055), on by default from v1.36: a NoSchedule-tainted device goes
+    only to a request that tolerates the taint; v1.35 (gate off) doesn't look at taints."""
+    objs = _dra_objects(slice_count=1)
+    objs[1]["spec"]["devices"][0]["taints"] = [{"key": "maintenance", "value": "true", "effect": "NoSchedule"}]
+    incoming = pod("p", cpu="1", resourceClaims=[{"name": "gpu", "resourceClaimName": "c"}])
+    assert _run("v1.35", node("a"), *objs, incoming=incoming).nodes["a"].feasible
+    assert not _run("v1.36", node("a"), *objs, incoming=incoming).nodes["a"].feasible
+    assert _run("v1.35", node("a"), *objs, incoming=incoming, gates={"DRADeviceTaints": True}).nodes["a"].reasons == [
+        "cannot allocate all claims"]
+    objs[2]["spec"]["devices"]["requests"][0]["exactly"]["tolerations"] = [
+        {"key": "maintenance", "operator": "Exists", "effect": "NoSchedule"}]
+    assert _run("v1.36", node("a"), *objs, incoming=incoming).nodes["a"].feasible
+
+
+def test_node_declared_features_from_v1_36() -> None:
+    """NodeDeclaredFeatures (KEP-5328): a default plugin from v1.36 (its gate on); a pod with a
+    RestartAllContainers restart rule goes only to nodes declaring the feature."""
+    p35 = default_profile(REGISTRY, version=SchedulerVersion("v1.35"))
+    p36 = default_profile(REGISTRY, version=SchedulerVersion("v1.36"))
+    assert "NodeDeclaredFeatures" not in p35.points["filter"] and "NodeDeclaredFeatures" in p36.filter
+    incoming = pod("p", cpu="1")
+    incoming["spec"]["containers"][0]["restartPolicyRules"] = [
+        {"action": "RestartAllContainers", "exitCodes": {"operator": "In", "values": [42]}}]
+    old, new = node("old"), node("new")
+    new["status"]["declaredFeatures"] = ["RestartAllContainersOnContainerExits"]
+    r36 = _run("v1.36", old, new, incoming=incoming)
+    assert r36.nodes["old"].reasons == ["node(s) didn't match Pod's required features"]
+    assert r36.nodes["old"].code == "UnschedulableAndUnresolvable" and r36.nodes["new"].feasible
+    assert _run("v1.35", old, new, incoming=incoming).nodes["old"].feasible
+    r35 = _run("v1.35", old, new, incoming=incoming, gates={"NodeDeclaredFeatures": True})
+    assert r35.nodes["old"].reasons == [
+        "node declared features check failed - unsatisfied requirements: RestartAllContainersOnContainerExits"]
+    # A pod needing nothing is not filtered (PreFilter skips the plugin).
+    assert _run("v1.36", old, incoming=pod("q", cpu="1")).nodes["old"].feasible
+
+
+def test_image_volumes_count_for_image_locality_from_v1_36() -> None:
+    """kubernetes#130231 (v1.36): ImageLocality counts the images of image volumes too."""
+    big = [{"names": ["registry.example/model:v1"], "sizeBytes": 500 * 1024 * 1024}]
+    incoming = pod("p", cpu="1", volumes=[{"name": "m", "image": {"reference": "registry.example/model:v1"}}])
+
+    def score(version: str) -> int:
+        result = _run(version, node("a", images=big), node("b"), incoming=incoming)
+        plugin = next(p for p in result.score_plugins if p.name == "ImageLocality")
+        return int(plugin.scores["a"].raw)
+
+    assert score("v1.35") == 0
+    assert score("v1.36") > 0
