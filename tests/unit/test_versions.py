@@ -273,3 +273,17 @@ def test_image_volumes_count_for_image_locality_from_v1_36() -> None:
 
     assert score("v1.35") == 0
     assert score("v1.36") > 0
+
+
+def test_rwop_conflict_wording_before_kubernetes_129145() -> None:
+    from .test_volume_builders import claim_volume, pv, pvc, storage_class
+
+    objs = [node("a"), storage_class(), pv("v", claim=("default", "solo"), access_modes=["ReadWriteOncePod"]),
+            pvc("solo", volume_name="v", access_modes=["ReadWriteOncePod"]),
+            pod("user", node_name="a", volumes=[claim_volume("solo")])]
+    incoming = pod("p", volumes=[claim_volume("solo")])
+    assert _run("v1.33", *objs, incoming=incoming).nodes["a"].reasons == [
+        "node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access mode"]
+    assert _run("v1.34", *objs, incoming=incoming).nodes["a"].reasons == [
+        "node(s) unavailable due to PersistentVolumeClaim with ReadWriteOncePod access mode already in-use by "
+        "another pod"]
