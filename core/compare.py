@@ -110,9 +110,15 @@ def compare_explanations(a: Explanation, b: Explanation) -> Comparison:
         fb = {v.node: v for v in b.daemon_nodes}
         for va in a.daemon_nodes:
             vb = fb.get(va.node)
-            if vb is not None and va.fits != vb.fits:
+            if vb is None:
+                continue
+            if va.fits != vb.fits:
                 out.changes.append({"node": va.node, "what": "verdict", "base": "fits" if va.fits else "unschedulable",
                                     "compare": "fits" if vb.fits else "unschedulable"})
+            ra = None if va.fits else f"{va.plugin or ''}: {'; '.join(va.reasons)}"
+            rb = None if vb.fits else f"{vb.plugin or ''}: {'; '.join(vb.reasons)}"
+            if ra != rb:
+                out.changes.append({"node": va.node, "what": "reasons", "base": ra, "compare": rb})
         return out
     for i, (sa, sb) in enumerate(zip(a.steps, b.steps, strict=False)):
         where: Dict = {"pod": sb.pod}

@@ -100,3 +100,20 @@ def test_check_exits_1_when_a_verdict_changes(tmp_path: Path) -> None:
     same = run("check", manifest, "-c", cluster, "--compare-version", "1.34")
     assert same.exit_code == 0, same.output
     assert "No change" in same.stdout
+
+
+def test_daemonset_reasons_between_versions(tmp_path: Path) -> None:
+    """Per node of a DaemonSet: v1.33 names the untolerated taint (before kubernetes#134740)."""
+    ds = {"apiVersion": "apps/v1", "kind": "DaemonSet", "metadata": {"name": "agent", "namespace": "default"},
+          "spec": {"selector": {"matchLabels": {"app": "agent"}}, "template": {
+              "metadata": {"labels": {"app": "agent"}},
+              "spec": {"containers": [{"name": "c", "image": "agent:1", "resources": {"requests": {"cpu": "100m"}}}]}}}}
+    manifest = tmp_path / "ds.yaml"
+    manifest.write_text(yaml.safe_dump(ds))
+    res = run("explain", str(manifest), "-c", str(ROOT / "examples" / "cluster.yaml"), "--compare-version", "1.33",
+              "-o", "json")
+    assert res.exit_code == 0, res.output
+    changes = json.loads(res.stdout)["changes"]
+    assert changes and all(c["what"] == "reasons" for c in changes)
+    assert changes[0]["base"].endswith("untolerated taint(s)")
+    assert "untolerated taint {" in changes[0]["compare"]
