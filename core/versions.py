@@ -111,8 +111,12 @@ def parse_feature_gates(text: str | None, version: str) -> dict[str, bool]:
         joined = errors[0] if len(errors) == 1 else "[" + ", ".join(errors) + "]"
         raise InputError(f'invalid argument "{text}" for "--feature-gates" flag: {joined} '
                          f"(kube-scheduler {version})")
-    # AllAlpha/AllBeta switch every unset gate of that stage; kschedx's plugins read only
-    # named gates, so they are accepted (as kube-scheduler does) and change nothing here.
+    # AllAlpha / AllBeta switch every gate of that stage the flag doesn't set itself.
+    for toggle, stage in (("AllAlpha", "ALPHA"), ("AllBeta", "BETA")):
+        if toggle in out:
+            for gate, (_default, locked, gate_stage) in known.items():
+                if gate_stage == stage and gate not in out and not locked and gate not in ("AllAlpha", "AllBeta"):
+                    out[gate] = out[toggle]
     return out
 
 

@@ -287,3 +287,12 @@ def test_rwop_conflict_wording_before_kubernetes_129145() -> None:
     assert _run("v1.34", *objs, incoming=incoming).nodes["a"].reasons == [
         "node(s) unavailable due to PersistentVolumeClaim with ReadWriteOncePod access mode already in-use by "
         "another pod"]
+
+
+def test_all_alpha_and_all_beta() -> None:
+    gates = parse_feature_gates("AllAlpha=true,DRADeviceTaints=false", "v1.35")
+    assert gates["NodeDeclaredFeatures"] is True  # alpha in v1.35
+    assert gates["DRADeviceTaints"] is False  # set explicitly: the toggle doesn't override it
+    assert "DRAPrioritizedList" not in gates  # beta in v1.35
+    assert parse_feature_gates("AllBeta=false", "v1.36")["DRADeviceTaints"] is False  # beta in v1.36
+    assert not SchedulerVersion("v1.36", parse_feature_gates("AllBeta=false", "v1.36")).enabled("DRADeviceTaints")
