@@ -167,6 +167,8 @@ class DynamicResources(Plugin):
                 # Incomplete pools are skipped by the structured allocators from v1.35 on.
                 skip_incomplete=self.version.at_least(35),
                 device_taints=self.version.enabled("DRADeviceTaints"),
+                prioritized_list=self.version.enabled("DRAPrioritizedList"),
+                admin_access=self.version.enabled("DRAAdminAccess"),
             )
         s.claims = list(claims)
         s.available_on = available_on

@@ -317,6 +317,8 @@ class Allocator:
         allocated: set[DeviceKey],
         skip_incomplete: bool = True,
         device_taints: bool = False,
+        prioritized_list: bool = True,
+        admin_access: bool = True,
     ) -> None:
         self.claims = claims
         # v1.35's allocators leave incomplete pools (a ResourceSliceCount not all published
@@ -326,6 +328,10 @@ class Allocator:
         # DRADeviceTaints (KEP-5055; on by default from v1.36): a device tainted NoSchedule
         # or NoExecute is allocated only to a request that tolerates the taint.
         self.device_taints = device_taints
+        # DRAPrioritizedList and DRAAdminAccess (beta and on from v1.34, off in v1.33): with
+        # the gate off a request using the feature is an error, as the allocator reports it.
+        self.prioritized_list = prioritized_list
+        self.admin_access = admin_access
         self.classes = classes
         self.slices = slices
         self.allocated = allocated
@@ -344,6 +350,8 @@ class Allocator:
                 raise AllocationError(
                     f"claim {ck}, request {name}, selector #{i}: CEL expression empty (unsupported selector type?)"
                 )
+        if raw.get("adminAccess") is not None and not self.admin_access:
+            raise AllocationError(f"claim {ck}, request {name}: admin access is requested, but the feature is disabled")
         class_name = str(raw.get("deviceClassName") or "")
         if not class_name:
             raise AllocationError(f"claim {ck}, request {name}: missing device class name (unsupported request type?)")
@@ -377,6 +385,11 @@ class Allocator:
                     devices = (claim.get("spec") or {}).get("devices") or {}
                     reqs: list[RequestData | list[RequestData]] = []
                     for r in devices.get("requests") or []:
+                        if r.get("firstAvailable") and not self.prioritized_list:
+                            raise AllocationError(
+                                f"claim {claim_key(claim)}, request {r.get('name') or ''}: has subrequests, but the "
+                                "DRAPrioritizedList feature is disabled"
+                            )
                         if r.get("firstAvailable"):
                             reqs.append([self._request_data(claim, s, str(r.get("name") or "")) for s in r["firstAvailable"]])
                         else:

@@ -296,3 +296,20 @@ def test_all_alpha_and_all_beta() -> None:
     assert "DRAPrioritizedList" not in gates  # beta in v1.35
     assert parse_feature_gates("AllBeta=false", "v1.36")["DRADeviceTaints"] is False  # beta in v1.36
     assert not SchedulerVersion("v1.36", parse_feature_gates("AllBeta=false", "v1.36")).enabled("DRADeviceTaints")
+
+
+def test_dra_features_off_in_v1_33_are_errors() -> None:
+    """DRAPrioritizedList and DRAAdminAccess are off in v1.33 (KEP-4816 and KEP-5018 beta in
+    v1.34): a claim using them fails allocation with the allocator's words."""
+    objs = _dra_objects(slice_count=1)
+    objs[2]["spec"]["devices"]["requests"] = [
+        {"name": "gpu", "firstAvailable": [{"name": "one", "deviceClassName": "gpu"}]}]
+    incoming = pod("p", cpu="1", resourceClaims=[{"name": "gpu", "resourceClaimName": "c"}])
+    on = {"DynamicResourceAllocation": True}
+    r33 = _run("v1.33", node("a"), *objs, incoming=incoming, gates=on)
+    assert "has subrequests, but the DRAPrioritizedList feature is disabled" in json.dumps(r33.to_json())
+    assert _run("v1.34", node("a"), *objs, incoming=incoming).nodes["a"].feasible
+    objs[2]["spec"]["devices"]["requests"] = [{"name": "gpu", "exactly": {"deviceClassName": "gpu",
+                                                                          "adminAccess": True}}]
+    r33 = _run("v1.33", node("a"), *objs, incoming=incoming, gates=on)
+    assert "admin access is requested, but the feature is disabled" in json.dumps(r33.to_json())
