@@ -129,6 +129,7 @@ class Pool:
     slices: list[SliceInfo]
     incomplete: bool = False
     invalid: bool = False
+    invalid_reason: str = ""
 
     @property
     def pool_id(self) -> str:
@@ -196,6 +197,7 @@ class SliceIndex:
             for d in pool.devices():
                 if d.name in seen:
                     pool.invalid = True
+                    pool.invalid_reason = f"duplicate device name {d.name}"
                     break
                 seen.add(d.name)
         self._pool_cache[key] = out
@@ -315,16 +317,17 @@ class Allocator:
         classes: Mapping[str, Dict],
         slices: SliceIndex,
         allocated: set[DeviceKey],
-        skip_incomplete: bool = True,
+        skip_bad_pools: bool = True,
         device_taints: bool = False,
         prioritized_list: bool = True,
         admin_access: bool = True,
     ) -> None:
         self.claims = claims
         # v1.35's allocators leave incomplete pools (a ResourceSliceCount not all published
-        # yet) out of the device search; v1.34's picked from them for ExactCount requests
-        # and refused them for "All" requests only.
-        self.skip_incomplete = skip_incomplete
+        # yet) and invalid ones (duplicate device names) out of the device search; v1.34's
+        # picked from incomplete pools for ExactCount requests (refusing them for "All" only)
+        # and failed the whole allocation when the search reached an invalid pool.
+        self.skip_bad_pools = skip_bad_pools
         # DRADeviceTaints (KEP-5055; on by default from v1.36): a device tainted NoSchedule
         # or NoExecute is allocated only to a request that tolerates the taint.
         self.device_taints = device_taints
@@ -463,7 +466,7 @@ class Allocator:
         run = _Run(self, plans, pools)
         done = run.start()
         if not done:
-            if any(p.invalid for p in pools):
+            if self.skip_bad_pools and any(p.invalid for p in pools):
                 raise NodeAllocationError("invalid resource pools were encountered")
             return None
         out: list[AllocationResult] = []
@@ -558,9 +561,21 @@ class _Run:
         self.plans = plans
         self.pools = pools
         # Candidates in search order: devices of complete, valid pools.
-        self.candidates: list[Device] = [
-            d for p in pools if not (p.incomplete and alloc.skip_incomplete) and not p.invalid for d in p.devices()
-        ]
+        self.candidates: list[Device] = []
+        # v1.34's allocators fail the whole allocation when the device search reaches an
+        # invalid pool (v1.35's skip it): its first device's position marks where.
+        self.invalid_at: dict[int, Pool] = {}
+        for p in pools:
+            if p.incomplete and alloc.skip_bad_pools:
+                continue
+            if p.invalid:
+                if not alloc.skip_bad_pools:
+                    first = next(iter(p.devices()), None)
+                    if first is not None:
+                        self.invalid_at[len(self.candidates)] = p
+                        self.candidates.append(first)
+                continue
+            self.candidates.extend(p.devices())
         self.allocating: dict[DeviceKey, set[int]] = {}
         self.results: list[list[DeviceResult]] = [[] for _ in plans]
         self.constraints = [[_MatchAttribute(r, a) for r, a in plan.constraints] for plan in plans]
@@ -674,6 +689,10 @@ class _Run:
         error: AllocationError | None = None
         for pos in range(start, len(self.candidates)):
             d = self.candidates[pos]
+            bad = self.invalid_at.get(pos)
+            if bad is not None:
+                error = AllocationError(f"pool {bad.name} is invalid: {bad.invalid_reason}")
+                break
             if rd.admin_access:
                 if ci in self.allocating.get(d.key, ()):
                     continue

@@ -313,3 +313,15 @@ def test_dra_features_off_in_v1_33_are_errors() -> None:
                                                                           "adminAccess": True}}]
     r33 = _run("v1.33", node("a"), *objs, incoming=incoming, gates=on)
     assert "admin access is requested, but the feature is disabled" in json.dumps(r33.to_json())
+
+
+def test_invalid_pools_fail_v1_34_allocation() -> None:
+    """A pool with a duplicate device name: v1.35 skips it (and says so when nothing else
+    fits); v1.34's search fails the whole allocation once it reaches the pool."""
+    objs = _dra_objects(slice_count=1)
+    objs[1]["spec"]["devices"] = [{"name": "gpu-0"}, {"name": "gpu-0"}]
+    incoming = pod("p", cpu="1", resourceClaims=[{"name": "gpu", "resourceClaimName": "c"}])
+    r35 = _run("v1.35", node("a"), *objs, incoming=incoming)
+    assert r35.nodes["a"].reasons == ["invalid resource pools were encountered"]
+    r34 = _run("v1.34", node("a"), *objs, incoming=incoming)
+    assert "pool a is invalid: duplicate device name gpu-0" in json.dumps(r34.to_json())
