@@ -112,6 +112,8 @@ class CheckEntry:
 @dataclass
 class CheckReport:
     entries: list[CheckEntry] = field(default_factory=list)
+    # The kube-scheduler release the run reproduced.
+    kubernetes_version: str | None = None
 
     @property
     def exit_code(self) -> int:
@@ -125,7 +127,10 @@ class CheckReport:
 
     def to_json(self) -> dict[str, Any]:
         counts = {k: sum(1 for e in self.entries if e.verdict == k) for k in (FITS, PARTIAL, UNSCHEDULABLE, ERROR)}
-        return {"results": [e.to_json() for e in self.entries], "summary": counts}
+        out: dict[str, Any] = {"results": [e.to_json() for e in self.entries], "summary": counts}
+        if self.kubernetes_version is not None:
+            out["kubernetesVersion"] = self.kubernetes_version
+        return out
 
 
 def expand_paths(paths: list[str]) -> list[str]:
@@ -163,7 +168,7 @@ def check_paths(
         snapshot = build_snapshot(objects)
     except (QuantityError, SelectorError) as e:
         raise InputError(str(e), path=source) from None
-    report = CheckReport()
+    report = CheckReport(kubernetes_version=options.version.name if options.version is not None else None)
     files = expand_paths(paths)
     for k, path in enumerate(files):
         report_progress(f"checking {path} ({k + 1} of {len(files)})", k, len(files))

@@ -58,7 +58,9 @@ def test_unsupported_version_and_bad_gates_exit_2() -> None:
 def test_check_uses_the_version() -> None:
     res = run("check", WEB, "-c", CLUSTER, "--kubernetes-version", "1.36", "-o", "json")
     assert res.exit_code in (0, 1)
-    assert '"v1.36"' in res.stdout
+    data = json.loads(res.stdout)
+    assert data["kubernetesVersion"] == "v1.36"
+    assert json.loads(run("check", WEB, "-c", CLUSTER, "-o", "json").stdout)["kubernetesVersion"] == "v1.35"
 
 
 def test_plugins_per_version() -> None:
