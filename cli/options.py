@@ -23,7 +23,7 @@ ConfigFile = Annotated[
     str | None,
     typer.Option("--config", metavar="FILE",
                  help="KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1, YAML or JSON) "
-                 "[default: the v1.35 defaults].", show_default=False),
+                 "[default: the chosen Kubernetes version's defaults].", show_default=False),
 ]
 AlgorithmName = Annotated[
     Algorithm | None,
@@ -53,4 +53,32 @@ Kubeconfig = Annotated[
 Context = Annotated[
     str | None,
     typer.Option("--context", metavar="NAME", show_default=False, help="The kubeconfig context [default: current]."),
+]
+KubernetesVersion = Annotated[
+    str | None,
+    typer.Option("--kubernetes-version", metavar="X.Y", show_default=False,
+                 help="The kube-scheduler release to reproduce: 1.33, 1.34, 1.35 or 1.36 (a v prefix and a patch "
+                 "number are accepted) [default: the cluster's own: the live server's /version, the server version "
+                 "a kschedx snapshot file records, else the newest kubelet among the nodes, else 1.36]."),
+]
+FeatureGates = Annotated[
+    str | None,
+    typer.Option("--feature-gates", metavar="KEY=BOOL,...", show_default=False,
+                 help="Feature gates as kube-scheduler takes them, over that release's defaults "
+                 "(e.g. DynamicResourceAllocation=true on 1.33)."),
+]
+CompareVersion = Annotated[
+    str | None,
+    typer.Option("--compare-version", metavar="X.Y", show_default=False,
+                 help="Also run under this Kubernetes version and show only what changes (upgrade impact)."),
+]
+CompareConfig = Annotated[
+    str | None,
+    typer.Option("--compare-config", metavar="FILE", show_default=False,
+                 help="Also run with this KubeSchedulerConfiguration and show only what changes (tuning impact)."),
+]
+CompareFeatureGates = Annotated[
+    str | None,
+    typer.Option("--compare-feature-gates", metavar="KEY=BOOL,...", show_default=False,
+                 help="Also run with these feature gates and show only what changes."),
 ]

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from kschedx.core.errors import InputError
-from kschedx.core.explain import Options, build_snapshot, explain_object, load_profiles
+from kschedx.core.explain import Options, build_snapshot, explain_object, load_profiles, resolve_version
 from kschedx.core.load.manifest import load_manifests
 from kschedx.core.progress import report as report_progress
 from kschedx.core.quantity import QuantityError
@@ -135,6 +135,8 @@ class CheckEntry:
 @dataclass
 class CheckReport:
     entries: list[CheckEntry] = field(default_factory=list)
+    # The kube-scheduler release the run reproduced.
+    kubernetes_version: str | None = None
 
     @property
     def exit_code(self) -> int:
@@ -148,7 +150,10 @@ class CheckReport:
 
     def to_json(self) -> dict[str, Any]:
         counts = {k: sum(1 for e in self.entries if e.verdict == k) for k in (FITS, PARTIAL, UNSCHEDULABLE, ERROR)}
-        return {"results": [e.to_json() for e in self.entries], "summary": counts}
+        out: dict[str, Any] = {"results": [e.to_json() for e in self.entries], "summary": counts}
+        if self.kubernetes_version is not None:
+            out["kubernetesVersion"] = self.kubernetes_version
+        return out
 
 
 def expand_paths(paths: list[str]) -> list[str]:
@@ -176,14 +181,17 @@ def check_paths(
     config: str | None = None,
     source: str = "the cluster",
 ) -> CheckReport:
-    load_profiles(config, options)  # a bad configuration or Policy fails the run, not each document
+    # The release is chosen once for the run; a bad version, feature gate, configuration or
+    # Policy fails the run, not each document.
+    options = resolve_version(options, objects, source)
+    load_profiles(config, options)
     # One snapshot for every document: each lays its own objects over it and takes its
     # placed copies off again, so documents never see each other.
     try:
         snapshot = build_snapshot(objects)
     except (QuantityError, SelectorError) as e:
         raise InputError(str(e), path=source) from None
-    report = CheckReport()
+    report = CheckReport(kubernetes_version=options.version.name if options.version is not None else None)
     files = expand_paths(paths)
     for k, path in enumerate(files):
         report_progress(f"checking {path} ({k + 1} of {len(files)})", k, len(files))

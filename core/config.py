@@ -23,8 +23,6 @@ from kschedx.core.config_defaults import (
 )
 from kschedx.core.config_validation import (
     API_VERSION,
-    ARGS_SCHEMAS,
-    CONFIG_SCHEMA,
     FACTORY_VALIDATORS,
     KIND,
     DecodeErrors,
@@ -34,7 +32,14 @@ from kschedx.core.config_validation import (
     index,
     validate_configuration,
 )
+from kschedx.core.config_versions import (
+    args_schemas,
+    config_schema,
+    dynamic_resources_args_errors,
+    has_typed_args_in,
+)
 from kschedx.core.errors import InputError
+from kschedx.core.versions import SchedulerVersion, baseline
 
 Dict = dict[str, Any]
 
@@ -101,6 +106,21 @@ PLUGIN_EXTENSION_POINTS: dict[str, frozenset[str]] = {
     "GangScheduling": frozenset({"preEnqueue", "permit"}),
 }
 
+
+
+def plugin_extension_points(version: SchedulerVersion | None = None) -> dict[str, frozenset[str]]:
+    """The in-tree plugins of ``version`` and their extension points (v1.35 without one)."""
+    version = version or baseline()
+    points = dict(PLUGIN_EXTENSION_POINTS)
+    if not version.at_least(35):
+        # DynamicResources got PreScore/Score with the prioritized-list scoring
+        # (kubernetes#134711, KEP-4816) in v1.35; NodeDeclaredFeatures (KEP-5328) and
+        # GangScheduling (KEP-4671) were registered from v1.35.
+        points["DynamicResources"] = points["DynamicResources"] - {"preScore", "score"}
+        del points["NodeDeclaredFeatures"], points["GangScheduling"]
+    return points
+
+
 _MAX_NODE_SCORE = 100
 _MAX_TOTAL_SCORE = 2**63 - 1
 
@@ -125,6 +145,8 @@ class Profile:
     percentage_of_nodes_to_score: int | None = None
     points: dict[str, list[str]] = field(default_factory=dict)
     weights: dict[str, int] = field(default_factory=dict)
+    # The kube-scheduler release (and feature gates) the profile belongs to.
+    version: SchedulerVersion = field(default_factory=baseline)
 
     def not_evaluated(self, registry: dict[str, Any]) -> dict[str, list[str]]:
         """Per engine extension point, the configured plugins kschedx does not run there."""
@@ -145,6 +167,7 @@ class LoadedConfig:
     percentage_of_nodes_to_score: int
     extenders: list[Dict]
     defaulted: Dict
+    version: SchedulerVersion = field(default_factory=baseline)
 
     def extender_warnings(self) -> list[str]:
         return extender_warnings(self.extenders)
@@ -161,17 +184,20 @@ def _names(ps: Dict | None, key: str) -> list[str]:
     return [str(p.get("name")) for p in (ps or {}).get(key) or []]
 
 
-def build_profile(prof: Dict, global_percentage: int, registry: dict[str, Any]) -> Profile:
+def build_profile(prof: Dict, global_percentage: int, registry: dict[str, Any],
+                  version: SchedulerVersion | None = None) -> Profile:
     """What ``NewFramework`` makes of one defaulted, validated profile.
 
     Raises ConfigError with upstream's message when the framework would refuse it.
     """
+    version = version or baseline()
+    ext_points = plugin_extension_points(version)
     name = str(prof.get("schedulerName") or "")
     plugins: Dict = prof.get("plugins") or {}
     args_by_name: dict[str, Dict] = {}
     for pc in prof.get("pluginConfig") or []:
         pname = str(pc.get("name"))
-        if has_typed_args(pname):
+        if has_typed_args(pname) and has_typed_args_in(pname, version):
             args_by_name[pname] = pc.get("args") or {}
 
     def fail(msg: str) -> ConfigError:
@@ -183,8 +209,8 @@ def build_profile(prof: Dict, global_percentage: int, registry: dict[str, Any]) 
     # Plugin factories run first; some validate their args only there.
     for pname in sorted(needed):
         validator = FACTORY_VALIDATORS.get(pname)
-        if pname in PLUGIN_EXTENSION_POINTS and validator is not None:
-            errs = validator(args_by_name.get(pname) or default_args(pname, None), "")
+        if pname in ext_points and validator is not None:
+            errs = validator(args_by_name.get(pname) or default_args(pname, None, version), "")
             if errs:
                 raise fail(f"initializing plugin {go_quote(pname)}: {aggregate(errs)}")
 
@@ -192,9 +218,9 @@ def build_profile(prof: Dict, global_percentage: int, registry: dict[str, Any]) 
     for point in _FRAMEWORK_ORDER:
         seen: list[str] = []
         for pname in _names(plugins.get(point), "enabled"):
-            if pname not in PLUGIN_EXTENSION_POINTS:
+            if pname not in ext_points:
                 raise fail(f"{_INTERFACE[point]} {go_quote(pname)} does not exist")
-            if point not in PLUGIN_EXTENSION_POINTS[pname]:
+            if point not in ext_points[pname]:
                 raise fail(f"plugin {go_quote(pname)} does not extend {_INTERFACE[point]} plugin")
             if pname in seen:
                 raise fail(f"plugin {go_quote(pname)} already registered as {go_quote(_INTERFACE[point])}")
@@ -211,9 +237,9 @@ def build_profile(prof: Dict, global_percentage: int, registry: dict[str, Any]) 
             overrides: list[str] = []
             expanded: list[str] = []
             for pname in multipoint:
-                if pname not in PLUGIN_EXTENSION_POINTS:
+                if pname not in ext_points:
                     raise fail(f"{_INTERFACE[point]} {go_quote(pname)} does not exist")
-                if point not in PLUGIN_EXTENSION_POINTS[pname] or pname in disabled:
+                if point not in ext_points[pname] or pname in disabled:
                     continue
                 if pname in explicit:
                     # Set explicitly at this point: the user's entry wins over multiPoint's.
@@ -245,7 +271,7 @@ def build_profile(prof: Dict, global_percentage: int, registry: dict[str, Any]) 
     )
     for e in entries:
         pname = str(e.get("name"))
-        if "score" not in PLUGIN_EXTENSION_POINTS.get(pname, ()) or pname in weights:
+        if "score" not in ext_points.get(pname, ()) or pname in weights:
             continue
         w = int(e.get("weight") or 0) or 1
         if w * _MAX_NODE_SCORE > _MAX_TOTAL_SCORE - total:
@@ -255,8 +281,8 @@ def build_profile(prof: Dict, global_percentage: int, registry: dict[str, Any]) 
 
     plugin_args: dict[str, dict[str, Any]] = {}
     for pname in sorted(needed):
-        if has_typed_args(pname):
-            plugin_args[pname] = copy.deepcopy(args_by_name.get(pname) or default_args(pname, None))
+        if has_typed_args(pname) and has_typed_args_in(pname, version):
+            plugin_args[pname] = copy.deepcopy(args_by_name.get(pname) or default_args(pname, None, version))
 
     pct = prof.get("percentageOfNodesToScore")
     profile = Profile(
@@ -265,6 +291,7 @@ def build_profile(prof: Dict, global_percentage: int, registry: dict[str, Any]) 
         percentage_of_nodes_to_score=int(pct) if pct is not None else global_percentage,
         points={p: list(lists[p]) for p in EXTENSION_POINT_ORDER},
         weights={p: weights[p] for p in lists["score"]},
+        version=version,
     )
     for point, method in EXTENSION_POINTS.items():
         runnable = [p for p in lists[point] if hasattr(registry.get(p), method)]
@@ -278,10 +305,11 @@ def build_profile(prof: Dict, global_percentage: int, registry: dict[str, Any]) 
 # --------------------------------------------------------------------------- loading
 
 
-def _decode_args(prof: Dict, i: int) -> None:
+def _decode_args(prof: Dict, i: int, version: SchedulerVersion | None = None) -> None:
+    schemas = args_schemas(version)
     for j, pc in enumerate(prof.get("pluginConfig") or []):
         name = str(pc.get("name") or "")
-        schema = ARGS_SCHEMAS.get(name)
+        schema = schemas.get(name)
         args = pc.get("args")
         if schema is None or args is None:
             continue
@@ -299,8 +327,11 @@ def _decode_args(prof: Dict, i: int) -> None:
             raise ConfigError(f"decoding args for plugin {name} ({where}): {msg}")
 
 
-def configuration_from_dict(raw: Dict, registry: dict[str, Any], path: str | None = None) -> LoadedConfig:
-    """Decode, default, validate and build a configuration given as a dict."""
+def configuration_from_dict(raw: Dict, registry: dict[str, Any], path: str | None = None,
+                            version: SchedulerVersion | None = None) -> LoadedConfig:
+    """Decode, default, validate and build a configuration given as a dict (for ``version``,
+    v1.35 without one)."""
+    version = version or baseline()
     if not isinstance(raw, dict):
         raise ConfigError("expected a KubeSchedulerConfiguration (a mapping)")
     api = raw.get("apiVersion")
@@ -311,19 +342,19 @@ def configuration_from_dict(raw: Dict, registry: dict[str, Any], path: str | Non
         raise ConfigError(f"expected kind {KIND}, got {go_quote(str(kind))}")
     if api != API_VERSION:
         raise ConfigError(
-            f"unsupported apiVersion {go_quote(str(api or ''))}: kube-scheduler v1.35 reads only {API_VERSION} "
+            f"unsupported apiVersion {go_quote(str(api or ''))}: kube-scheduler {version.name} reads only {API_VERSION} "
             f"(no kind {go_quote(KIND)} is registered for that version)"
         )
     errs = DecodeErrors()
-    decode(raw, CONFIG_SCHEMA, "", errs)
+    decode(raw, config_schema(version), "", errs)
     msg = errs.message()
     if msg:
         raise ConfigError(msg)
     for i, prof in enumerate(raw.get("profiles") or []):
-        _decode_args(prof or {}, i)
+        _decode_args(prof or {}, i, version)
 
-    cfg = default_configuration(raw)
-    verrs = validate_configuration(cfg)
+    cfg = default_configuration(raw, version)
+    verrs = dynamic_resources_args_errors(cfg, validate_configuration(cfg), version)
     if verrs:
         raise ConfigError(aggregate(verrs))
 
@@ -331,7 +362,7 @@ def configuration_from_dict(raw: Dict, registry: dict[str, Any], path: str | Non
     profiles: dict[str, Profile] = {}
     first_qs: tuple[str, Any] | None = None
     for prof in cfg["profiles"]:
-        p = build_profile(prof, global_pct, registry)
+        p = build_profile(prof, global_pct, registry, version)
         qs = p.points["queueSort"][0]
         qs_args = next((pc.get("args") for pc in prof.get("pluginConfig") or [] if pc.get("name") == qs), None)
         if first_qs is None:
@@ -344,10 +375,10 @@ def configuration_from_dict(raw: Dict, registry: dict[str, Any], path: str | Non
         elif first_qs[1] != qs_args:
             raise ConfigError(f"different queue sort plugin args for profile {go_quote(p.scheduler_name)}")
         profiles[p.scheduler_name] = p
-    return LoadedConfig(path, profiles, global_pct, list(cfg.get("extenders") or []), cfg)
+    return LoadedConfig(path, profiles, global_pct, list(cfg.get("extenders") or []), cfg, version)
 
 
-def load_config(path: str, registry: dict[str, Any]) -> LoadedConfig:
+def load_config(path: str, registry: dict[str, Any], version: SchedulerVersion | None = None) -> LoadedConfig:
     """Load a KubeSchedulerConfiguration file (YAML or JSON); errors name the file."""
     from kschedx.core.load.files import load_objects
 
@@ -356,7 +387,7 @@ def load_config(path: str, registry: dict[str, Any]) -> LoadedConfig:
         raise InputError(f"expected one KubeSchedulerConfiguration document, found {len(docs)}", path=path)
     doc, _ = docs[0]
     try:
-        return configuration_from_dict(doc, registry, path)
+        return configuration_from_dict(doc, registry, path, version)
     except ConfigError as e:
         raise InputError(str(e), path=path) from None
 
@@ -366,14 +397,15 @@ def load_config_file(path: str, registry: dict[str, Any]) -> dict[str, Profile]:
     return load_config(path, registry).profiles
 
 
-def default_config(registry: dict[str, Any]) -> LoadedConfig:
-    """The v1.35 defaults, as if an empty configuration had been given."""
-    return configuration_from_dict({"apiVersion": API_VERSION, "kind": KIND}, registry)
+def default_config(registry: dict[str, Any], version: SchedulerVersion | None = None) -> LoadedConfig:
+    """The defaults of ``version`` (v1.35 without one), as if an empty configuration had been given."""
+    return configuration_from_dict({"apiVersion": API_VERSION, "kind": KIND}, registry, version=version)
 
 
-def default_profile(registry: dict[str, Any], scheduler_name: str = DEFAULT_SCHEDULER_NAME) -> Profile:
+def default_profile(registry: dict[str, Any], scheduler_name: str = DEFAULT_SCHEDULER_NAME,
+                    version: SchedulerVersion | None = None) -> Profile:
     raw = {"apiVersion": API_VERSION, "kind": KIND, "profiles": [{"schedulerName": scheduler_name}]}
-    return configuration_from_dict(raw, registry).profiles[scheduler_name]
+    return configuration_from_dict(raw, registry, version=version).profiles[scheduler_name]
 
 
 def profile_from_multipoint(
@@ -462,7 +494,7 @@ def plugins_report(
             "pluginArgs": copy.deepcopy(p.plugin_args),
         })
     return {
-        "kubernetesVersion": "v1.35",
+        "kubernetesVersion": loaded.version.name,
         "config": loaded.path,
         "percentageOfNodesToScore": loaded.percentage_of_nodes_to_score,
         "profiles": out_profiles,

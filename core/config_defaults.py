@@ -12,6 +12,8 @@ import copy
 from typing import Any
 
 from kschedx.core.config_validation import PLUGIN_SET_FIELDS
+from kschedx.core.config_versions import has_typed_args_in
+from kschedx.core.versions import SchedulerVersion, baseline
 
 Dict = dict[str, Any]
 
@@ -43,15 +45,30 @@ DEFAULT_MULTIPOINT_PLUGINS: tuple[tuple[str, int | None], ...] = (
 )
 
 
-def default_plugins() -> Dict:
-    """The v1.35 default ``plugins``: everything enabled through ``multiPoint``."""
+def default_plugins(version: SchedulerVersion | None = None) -> Dict:
+    """The default ``plugins`` of ``version`` (v1.35 without one): everything enabled
+    through ``multiPoint``."""
+    version = version or baseline()
     enabled = []
     for name, weight in DEFAULT_MULTIPOINT_PLUGINS:
+        if name == "DynamicResources" and not version.enabled("DynamicResourceAllocation"):
+            # Added to the defaults only with the DynamicResourceAllocation gate, off by
+            # default until v1.34 (KEP-4381, structured parameters GA in v1.34).
+            continue
         p: Dict = {"name": name}
-        if weight is not None:
+        if weight is not None and not (name == "DynamicResources" and not version.at_least(35)):
+            # DynamicResources has a default weight from v1.35, when it got its Score (the
+            # prioritized-list scoring, kubernetes#134711); before it had none.
             p["weight"] = weight
         enabled.append(p)
+    for gate, name in (("NodeDeclaredFeatures", "NodeDeclaredFeatures"), ("GangScheduling", "GangScheduling")):
+        # Alpha plugins appended to the defaults when their gate is switched on (v1.35+).
+        if version.enabled(gate) and name in _KNOWN_ALPHA_PLUGINS:
+            enabled.append({"name": name})
     return {"multiPoint": {"enabled": enabled}}
+
+
+_KNOWN_ALPHA_PLUGINS = frozenset({"NodeDeclaredFeatures", "GangScheduling"})
 
 
 # --------------------------------------------------------------------------- merging
@@ -170,13 +187,18 @@ ARGS_DEFAULTERS = {
 }
 
 
-def default_args(name: str, args: Dict | None) -> Dict:
-    """A plugin's args with its defaults applied (a copy; ``apiVersion``/``kind`` dropped)."""
+def default_args(name: str, args: Dict | None, version: SchedulerVersion | None = None) -> Dict:
+    """A plugin's args with its defaults applied (a copy; ``apiVersion``/``kind`` dropped),
+    as ``version`` (v1.35 without one) defaults them."""
     # A null field is an unset pointer upstream, so it gets the default like a missing one.
     a = {k: v for k, v in copy.deepcopy(args or {}).items() if k not in ("apiVersion", "kind") and v is not None}
     fn = ARGS_DEFAULTERS.get(name)
     if fn is not None:
         fn(a)
+    if name == "DynamicResources" and version is not None:
+        from kschedx.core.config_versions import default_dynamic_resources_args
+
+        default_dynamic_resources_args(a, args or {}, version)
     return a
 
 
@@ -187,16 +209,16 @@ def has_typed_args(name: str) -> bool:
 # --------------------------------------------------------------------------- the configuration
 
 
-def _default_profile(prof: Dict) -> None:
-    prof["plugins"] = merge_plugins(default_plugins(), prof.get("plugins"))
+def _default_profile(prof: Dict, version: SchedulerVersion | None = None) -> None:
+    prof["plugins"] = merge_plugins(default_plugins(version), prof.get("plugins"))
     existing: set[str] = set()
     configs: list[Dict] = []
     for pc in prof.get("pluginConfig") or []:
         name = str(pc.get("name") or "")
         existing.add(name)
         entry: Dict = {"name": name, "args": pc.get("args")}
-        if has_typed_args(name):
-            entry["args"] = default_args(name, pc.get("args"))
+        if has_typed_args(name) and has_typed_args_in(name, version):
+            entry["args"] = default_args(name, pc.get("args"), version)
         configs.append(entry)
     # Upstream appends default args for every enabled plugin that has a typed args kind.
     names: set[str] = set()
@@ -204,12 +226,12 @@ def _default_profile(prof: Dict) -> None:
         for p in (prof["plugins"].get(point) or {}).get("enabled") or []:
             names.add(str(p.get("name")))
     for name in sorted(names):
-        if name not in existing and has_typed_args(name):
-            configs.append({"name": name, "args": default_args(name, None)})
+        if name not in existing and has_typed_args(name) and has_typed_args_in(name, version):
+            configs.append({"name": name, "args": default_args(name, None, version)})
     prof["pluginConfig"] = configs
 
 
-def default_configuration(raw: Dict) -> Dict:
+def default_configuration(raw: Dict, version: SchedulerVersion | None = None) -> Dict:
     """``SetDefaults_KubeSchedulerConfiguration`` on a decoded v1 configuration (a copy)."""
     cfg = copy.deepcopy(raw)
     if cfg.get("parallelism") is None:
@@ -222,7 +244,7 @@ def default_configuration(raw: Dict) -> Dict:
     if len(profiles) == 1 and profiles[0].get("schedulerName") is None:
         profiles[0]["schedulerName"] = DEFAULT_SCHEDULER_NAME
     for prof in profiles:
-        _default_profile(prof)
+        _default_profile(prof, version)
     cfg["profiles"] = profiles
     if cfg.get("percentageOfNodesToScore") is None:
         cfg["percentageOfNodesToScore"] = 0

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from kschedx.core import KUBERNETES_VERSION
 from kschedx.core.config import Profile
 from kschedx.core.framework import (
     MAX_NODE_SCORE,
@@ -76,6 +75,8 @@ class Framework:
 
     def __init__(self, profile: Profile, snapshot: Snapshot, registry: dict[str, type[Plugin]]) -> None:
         self.profile = profile
+        # The kube-scheduler release this framework reproduces (plugins read it as handle.version).
+        self.version = profile.version
         self.snapshot = snapshot
         self.objects: ClusterObjects = snapshot.objects
         # Warnings plugins raise during a cycle (bound to the cycle result's list).
@@ -209,7 +210,7 @@ class Framework:
         nodes = snapshot.nodes()
         num_all = len(nodes)
         result = CycleResult(
-            kubernetes_version=KUBERNETES_VERSION,
+            kubernetes_version=self.version.name,
             profile=self.profile.scheduler_name,
             pod=pod.key,
             pod_priority=pod.priority,

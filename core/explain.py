@@ -31,6 +31,7 @@ from kschedx.core.result import CycleResult
 from kschedx.core.rollout import WorkloadPlan, finish_plan, plan_workload, resolve_count, taken_out
 from kschedx.core.selectors import SelectorError
 from kschedx.core.snapshot import ClusterObjects, Snapshot
+from kschedx.core.versions import SchedulerVersion, choose_version, parse_feature_gates
 from kschedx.core.whatif import Edits, apply_edits
 
 Dict = dict[str, Any]
@@ -55,6 +56,12 @@ class Options:
     # False: stop after Filter and the extenders' filters, without PostFilter, scores or the
     # extras of a full explanation (volumes, notes): what a per-node verdict needs.
     scores: bool = True
+    # --kubernetes-version (None: from the cluster, see core.versions.choose_version) and
+    # --feature-gates (KEY=BOOL,...); resolve_version fills in the release and its note.
+    kubernetes_version: str | None = None
+    feature_gates: str | None = None
+    version: SchedulerVersion | None = None
+    version_note: str | None = None
 
 
 def load_cluster_files(paths: list[str]) -> ClusterObjects:
@@ -92,10 +99,23 @@ def prepare_object(obj: Dict, path: str, objects: ClusterObjects, *, namespace: 
     return inc
 
 
-def select_profile(pod: Dict, profile_name: str | None, profiles: dict[str, Profile] | None = None) -> Profile:
+def resolve_version(options: Options | None, objects: ClusterObjects, source: str = "the cluster") -> Options:
+    """The options with the kube-scheduler release to reproduce chosen (``--kubernetes-version``,
+    else the cluster's own) and ``--feature-gates`` checked against it."""
+    options = options or Options()
+    if options.version is not None:
+        return options
+    nodes = objects.of("Node")
+    choice = choose_version(options.kubernetes_version, objects.server_version, nodes, source)
+    gates = parse_feature_gates(options.feature_gates, choice.name)
+    return replace(options, version=SchedulerVersion(choice.name, gates), version_note=choice.note)
+
+
+def select_profile(pod: Dict, profile_name: str | None, profiles: dict[str, Profile] | None = None,
+                   version: SchedulerVersion | None = None) -> Profile:
     name = profile_name or (pod.get("spec") or {}).get("schedulerName") or "default-scheduler"
     if profiles is None:
-        profiles = {"default-scheduler": default_profile(REGISTRY)}
+        profiles = {"default-scheduler": default_profile(REGISTRY, version=version)}
     prof = profiles.get(name)
     if prof is None:
         known = ", ".join(sorted(profiles))
@@ -207,6 +227,8 @@ def _finish(
                 0, f"{verdict.plugin} filtered it out: {'; '.join(verdict.reasons) or '(no reason given)'}"
             )
     result.notes.append(incoming.rule)
+    if options.version_note:
+        result.notes.append(options.version_note)
     result.warnings.extend(incoming.warnings)
     result.warnings.extend(options.extra_warnings)
     if incoming.bound_node:
@@ -244,7 +266,7 @@ def load_profiles(config: str | None, options: Options | None) -> tuple[dict[str
         from kschedx.core.config import load_config
         from kschedx.core.extenders import extenders_from
 
-        loaded = load_config(config, REGISTRY)
+        loaded = load_config(config, REGISTRY, options.version if options is not None else None)
         profiles = loaded.profiles
         if loaded.extenders:
             options = options or Options()
@@ -307,8 +329,10 @@ def explain_files(
     obj = select_document(manifest, doc)
     incoming = prepare_object(obj, manifest, objects, namespace=namespace)
     plan = plan_workload(obj, incoming, objects)
+    options = resolve_version(options, objects, ", ".join(cluster))
     profiles, options = load_profiles(config, options)
-    profile = select_profile(incoming.pod, options.profile if options else None, profiles)
+    profile = select_profile(incoming.pod, options.profile if options else None, profiles,
+                             options.version if options else None)
     try:
         snapshot = build_snapshot(objects, incoming)
     except (QuantityError, SelectorError) as e:
@@ -380,8 +404,10 @@ def explain_object(
     """
     incoming = prepare_object(obj, path, objects, namespace=namespace)
     plan = plan_workload(obj, incoming, objects)
+    options = resolve_version(options, objects, source)
     profiles, options = load_profiles(config, options)
-    profile = select_profile(incoming.pod, options.profile if options else None, profiles)
+    profile = select_profile(incoming.pod, options.profile if options else None, profiles,
+                             options.version if options else None)
     if snapshot is None:
         # Identity: the scheduler never has the pod it schedules in its cache.
         objects, current = existing.take_out(objects, incoming.pod)
@@ -597,8 +623,10 @@ def explain_case_json(
     """A golden-style run: the JSON shape of one cycle, or ``{"steps": [...]}`` for replicas."""
     objects = load_cluster_files(cluster)
     incoming = prepare_pod(manifest, objects)
+    options = resolve_version(options, objects, ", ".join(cluster))
     profiles, options = load_profiles(config, options)
-    profile = select_profile(incoming.pod, options.profile if options else None, profiles)
+    profile = select_profile(incoming.pod, options.profile if options else None, profiles,
+                             options.version if options else None)
     snapshot = build_snapshot(objects, incoming)
     if replicas > 1:
         return {"steps": [r.to_json() for r in run_replicas(snapshot, incoming, profile, replicas, options, manifest)]}

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from kschedx.core.model import PodInfo
 from kschedx.core.snapshot import ClusterObjects, NodeInfo, Snapshot
+from kschedx.core.versions import SchedulerVersion, baseline
 
 if TYPE_CHECKING:
     from kschedx.core.config import Profile
@@ -170,6 +171,8 @@ class Plugin:
     def __init__(self, handle: Handle, args: dict[str, Any] | None = None) -> None:
         self.handle = handle
         self.args = args or {}
+        # The release whose behaviour to reproduce (handles of tests may not carry one).
+        self.version: SchedulerVersion = getattr(handle, "version", None) or baseline()
 
 
 class ReplicaMemo:

@@ -162,6 +162,9 @@ class ClusterObjects:
     skipped_kinds: dict[str, int] = field(default_factory=dict)
     # The workload objects by kind (the same dicts as in by_kind).
     workloads: dict[str, list[Dict]] = field(default_factory=lambda: defaultdict(list))
+    # The API server's version (gitVersion), when the source records it: the live cluster's
+    # /version, or a file written by ``kschedx snapshot``.
+    server_version: str | None = None
 
     def of(self, kind: str) -> list[Dict]:
         return self.by_kind.get(kind, [])
@@ -174,7 +177,8 @@ class ClusterObjects:
 
     def copy(self) -> ClusterObjects:
         return ClusterObjects(defaultdict(list, {k: list(v) for k, v in self.by_kind.items()}), dict(self.skipped_kinds),
-                              defaultdict(list, {k: list(v) for k, v in self.workloads.items()}))
+                              defaultdict(list, {k: list(v) for k, v in self.workloads.items()}),
+                              self.server_version)
 
 
 class Snapshot:

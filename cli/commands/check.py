@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from kschedx.cli import options as shared
 from kschedx.cli.common import engine_errors, progress_bar
 from kschedx.cli.options import AlgorithmName, ClusterFiles, ConfigFile, Context, Debug, Kubeconfig, NoColor, Offline, PolicyFile
 
@@ -36,6 +37,11 @@ def check(
                      "else default].", show_default=False),
     ] = None,
     config: ConfigFile = None,
+    kubernetes_version: shared.KubernetesVersion = None,
+    feature_gates: shared.FeatureGates = None,
+    compare_version: shared.CompareVersion = None,
+    compare_config: shared.CompareConfig = None,
+    compare_feature_gates: shared.CompareFeatureGates = None,
     profile: Annotated[
         str | None,
         typer.Option("--profile", metavar="NAME", help="Scheduler profile [default: each pod's schedulerName, "
@@ -57,7 +63,7 @@ def check(
 
     Exit codes: 0 every manifest fits, 1 at least one does not (or only partly), 2 a usage
     or input error (a file that can't be read is reported and the others still checked),
-    3 cluster access error.
+    3 cluster access error. With a comparison (--compare-*): 1 when any verdict changes.
     """
     with engine_errors(debug, ", ".join(manifests)), progress_bar():
         from kschedx.core import explain as engine
@@ -68,12 +74,30 @@ def check(
             objects = engine.load_cluster_files(cluster)
         else:
             objects, warnings = engine.load_live_cluster(kubeconfig, context)
-        report = check_paths(manifests, objects, namespace=namespace, options=engine.Options(
-                                 profile=profile, algorithm=algorithm.value if algorithm else None, policy=policy,
-                                 offline=offline),
-                             config=config, source=", ".join(cluster) if cluster else "the live cluster")
+        options = engine.Options(profile=profile, algorithm=algorithm.value if algorithm else None, policy=policy,
+                                 offline=offline, kubernetes_version=kubernetes_version, feature_gates=feature_gates)
+        source = ", ".join(cluster) if cluster else "the live cluster"
+        if compare_version or compare_config or compare_feature_gates:
+            # Both setups on the same cluster; exit 1 when any verdict changes.
+            from kschedx.core import compare as cmp
+
+            setup = cmp.compare_setup(cmp.Setup(kubernetes_version, config, feature_gates), version=compare_version,
+                                      config=compare_config, gates=compare_feature_gates)
+            comparison = cmp.check_compared(manifests, objects, namespace=namespace, options=options, config=config,
+                                            compare=setup, source=source)
+        else:
+            comparison = None
+            report = check_paths(manifests, objects, namespace=namespace, options=options, config=config,
+                                 source=source)
     for w in warnings:
         sys.stderr.write(f"warning: {w}\n")
+    if comparison is not None:
+        from kschedx.cli.render.compare import render_comparison
+
+        render_comparison(comparison, output.value if output.value in ("json", "yaml") else "table",
+                          base=(config, feature_gates), compare=(setup.config, setup.feature_gates),
+                          no_color=no_color or os.environ.get("NO_COLOR", "") != "")
+        raise typer.Exit(comparison.exit_code)
 
     if output is Output.html:
         from kschedx.cli.render.html import render_check_html

@@ -12,6 +12,7 @@ from typing import Annotated, Any
 
 import typer
 
+from kschedx.cli import options as shared
 from kschedx.cli.common import EXIT_FITS, EXIT_UNSCHEDULABLE, engine_errors, progress_bar
 from kschedx.cli.options import AlgorithmName, ClusterFiles, ConfigFile, Context, Debug, Kubeconfig, NoColor, Offline, PolicyFile
 
@@ -44,6 +45,11 @@ def explain(
                      show_default=False),
     ] = None,
     config: ConfigFile = None,
+    kubernetes_version: shared.KubernetesVersion = None,
+    feature_gates: shared.FeatureGates = None,
+    compare_version: shared.CompareVersion = None,
+    compare_config: shared.CompareConfig = None,
+    compare_feature_gates: shared.CompareFeatureGates = None,
     profile: Annotated[
         str | None,
         typer.Option("--profile", metavar="NAME",
@@ -115,13 +121,20 @@ def explain(
     """Explain where a pod would land, and why not on the other nodes.
 
     Exit codes: 0 the pod fits, 1 unschedulable, 2 usage or input error, 3 cluster access error.
+    With a comparison (--compare-*): 0 no verdict changes, 1 a verdict changes.
     """
+    if compare_version or compare_config or compare_feature_gates:
+        _explain_compared(manifest, cluster, kubeconfig, context, namespace, doc, config, kubernetes_version,
+                          feature_gates, compare_version, compare_config, compare_feature_gates, profile,
+                          replicas, output.value, no_color, debug)
+        return
     with engine_errors(debug, manifest), progress_bar():
         from kschedx.core import explain as engine
         from kschedx.core.whatif import Edits
 
         options = engine.Options(profile=profile, all_reasons=all_reasons, focus=node, post_filter=not no_preemption,
-                                 algorithm=algorithm.value if algorithm else None, policy=policy, offline=offline)
+                                 algorithm=algorithm.value if algorithm else None, policy=policy, offline=offline,
+                                 kubernetes_version=kubernetes_version, feature_gates=feature_gates)
         edits = Edits(cordon=cordon or [], drain=drain or [], without=without_node or [],
                       add_node_files=add_node or [], add_node_count=add_node_count)
         if cluster:
@@ -154,3 +167,34 @@ def live_lookup(manifest: str, kubeconfig: str | None, context: str | None) -> A
     from kschedx.core.load.live_get import LiveReader
 
     return LiveReader(kubeconfig, context).get
+
+
+def _explain_compared(manifest: str, cluster: list[str] | None, kubeconfig: str | None, context: str | None,
+                      namespace: str | None, doc: str | None, config: str | None, version: str | None,
+                      gates: str | None, compare_version: str | None, compare_config: str | None,
+                      compare_gates: str | None, profile: str | None, replicas: str | None, fmt: str,
+                      no_color: bool, debug: bool) -> None:
+    """explain under two setups; only the changes are shown."""
+    with engine_errors(debug, manifest), progress_bar():
+        from kschedx.core import compare as cmp
+        from kschedx.core import explain as engine
+
+        options = engine.Options(profile=profile, kubernetes_version=version, feature_gates=gates)
+        setup = cmp.compare_setup(cmp.Setup(version, config, gates), version=compare_version, config=compare_config,
+                                  gates=compare_gates)
+        if cluster:
+            objects = engine.load_cluster_files(cluster)
+            source = ", ".join(cluster)
+        else:
+            objects, warnings = engine.load_live_cluster(kubeconfig, context)
+            options.extra_warnings.extend(warnings)
+            source = "the live cluster"
+        comparison = cmp.explain_compared(manifest, objects, options=options, config=config, compare=setup,
+                                          doc=doc, namespace=namespace, replicas=replicas, source=source)
+
+    from kschedx.cli.render.compare import render_comparison
+
+    render_comparison(comparison, "table" if fmt == "wide" else fmt, base=(config, gates),
+                      compare=(setup.config, setup.feature_gates),
+                      no_color=no_color or os.environ.get("NO_COLOR", "") != "")
+    raise typer.Exit(EXIT_UNSCHEDULABLE if comparison.verdict_changed else EXIT_FITS)

@@ -16,7 +16,7 @@ from typing import Annotated, Any
 import typer
 
 from kschedx.cli.common import engine_errors
-from kschedx.cli.options import ConfigFile, Debug, NoColor
+from kschedx.cli.options import ConfigFile, Debug, FeatureGates, KubernetesVersion, NoColor
 
 
 class Output(StrEnum):
@@ -27,6 +27,8 @@ class Output(StrEnum):
 
 def plugins(
     config: ConfigFile = None,
+    kubernetes_version: KubernetesVersion = None,
+    feature_gates: FeatureGates = None,
     profile: Annotated[
         str | None,
         typer.Option("--profile", metavar="NAME", help="Show only this profile [default: every profile].",
@@ -46,8 +48,12 @@ def plugins(
     with engine_errors(debug, config or "the default configuration"):
         from kschedx.core.config import default_config, load_config, plugins_report
         from kschedx.core.plugins import REGISTRY
+        from kschedx.core.versions import NEWEST, SchedulerVersion, parse_feature_gates, parse_version
 
-        loaded = load_config(config, REGISTRY) if config is not None else default_config(REGISTRY)
+        # No cluster to ask: the newest supported release unless one is given.
+        name = parse_version(kubernetes_version) if kubernetes_version else NEWEST
+        version = SchedulerVersion(name, parse_feature_gates(feature_gates, name))
+        loaded = load_config(config, REGISTRY, version) if config is not None else default_config(REGISTRY, version)
         report = plugins_report(loaded, REGISTRY, profile)
 
     if output == Output.json:
@@ -76,8 +82,10 @@ def render_table(report: dict[str, Any], *, no_color: bool = False) -> None:
     from kschedx.cli.render.console import make_console
 
     console = make_console(no_color=no_color)
-    source = report["config"] or "v1.35 defaults (no --config)"
+    source = report["config"] or f"{report['kubernetesVersion']} defaults (no --config)"
     console.print(Text(f"Scheduler configuration: {source}", style="bold"))
+    console.print(Text(f"Kubernetes {report['kubernetesVersion']} (kube-scheduler's plugins, weights and defaults of "
+                       "that release; --kubernetes-version to choose another)", style="dim"))
     for prof in report["profiles"]:
         pct = prof["percentageOfNodesToScore"]
         pct_text = f"{pct}%" if pct else "adaptive (0)"

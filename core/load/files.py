@@ -20,6 +20,8 @@ import yaml
 
 from kschedx.core.errors import InputError
 from kschedx.core.gcpause import gc_paused
+from kschedx.core.load.dra_versions import OLD_VERSIONS as OLD_DRA_VERSIONS
+from kschedx.core.load.dra_versions import to_v1 as dra_to_v1
 from kschedx.core.load.yamlload import load_all as load_yaml_documents
 from kschedx.core.progress import listening_now, report
 from kschedx.core.snapshot import ClusterObjects
@@ -173,6 +175,21 @@ def iter_objects(docs: list[tuple[Any, int | None]], path: str) -> Iterator[tupl
             yield doc, line
 
 
+# The List annotation in which ``kschedx snapshot`` records the API server's version.
+SERVER_VERSION_ANNOTATION = "kschedx.io/server-version"
+
+
+def recorded_server_version(docs: list[tuple[Any, int | None]]) -> str | None:
+    """The server version a ``kschedx snapshot`` file records on its List, if any."""
+    for doc, _ in docs:
+        if isinstance(doc, dict) and doc.get("kind") == "List":
+            ann = (doc.get("metadata") or {}).get("annotations") or {}
+            value = ann.get(SERVER_VERSION_ANNOTATION) if isinstance(ann, dict) else None
+            if isinstance(value, str) and value:
+                return value
+    return None
+
+
 def load_objects(path: str) -> list[tuple[Dict, int | None]]:
     return list(iter_objects(parse_bytes(read_bytes(path), path), path))
 
@@ -183,7 +200,9 @@ def load_cluster(paths: list[str]) -> ClusterObjects:
     for path in paths:
         report(f"reading {path}")
         with gc_paused():
-            loaded = load_objects(path)
+            docs = parse_bytes(read_bytes(path), path)
+            objects.server_version = objects.server_version or recorded_server_version(docs)
+            loaded = list(iter_objects(docs, path))
         for obj, line in loaded:
             kind = obj.get("kind")
             if not isinstance(kind, str) or not kind:
@@ -194,6 +213,8 @@ def load_cluster(paths: list[str]) -> ClusterObjects:
                 if kind == "Node" and not (isinstance(obj["metadata"].get("name"), str) and obj["metadata"]["name"]):
                     # The scheduler keys everything by node name; a stored Node always has one.
                     raise InputError("Node without metadata.name", path=path, line=line)
+                if obj.get("apiVersion") in OLD_DRA_VERSIONS:
+                    obj = dra_to_v1(obj)  # a v1.33 cluster's resource.k8s.io/v1beta1 or v1beta2
                 objects.add(obj)
             else:
                 objects.skipped_kinds[kind] = objects.skipped_kinds.get(kind, 0) + 1

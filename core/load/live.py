@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kschedx.core.errors import ClusterAccessError
+from kschedx.core.load.dra_versions import OLD_VERSIONS as OLD_DRA_VERSIONS
+from kschedx.core.load.dra_versions import to_v1 as dra_to_v1
 from kschedx.core.progress import report
 from kschedx.core.snapshot import ClusterObjects
 
@@ -147,10 +149,12 @@ def load_live(kubeconfig: str | None = None, context: str | None = None, page_si
 
     api, host = _api_client(kubeconfig, context)
     out = LiveCluster(ClusterObjects(), context=context, server=host)
+    out.objects.server_version = _server_version(api)
+    resources = _resources_for(out.objects.server_version)
     # Per kind: items listed so far, and the kind's size once known (the server's
     # remainingItemCount on a page, or the final count). The bar covers all kinds at once.
     listed: dict[str, int] = {}
-    expected: dict[str, int | None] = {r[0]: None for r in RESOURCES}
+    expected: dict[str, int | None] = {r[0]: None for r in resources}
 
     def progress(kind: str, count: int, remaining: int | None, last: bool) -> None:
         listed[kind] = count
@@ -190,7 +194,7 @@ def load_live(kubeconfig: str | None = None, context: str | None = None, page_si
 
     try:
         with ThreadPoolExecutor(max_workers=workers) as pool:
-            results = list(pool.map(lambda r: list_kind(*r), RESOURCES))
+            results = list(pool.map(lambda r: list_kind(*r), resources))
     except HTTPError as e:
         raise ClusterAccessError(f"cannot reach the cluster at {host}: {e}") from None
     except OSError as e:
@@ -198,7 +202,7 @@ def load_live(kubeconfig: str | None = None, context: str | None = None, page_si
     for kind, items, error in results:
         if error is not None:
             code, _, message = error.partition(":")
-            plural = next(p for k, _v, p in RESOURCES if k == kind).rsplit("/", 1)[-1]
+            plural = next(p for k, _v, p in resources if k == kind).rsplit("/", 1)[-1]
             if code == "401":
                 raise ClusterAccessError(f"the cluster at {host} refused the credentials (401 Unauthorized)")
             if kind in REQUIRED_KINDS:
@@ -213,5 +217,30 @@ def load_live(kubeconfig: str | None = None, context: str | None = None, page_si
                 out.warnings.append(f"listing {plural} failed ({message or 'HTTP ' + code}); explained without them")
             continue
         for item in items:
-            out.objects.add(item)
+            out.objects.add(dra_to_v1(item) if item.get("apiVersion") in OLD_DRA_VERSIONS else item)
     return out
+
+
+def _server_version(api: Any) -> str | None:
+    """The server's gitVersion (GET /version), None when it can't be read: the version
+    is then inferred from the kubelets."""
+    try:
+        status, data = _get(api, "/version", [])
+        if status >= 400:
+            return None
+        version = json.loads(data).get("gitVersion")
+        return version if isinstance(version, str) and version else None
+    except Exception:  # noqa: BLE001 - any failure only loses the hint
+        return None
+
+
+def _resources_for(server_version: str | None) -> tuple[tuple[str, str, str], ...]:
+    """What to list: a v1.33 server serves resource.k8s.io as v1beta1/v1beta2 only (v1 came
+    with v1.34), so its DRA kinds are listed as v1beta1 and converted on load."""
+    from kschedx.core.versions import minor_of
+
+    mm = minor_of(server_version or "")
+    if mm is None or mm >= (1, 34):
+        return RESOURCES
+    return tuple((k, a.replace("/v1", "/v1beta1"), p.replace("resource.k8s.io/v1/", "resource.k8s.io/v1beta1/"))
+                 if a == "resource.k8s.io/v1" else (k, a, p) for k, a, p in RESOURCES)

@@ -57,7 +57,13 @@ def write_snapshot(objects: ClusterObjects, path: str) -> int:
     """Write every object as one List (YAML for .yaml/.yml, else JSON; .gz compresses);
     returns the number of objects."""
     items = [redact(o) for objs in objects.by_kind.values() for o in objs]
-    doc = {"apiVersion": "v1", "kind": "List", "metadata": {"resourceVersion": ""}, "items": items}
+    meta: Dict = {"resourceVersion": ""}
+    if objects.server_version:
+        # The server's version, so that explaining the file reproduces that release.
+        from kschedx.core.load.files import SERVER_VERSION_ANNOTATION
+
+        meta["annotations"] = {SERVER_VERSION_ANNOTATION: objects.server_version}
+    doc = {"apiVersion": "v1", "kind": "List", "metadata": meta, "items": items}
     name = path[:-3] if path.endswith(".gz") else path
     if name.endswith((".yaml", ".yml")):
         import yaml

@@ -8,6 +8,7 @@ from kschedx.core.plugins.dynamicresources import DynamicResources
 from kschedx.core.plugins.imagelocality import ImageLocality
 from kschedx.core.plugins.interpodaffinity import InterPodAffinity
 from kschedx.core.plugins.nodeaffinity import NodeAffinity
+from kschedx.core.plugins.nodedeclaredfeatures import NodeDeclaredFeatures
 from kschedx.core.plugins.nodename import NodeName
 from kschedx.core.plugins.nodeports import NodePorts
 from kschedx.core.plugins.noderesources_balancedallocation import NodeResourcesBalancedAllocation
@@ -41,5 +42,6 @@ REGISTRY: dict[str, type[Plugin]] = {
         DefaultPreemption,
         NodeResourcesBalancedAllocation,
         ImageLocality,
+        NodeDeclaredFeatures,
     )
 }

@@ -164,6 +164,11 @@ class DynamicResources(Plugin):
                 classes,
                 SliceIndex(objs.of("ResourceSlice")),
                 allocated_devices(objs.of("ResourceClaim")),
+                # Incomplete and invalid pools are skipped by the allocators from v1.35 on.
+                skip_bad_pools=self.version.at_least(35),
+                device_taints=self.version.enabled("DRADeviceTaints"),
+                prioritized_list=self.version.enabled("DRAPrioritizedList"),
+                admin_access=self.version.enabled("DRAAdminAccess"),
             )
         s.claims = list(claims)
         s.available_on = available_on

@@ -129,6 +129,7 @@ class Pool:
     slices: list[SliceInfo]
     incomplete: bool = False
     invalid: bool = False
+    invalid_reason: str = ""
 
     @property
     def pool_id(self) -> str:
@@ -210,6 +211,7 @@ class SliceIndex:
             for d in pool.devices():
                 if d.name in seen:
                     pool.invalid = True
+                    pool.invalid_reason = f"duplicate device name {d.name}"
                     break
                 seen.add(d.name)
         self._pool_cache[key] = out
@@ -236,6 +238,7 @@ class RequestData:
     all_mode: bool
     count: int
     admin_access: bool = False
+    tolerations: list[Dict] = field(default_factory=list)
 
     @property
     def full_name(self) -> str:
@@ -328,8 +331,24 @@ class Allocator:
         classes: Mapping[str, Dict],
         slices: SliceIndex,
         allocated: set[DeviceKey],
+        skip_bad_pools: bool = True,
+        device_taints: bool = False,
+        prioritized_list: bool = True,
+        admin_access: bool = True,
     ) -> None:
         self.claims = claims
+        # v1.35's allocators leave incomplete pools (a ResourceSliceCount not all published
+        # yet) and invalid ones (duplicate device names) out of the device search; v1.34's
+        # picked from incomplete pools for ExactCount requests (refusing them for "All" only)
+        # and failed the whole allocation when the search reached an invalid pool.
+        self.skip_bad_pools = skip_bad_pools
+        # DRADeviceTaints (KEP-5055; on by default from v1.36): a device tainted NoSchedule
+        # or NoExecute is allocated only to a request that tolerates the taint.
+        self.device_taints = device_taints
+        # DRAPrioritizedList and DRAAdminAccess (beta and on from v1.34, off in v1.33): with
+        # the gate off a request using the feature is an error, as the allocator reports it.
+        self.prioritized_list = prioritized_list
+        self.admin_access = admin_access
         self.classes = classes
         self.slices = slices
         self.allocated = allocated
@@ -348,6 +367,8 @@ class Allocator:
                 raise AllocationError(
                     f"claim {ck}, request {name}, selector #{i}: CEL expression empty (unsupported selector type?)"
                 )
+        if raw.get("adminAccess") is not None and not self.admin_access:
+            raise AllocationError(f"claim {ck}, request {name}: admin access is requested, but the feature is disabled")
         class_name = str(raw.get("deviceClassName") or "")
         if not class_name:
             raise AllocationError(f"claim {ck}, request {name}: missing device class name (unsupported request type?)")
@@ -370,6 +391,7 @@ class Allocator:
             all_mode=mode == "All",
             count=count,
             admin_access=bool(raw.get("adminAccess")) and parent is None,
+            tolerations=[t for t in raw.get("tolerations") or [] if isinstance(t, dict)],
         )
 
     def _plan(self) -> list[_ClaimPlan]:
@@ -380,6 +402,11 @@ class Allocator:
                     devices = (claim.get("spec") or {}).get("devices") or {}
                     reqs: list[RequestData | list[RequestData]] = []
                     for r in devices.get("requests") or []:
+                        if r.get("firstAvailable") and not self.prioritized_list:
+                            raise AllocationError(
+                                f"claim {claim_key(claim)}, request {r.get('name') or ''}: has subrequests, but the "
+                                "DRAPrioritizedList feature is disabled"
+                            )
                         if r.get("firstAvailable"):
                             reqs.append([self._request_data(claim, s, str(r.get("name") or "")) for s in r["firstAvailable"]])
                         else:
@@ -453,7 +480,7 @@ class Allocator:
         run = _Run(self, plans, pools)
         done = run.start()
         if not done:
-            if any(p.invalid for p in pools):
+            if self.skip_bad_pools and any(p.invalid for p in pools):
                 raise NodeAllocationError("invalid resource pools were encountered")
             return None
         out: list[AllocationResult] = []
@@ -559,9 +586,21 @@ class _Run:
         self.plans = plans
         self.pools = pools
         # Candidates in search order: devices of complete, valid pools.
-        self.candidates: list[Device] = [
-            d for p in pools if not p.incomplete and not p.invalid for d in p.devices()
-        ]
+        self.candidates: list[Device] = []
+        # v1.34's allocators fail the whole allocation when the device search reaches an
+        # invalid pool (v1.35's skip it): its first device's position marks where.
+        self.invalid_at: dict[int, Pool] = {}
+        for p in pools:
+            if p.incomplete and alloc.skip_bad_pools:
+                continue
+            if p.invalid:
+                if not alloc.skip_bad_pools:
+                    first = next(iter(p.devices()), None)
+                    if first is not None:
+                        self.invalid_at[len(self.candidates)] = p
+                        self.candidates.append(first)
+                continue
+            self.candidates.extend(p.devices())
         self.allocating: dict[DeviceKey, set[int]] = {}
         self.results: list[list[DeviceResult]] = [[] for _ in plans]
         self.constraints = [[_MatchAttribute(r, a) for r, a in plan.constraints] for plan in plans]
@@ -675,6 +714,10 @@ class _Run:
         error: AllocationError | None = None
         for pos in range(start, len(self.candidates)):
             d = self.candidates[pos]
+            bad = self.invalid_at.get(pos)
+            if bad is not None:
+                error = AllocationError(f"pool {bad.name} is invalid: {bad.invalid_reason}")
+                break
             if rd.admin_access:
                 if ci in self.allocating.get(d.key, ()):
                     continue
@@ -708,6 +751,8 @@ class _Run:
 
     def take(self, ci: int, rd: RequestData, d: Device, must: bool) -> Any:
         """``allocateDevice``: check availability and constraints, record the device."""
+        if self.alloc.device_taints and taint_prevents_allocation(d.raw.get("taints"), rd.tolerations):
+            return None
         if rd.admin_access:
             if ci in self.allocating.get(d.key, ()):
                 return None
@@ -754,3 +799,26 @@ def allocated_devices(claims: Iterable[Mapping[str, Any]]) -> set[DeviceKey]:
                 continue
             out.add((str(r.get("driver") or ""), str(r.get("pool") or ""), str(r.get("device") or "")))
     return out
+
+
+def taint_prevents_allocation(taints: Any, tolerations: list[Dict]) -> bool:
+    """A NoSchedule or NoExecute device taint no toleration of the request tolerates (other
+    effects, None included, don't prevent allocation)."""
+    for taint in taints or []:
+        if isinstance(taint, dict) and taint.get("effect") in ("NoSchedule", "NoExecute"):
+            if not any(_tolerates(t, taint) for t in tolerations):
+                return True
+    return False
+
+
+def _tolerates(toleration: Dict, taint: Dict) -> bool:
+    effect = toleration.get("effect") or ""
+    if effect and effect != taint.get("effect"):
+        return False
+    key = toleration.get("key") or ""
+    if key and key != taint.get("key"):
+        return False
+    op = toleration.get("operator") or "Equal"
+    if op == "Equal":
+        return bool((toleration.get("value") or "") == (taint.get("value") or ""))
+    return bool(op == "Exists")

@@ -41,9 +41,15 @@ class ImageLocality(Plugin):
             for n in names:
                 sizes[n] = size
         containers = (pod.spec.get("initContainers") or []) + (pod.spec.get("containers") or [])
+        images = [str(c.get("image") or "") for c in containers]
+        if self.version.at_least(36):
+            # kubernetes#130231 (v1.36): image volumes' images count too (the threshold
+            # still scales with the containers only).
+            images += [str((v.get("image") or {}).get("reference") or "") for v in pod.spec.get("volumes") or []
+                       if isinstance(v, dict) and v.get("image") is not None]
         total = 0
-        for c in containers:
-            name = normalized_image_name(str(c.get("image") or ""))
+        for image in images:
+            name = normalized_image_name(image)
             held = sizes.get(name)
             if held is not None:
                 total += int(held * (spread.get(name, 0) / total_nodes))

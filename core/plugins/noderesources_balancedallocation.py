@@ -2,13 +2,15 @@
 
 Scores ``(1 - std) * 100`` of the requested/allocatable fractions (each capped at 1) with
 the pod on the node, using actual requests; best-effort pods skip it (upstream #129138).
+From v1.36 (kubernetes#135573) the score is how much the pod improves the node's balance:
+``50 + (50 + with_pod - without_pod) / 2``, 75 for no change.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from kschedx.core.framework import CycleState, Plugin, Status
+from kschedx.core.framework import MAX_NODE_SCORE, CycleState, Plugin, Status
 from kschedx.core.model import PodInfo
 from kschedx.core.plugins.noderesources_allocation import (
     allocation_vectors,
@@ -41,4 +43,11 @@ class NodeResourcesBalancedAllocation(Plugin):
         if reqs is None:
             reqs = pod_request_list(pod, self.resources, use_requested=True)
         requested, allocatable = allocation_vectors(node, self.resources, reqs, use_requested=True)
-        return balanced_scorer(requested, allocatable), Status.success()
+        with_pod = balanced_scorer(requested, allocatable)
+        if not self.version.at_least(36):
+            return with_pod, Status.success()
+        # kubernetes#135573 (v1.36): the change in balance the pod brings, kept in [50, 100].
+        allocated = [q - reqs[i] if allocatable[i] else 0 for i, q in enumerate(requested)]
+        without_pod = balanced_scorer(allocated, allocatable)
+        half = MAX_NODE_SCORE // 2
+        return half + (half + with_pod - without_pod) // 2, Status.success()

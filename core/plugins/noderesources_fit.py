@@ -119,7 +119,9 @@ class NodeResourcesFit(Plugin):
         if not missing:
             return Status.success()
         code = Code.UNSCHEDULABLE
-        if any(m.unresolvable for m in missing):
+        # kubernetes#131345 (v1.34): a request beyond the node's whole allocatable is
+        # unresolvable (preemption cannot help); before, every shortage was Unschedulable.
+        if self.version.at_least(34) and any(m.unresolvable for m in missing):
             code = Code.UNSCHEDULABLE_AND_UNRESOLVABLE
         return Status(code, [m.reason for m in missing])
 

@@ -20,7 +20,10 @@ class TaintToleration(Plugin):
         taint = find_untolerated_taint(node.node.taints, pod.tolerations, _FILTER_EFFECTS)
         if taint is None:
             return Status.success()
-        # v1.35 no longer names the taint in the reason (it may carry sensitive values).
+        if not self.version.at_least(34):
+            # Until kubernetes#134740 (v1.35, backported to v1.34 patch releases) the reason
+            # named the taint; since then it doesn't, as taints may carry sensitive values.
+            return Status.unresolvable(f"node(s) had untolerated taint {{{taint.key}: {taint.value}}}")
         return Status.unresolvable(ERR_REASON_UNTOLERATED)
 
     def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status:

@@ -151,5 +151,9 @@ class VolumeRestrictions(Plugin):
         if st is None:
             return Status.error(f'cannot read "PreFilter{NAME}" from cycleState')
         if st.conflicting_refs > 0:
+            if not self.version.at_least(34):
+                # The wording before kubernetes#129145 (v1.34).
+                return Status.unschedulable(
+                    "node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access mode")
             return Status.unschedulable(ERR_REASON_RWOP_CONFLICT)
         return Status.success()

@@ -9,7 +9,9 @@ from typing import Any
 from kschedx.core import explain as engine
 
 
-def run_case(case: Path) -> dict[str, Any]:
+def run_case(case: Path, explicit_version: bool = False) -> dict[str, Any]:
+    """``explicit_version``: pass meta.json's kubernetesVersion as --kubernetes-version does
+    (otherwise the version is inferred from the dump's kubelets)."""
     meta = json.loads((case / "meta.json").read_text())
     config = case / "config.yaml"
     replicas = int(meta.get("replicas") or 1)
@@ -18,4 +20,6 @@ def run_case(case: Path) -> dict[str, Any]:
         args["config"] = str(config)
     if replicas > 1:
         args["replicas"] = replicas
+    if explicit_version:
+        args["options"] = engine.Options(kubernetes_version=str(meta.get("kubernetesVersion") or "v1.35"))
     return engine.explain_case_json(str(case / "pod.yaml"), [str(case / "cluster.yaml.gz")], **args)

@@ -1,6 +1,9 @@
 """Run every golden case through the engine and print a per-family summary (a dev tool).
 
-Usage: python tests/golden/run_all.py [substring-filter] [-v]
+Usage: python tests/golden/run_all.py [substring-filter] [-v] [--given-version]
+
+--given-version passes meta.json's kubernetesVersion as --kubernetes-version does (by
+default the version is inferred from the dump's kubelets).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ CASES = Path(__file__).parent / "cases"
 def main() -> None:
     args = [a for a in sys.argv[1:] if not a.startswith("-")]
     verbose = "-v" in sys.argv
+    given = "--given-version" in sys.argv
     by_family: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     failures: list[tuple[str, list[str]]] = []
     t0 = time.perf_counter()
@@ -32,7 +36,7 @@ def main() -> None:
         fam = meta["family"]
         expected = json.loads((case / "expected.json").read_text())
         try:
-            actual = run_case(case)
+            actual = run_case(case, given)
             diffs = compare(expected, actual)
         except Exception as e:  # noqa: BLE001 - a dev report
             diffs = [f"crash: {type(e).__name__}: {e}"]

@@ -50,6 +50,8 @@ class FakeAPIServer:
         self.requests: list[tuple[str, dict[str, list[str]]]] = []
         self.methods: list[str] = []
         self.objects = list(objects)
+        # What GET /version answers (None: 404, as from a server that hides it).
+        self.git_version: str | None = "v1.35.4"
         by_kind: dict[str, list[dict[str, Any]]] = {}
         for o in objects:
             by_kind.setdefault(o.get("kind", ""), []).append(o)
@@ -85,6 +87,10 @@ class FakeAPIServer:
                 single = server.namespaced(url.path, query)
                 if single is not None:
                     self._send(*single)
+                    return
+                if url.path == "/version" and server.git_version:
+                    self._send(200, {"major": "1", "minor": server.git_version.split(".")[1],
+                                     "gitVersion": server.git_version})
                     return
                 if url.path not in server.collections or url.path in server.missing:
                     self._send(404, _status(404, "NotFound", "the server could not find the requested resource"))

@@ -64,8 +64,27 @@ def test_live_explain_equals_the_snapshot_of_that_listing(tmp_path: Path, server
     offline = run("explain", WEB, "--cluster", str(snap), "-o", "json")
     assert offline.exit_code == 0, offline.output
     assert json.loads(live.stdout) == json.loads(offline.stdout)
-    # Read-only: nothing but GETs of collections reached the server.
-    assert all(path.startswith(("/api/", "/apis/")) for path, _q in server.requests)
+    # Read-only: nothing but GETs of collections (and of /version) reached the server.
+    assert all(path.startswith(("/api/", "/apis/")) or path == "/version" for path, _q in server.requests)
+    assert json.loads(live.stdout)["kubernetesVersion"] == "v1.35"
+
+
+def test_the_servers_version_is_used_and_recorded(tmp_path: Path, server: FakeAPIServer,
+                                                  certs: tuple[Path, Path, Path]) -> None:
+    """The live server's /version picks the release (over the kubelets' v1.35.4), and a
+    snapshot records it so that explaining the file reproduces the same release."""
+    server.git_version = "v1.34.2"
+    kc = kubeconfig(tmp_path / "kc", server, certs[0])
+    live = json.loads(run("explain", WEB, "--kubeconfig", str(kc), "-o", "json").stdout)
+    assert live["kubernetesVersion"] == "v1.34"
+    assert "Kubernetes v1.34: the API server's version (v1.34.2)" in live["notes"]
+    snap = tmp_path / "snap.yaml"
+    assert run("snapshot", "--kubeconfig", str(kc), "-o", str(snap)).exit_code == 0
+    offline = json.loads(run("explain", WEB, "--cluster", str(snap), "-o", "json").stdout)
+    assert offline == live
+    server.git_version = None  # no /version: the kubelets decide
+    live = json.loads(run("explain", WEB, "--kubeconfig", str(kc), "-o", "json").stdout)
+    assert live["kubernetesVersion"] == "v1.35"
 
 
 def test_lists_are_paginated(tmp_path: Path, server: FakeAPIServer, certs: tuple[Path, Path, Path]) -> None:
@@ -164,7 +183,11 @@ def test_a_pod_reference_is_one_get_of_that_pod(tmp_path: Path, server: FakeAPIS
     assert set(server.methods) == {"GET"}
     # The same answer as from a dump of the same cluster.
     offline = run("explain", "pod/web-jhpfjcnhhl-2blqj", "-n", "shop", "-c", str(CLUSTER), "-o", "json")
-    assert json.loads(offline.stdout) == out
+    # The same answer; only the note on where the version came from differs (the server's
+    # /version live, the kubelets offline).
+    expected = json.loads(offline.stdout)
+    assert [n for n in expected.pop("notes") if "Kubernetes v" not in n] == [n for n in out.pop("notes") if "Kubernetes v" not in n]
+    assert expected == out
 
 
 def test_a_workload_reference_is_a_get_of_its_api_path(tmp_path: Path, certs: tuple[Path, Path, Path]) -> None:

@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from kschedx.core.errors import InputError
-from kschedx.core.explain import explain_object, resolve_replicas
+from kschedx.core.explain import Options, explain_object, resolve_replicas
 from kschedx.core.load.manifest import IncomingPod
 from kschedx.core.report import summarize_step
 from kschedx.core.snapshot import ClusterObjects
@@ -114,7 +114,8 @@ def test_resolve_replicas() -> None:
 
 def test_replicas_bind_each_copy_and_stop_at_the_first_that_does_not_fit() -> None:
     objs = cluster(node("a", cpu="2"), node("b", cpu="1"))
-    expl = explain_object(pod("w", cpu="900m"), "w.yaml", objs, replicas=5)
+    # v1.35's balanced allocation (the nodes carry no kubelet version, which would mean v1.36).
+    expl = explain_object(pod("w", cpu="900m"), "w.yaml", objs, replicas=5, options=Options(kubernetes_version="1.35"))
     assert expl.mode == "replicas" and expl.replicas_requested == 5
     placed = [s.selected_node for s in expl.steps]
     # a has the most room first; then b; then a again; then nothing fits.
