@@ -69,7 +69,8 @@ def check(
         report = check_paths(manifests, objects, namespace=namespace, options=engine.Options(
                                  profile=profile, algorithm=algorithm.value if algorithm else None, policy=policy,
                                  offline=offline),
-                             config=config, source=", ".join(cluster) if cluster else "the live cluster")
+                             config=config, source=", ".join(cluster) if cluster else "the live cluster",
+                             exclude=cluster or None)
     for w in warnings:
         sys.stderr.write(f"warning: {w}\n")
 

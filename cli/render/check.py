@@ -38,6 +38,12 @@ def _records(report: CheckReport) -> list[Text]:
     out.append(Text(
         f"{len(report.entries)} checked: {s[FITS]} fit, {s[PARTIAL]} fit partly, {s['unschedulable']} don't fit, "
         f"{s[ERROR]} error(s)", style="dim"))
+    if report.overlaid:
+        out.append(Text(f"Laid over the cluster first, as kubectl apply -f of these files would create them: "
+                        f"{', '.join(report.overlaid)}", style="dim"))
+    if report.skipped:
+        out.append(Text(f"Skipped {len(report.skipped)} file(s): "
+                        + "; ".join(f"{f} ({why})" for f, why in report.skipped), style="dim"))
     return out
 
 
@@ -52,6 +58,10 @@ def render_markdown(report: CheckReport) -> None:
         replicas = f"{e.placed}/{e.replicas}" if e.explanation is not None else "—"
         out.append(f"| {verdict} | `{_md_cell(e.workload)}` | `{_md_cell(e.file)}` | {replicas} | "
                    f"{_md_cell(e.message())} |")
+    if report.overlaid:
+        out.append(f"\nLaid over the cluster first: {_md_cell(', '.join(report.overlaid))}")
+    if report.skipped:
+        out.append(f"\nSkipped: {_md_cell('; '.join(f'`{f}` ({why})' for f, why in report.skipped))}")
     sys.stdout.write("\n".join(out) + "\n")
 
 
