@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from kschedx.cli.common import engine_errors, progress_bar
+from kschedx.cli.common import DUMP_OR_KUBECONFIG, engine_errors, fail, progress_bar, require_dumps
 from kschedx.cli.options import AlgorithmName, ClusterFiles, ConfigFile, Context, Debug, Kubeconfig, NoColor, Offline, PolicyFile
 
 
@@ -22,10 +22,15 @@ class Output(StrEnum):
 
 def check(
     manifests: Annotated[
-        list[str],
+        list[str] | None,
         typer.Argument(metavar="MANIFEST...", help="Files, directories (walked for .yaml/.yml/.json) or - for stdin.",
                        show_default=False),
-    ],
+    ] = None,
+    filenames: Annotated[
+        list[str] | None,
+        typer.Option("--filename", "-f", metavar="PATH", help="A file or directory to check, as kubectl takes it "
+                     "(repeatable; with or instead of MANIFEST...).", show_default=False),
+    ] = None,
     cluster: ClusterFiles = None,
     kubeconfig: Kubeconfig = None,
     context: Context = None,
@@ -57,7 +62,11 @@ def check(
     or input error (a file that can't be read is reported and the others still checked),
     3 cluster access error.
     """
-    with engine_errors(debug, ", ".join(manifests)), progress_bar():
+    manifests = [*(manifests or []), *(filenames or [])]
+    if not manifests:
+        raise fail("nothing to check: give MANIFEST... or -f/--filename PATH")
+    require_dumps(cluster)
+    with engine_errors(debug, ", ".join(manifests), DUMP_OR_KUBECONFIG), progress_bar():
         from kschedx.core import explain as engine
         from kschedx.core.check import check_paths
 

@@ -12,7 +12,15 @@ from typing import Annotated
 
 import typer
 
-from kschedx.cli.common import EXIT_FITS, EXIT_UNSCHEDULABLE, engine_errors, progress_bar
+from kschedx.cli.common import (
+    DUMP_OR_KUBECONFIG,
+    EXIT_FITS,
+    EXIT_UNSCHEDULABLE,
+    engine_errors,
+    fail,
+    progress_bar,
+    require_dumps,
+)
 from kschedx.cli.options import AlgorithmName, ClusterFiles, ConfigFile, Context, Debug, Kubeconfig, NoColor, Offline, PolicyFile
 
 
@@ -25,9 +33,14 @@ class Output(StrEnum):
 
 def explain(
     manifest: Annotated[
-        str,
+        str | None,
         typer.Argument(metavar="MANIFEST", help="Pod or workload manifest (a path, or - for stdin).", show_default=False),
-    ],
+    ] = None,
+    filename: Annotated[
+        str | None,
+        typer.Option("--filename", "-f", metavar="FILE", help="The manifest, as kubectl takes it (instead of MANIFEST).",
+                     show_default=False),
+    ] = None,
     cluster: ClusterFiles = None,
     kubeconfig: Kubeconfig = None,
     context: Context = None,
@@ -113,7 +126,12 @@ def explain(
 
     Exit codes: 0 the pod fits, 1 unschedulable, 2 usage or input error, 3 cluster access error.
     """
-    with engine_errors(debug, manifest), progress_bar():
+    if (manifest is None) == (filename is None):
+        raise fail("give the manifest once: MANIFEST or -f/--filename FILE")
+    manifest = manifest if manifest is not None else filename
+    assert manifest is not None
+    require_dumps(cluster)
+    with engine_errors(debug, manifest, DUMP_OR_KUBECONFIG), progress_bar():
         from kschedx.core import explain as engine
         from kschedx.core.whatif import Edits
 
