@@ -64,7 +64,7 @@ def classify(path: str, loaded: list[tuple[Dict, int | None]]) -> ManifestFile:
             out.overlay.append(obj)
     if not out.workloads:
         kinds = sorted({str(o.get("kind")) for o, _ in loaded})
-        out.skipped = "no Pod or workload (" + ", ".join(kinds) + ")"
+        out.skipped = "no Pod or workload, only " + ", ".join(kinds)
     return out
 
 

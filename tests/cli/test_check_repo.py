@@ -34,8 +34,8 @@ def test_repository_directory_fits_and_notes_the_skipped_files() -> None:
     assert skipped == {
         "ci.yml": "not Kubernetes objects",
         "values.yaml": "not Kubernetes objects",
-        "kustomization.yaml": "no Pod or workload (Kustomization)",
-        "service.yaml": "no Pod or workload (Service)",
+        "kustomization.yaml": "no Pod or workload, only Kustomization",
+        "service.yaml": "no Pod or workload, only Service",
     }
     # The chart's own PriorityClass and PVC were there when its Deployment was placed.
     assert "PriorityClass/shop-orders-high" in data["overlaid"]
