@@ -62,25 +62,36 @@ def _longest_word(text: str) -> int:
     return max((cell_len(word) for word in text.split()), default=0)
 
 
+def measure(cols: Sequence[Col], rows: Sequence[Sequence[RenderableType]]) -> list[tuple[int, int]]:
+    """Per column, from its cells only (not the header): the least width it can take (its
+    longest word if it wraps, else its longest line) and the width it would like (its
+    longest line). Measured once; a table is often tried at several layouts."""
+    out: list[tuple[int, int]] = []
+    for c, col in enumerate(cols):
+        texts = [_plain(row[c]) for row in rows]
+        most = max((_longest_line(t) for t in texts), default=0)
+        least = max((_longest_word(t) for t in texts), default=0) if col.wrap else most
+        out.append((least, most))
+    return out
+
+
 def plan_widths(cols: Sequence[Col], rows: Sequence[Sequence[RenderableType]], width: int, gap: int,
-                *, roomy: bool = False) -> list[int] | None:
+                *, roomy: bool = False, measures: Sequence[tuple[int, int]] | None = None) -> list[int] | None:
     """The content width of each column (padding excluded) so that the table takes at most
     ``width`` cells with ``gap`` cells between columns; None when it cannot without cutting
     a cell that must not wrap or splitting a word. ``roomy``: None also when a column of
-    prose would get less than a third of the screen (and less than its longest line)."""
+    prose would get less than a third of the screen (and less than its longest line).
+    ``measures``: what :func:`measure` says of the rows, when already known."""
+    if measures is None:
+        measures = measure(cols, rows)
     least: list[int] = []
     most: list[int] = []
-    for c, col in enumerate(cols):
-        texts = [_plain(row[c]) for row in rows]
+    for col, (cell_least, cell_most) in zip(cols, measures, strict=True):
         head = _longest_line(col.header)
-        if col.wrap:
-            least.append(max([head, 1, *(_longest_word(t) for t in texts)]))
-            most.append(max([head, 1, *(_longest_line(t) for t in texts)]))
-            if roomy:
-                least[-1] = max(least[-1], min(most[-1], width // 3))
-        else:
-            least.append(max([head, 1, *(_longest_line(t) for t in texts)]))
-            most.append(least[-1])
+        least.append(max(head, 1, cell_least))
+        most.append(max(head, 1, cell_most))
+        if col.wrap and roomy:
+            least[-1] = max(least[-1], min(most[-1], width // 3))
     spare = width - sum(least) - gap * (len(cols) - 1)
     if spare < 0:
         return None
@@ -109,10 +120,13 @@ def make_table(cols: Sequence[Col], rows: Sequence[Sequence[RenderableType]], wi
 
 
 def fit_table(cols: Sequence[Col], rows: Sequence[Sequence[RenderableType]], width: int,
-              *, sections: Iterable[int] = (), roomy: bool = False) -> Table | None:
+              *, sections: Iterable[int] = (), roomy: bool = False,
+              measures: Sequence[tuple[int, int]] | None = None) -> Table | None:
     """The table at ``width`` with the widest gaps that fit, or None when it does not fit."""
+    if measures is None:
+        measures = measure(cols, rows)
     for gap in GAPS:
-        widths = plan_widths(cols, rows, width, gap, roomy=roomy)
+        widths = plan_widths(cols, rows, width, gap, roomy=roomy, measures=measures)
         if widths is not None:
             return make_table(cols, rows, widths, gap, sections=sections)
     return None

@@ -259,7 +259,7 @@ def _feasible_rows(
     second line per node with the plugin's raw score → its normalized score."""
     best = set(result.best_nodes)
     styles = {}
-    for p in columns:
+    for p in columns if names else []:
         values = [p.scores[n].weighted for n in result.feasible_nodes if n in p.scores]
         styles[p.name] = _column_style(values)
     rows: list[list[RenderableType]] = []
@@ -460,6 +460,34 @@ def _left_out(skipped: list[PluginScores], zero: list[PluginScores]) -> Text | N
     return Text("; ".join(said), style=S_DIM) if said else None
 
 
+def _feasible_measures(result: CycleResult, names: list[str], wide: bool,
+                       columns: list[PluginScores]) -> list[tuple[int, int]]:
+    """What fit.measure would say of the feasible rows, worked out from the numbers (Rich
+    need not measure thousands of cells): the node column (filled in per variant), each
+    score column, the total. Every character here is one cell wide."""
+    out = [(0, 0)]
+    for p in columns:
+        scores = p.scores
+        w = 0
+        for n in names:
+            s = scores.get(n)
+            if s is None:
+                w = max(w, 1)  # "–"
+                continue
+            w = max(w, len(str(s.weighted)), len(f"{s.raw}→{s.normalized}") if wide else 0)
+        out.append((w, w))
+    total = max((len(str(result.totals.get(n, 0))) for n in names), default=0)
+    out.append((total, total))
+    return out
+
+
+def _label_width(names: list[str], result: CycleResult, labels: dict[str, str]) -> int:
+    """The node column's width as _node_label writes it: a 2-cell marker, the label, the
+    spec.nodeName note."""
+    return max((2 + cell_len(labels.get(n, n)) + (FOCUS_NOTE_WIDTH if n == result.focus_node else 0) for n in names),
+               default=0)
+
+
 def _with_labels(rows: list[list[RenderableType]], names: list[str], result: CycleResult, best: set[str],
                  labels: dict[str, str]) -> list[list[RenderableType]]:
     """The rows with their node cell written with these labels."""
@@ -500,14 +528,34 @@ def build(
     labels: dict[str, str] = {}
     tiny = False
     # First the variant that leaves the reasons room (a third of the screen), then any that fits.
+    # The cells are measured once; only the node column changes from one variant to the next.
+    # The widths are planned for each variant first, and the tables built for the chosen one.
+    f_meas = _feasible_measures(result, shown.feasible, wide, columns) if shown.feasible else []
+    i_meas = fit.measure(i_cols, i_rows) if shown.groups else []
+    chosen: tuple[dict[str, str], bool, bool] | None = None
     for roomy, (labels, tiny) in [(True, v) for v in variants] + [(False, v) for v in variants]:
         f_cols, _ = _feasible_rows(result, [], wide, labels, columns, tiny)
-        f_table = fit.fit_table(f_cols, _with_labels(f_rows, shown.feasible, result, best, labels), width) \
-            if shown.feasible else None
-        i_table = fit.fit_table(i_cols, _with_labels(i_rows, infeasible, result, set(), labels), width,
-                                sections=ends, roomy=roomy) if shown.groups else None
-        if (f_table is not None or not shown.feasible) and (i_table is not None or not shown.groups):
+        node = _label_width(shown.feasible, result, labels)
+        f_ok = not shown.feasible or fit.plan_widths(
+            f_cols, [], width, fit.GAPS[-1], measures=[(node, node), *f_meas[1:]]) is not None
+        node = _label_width(infeasible, result, labels)
+        i_ok = not shown.groups or fit.plan_widths(
+            i_cols, [], width, fit.GAPS[-1], roomy=roomy, measures=[(node, node), *i_meas[1:]]) is not None
+        if f_ok and i_ok:
+            chosen = (labels, tiny, roomy)
             break
+    labels, tiny, roomy = chosen if chosen is not None else (variants[-1][0], False, False)
+    f_table: Table | None = None
+    i_table: Table | None = None
+    if shown.feasible and chosen is not None:
+        f_cols, _ = _feasible_rows(result, [], wide, labels, columns, tiny)
+        node = _label_width(shown.feasible, result, labels)
+        f_table = fit.fit_table(f_cols, _with_labels(f_rows, shown.feasible, result, best, labels) if labels else f_rows,
+                                width, measures=[(node, node), *f_meas[1:]])
+    if shown.groups:
+        node = _label_width(infeasible, result, labels)
+        i_table = fit.fit_table(i_cols, _with_labels(i_rows, infeasible, result, set(), labels) if labels else i_rows,
+                                width, sections=ends, roomy=roomy, measures=[(node, node), *i_meas[1:]])
     if f_table is None:
         tiny = False  # the stacked form has room for the usual titles
 
