@@ -147,7 +147,10 @@ def stacked(cols: Sequence[Col], rows: Sequence[Sequence[RenderableType]]) -> Gr
     cells under it as ``Header value`` pairs, words wrapped whole with a hanging indent."""
     out: list[RenderableType] = []
     for row in rows:
-        out.append(Hanging(_flat(row[0]), INDENT))
+        head = _flat(row[0])
+        if cols[0].key:  # a bare number ("#") reads better with its name: "copy 3"
+            head = Text(f"{cols[0].key} ") + head
+        out.append(Hanging(head, INDENT))
         details = Text()
         for col, cell in zip(cols[1:], row[1:], strict=True):
             value = _flat(cell)

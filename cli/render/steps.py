@@ -56,7 +56,7 @@ def build_replicas(expl: Explanation, width: int = fit.UNLIMITED) -> list[Render
     pod.append(f"  priority {first.pod_priority}", style=S_DIM)
     parts: list[RenderableType] = [_header(first, [("Pods", pod), ("Result", verdict)]), Text("")]
 
-    cols = [fit.Col("#", justify="right"), fit.Col("Node"), fit.Col("Total", justify="right"),
+    cols = [fit.Col("#", justify="right", key="copy"), fit.Col("Node"), fit.Col("Total", justify="right"),
             fit.Col("Runner-up"), fit.Col("Margin", justify="right"), fit.Col("Tie", wrap=True)]
     rows: list[list[RenderableType]] = []
     for i, s in enumerate(steps):
@@ -109,7 +109,8 @@ def build_daemonset(expl: Explanation, width: int = fit.UNLIMITED) -> list[Rende
     ds = Text(f"{expl.daemonset}")
     ds.append(f"  pod priority {first.pod_priority}", style=S_DIM)
     parts: list[RenderableType] = [_header(first, [("DaemonSet", ds), ("Result", verdict)]), Text("")]
-    cols = [fit.Col("Node"), fit.Col("Verdict", key=""), fit.Col("Plugin", key=""), fit.Col("Reason", wrap=True, key="")]
+    cols = [fit.Col("Node", key=""), fit.Col("Verdict", key=""), fit.Col("Plugin", key=""),
+            fit.Col("Reason", wrap=True, key="")]
     rows: list[list[RenderableType]] = []
     for v in nodes:
         if v.fits:
