@@ -17,7 +17,7 @@ from typing import Any
 from kschedx.core.errors import InputError
 from kschedx.core.explain import Options, build_snapshot, explain_object, load_profiles
 from kschedx.core.load.files import load_objects
-from kschedx.core.load.repo import ManifestFile, classify, lay_over, same_file
+from kschedx.core.load.repo import ManifestFile, classify, inside, lay_over, same_file
 from kschedx.core.progress import report as report_progress
 from kschedx.core.quantity import QuantityError
 from kschedx.core.report import Explanation
@@ -152,7 +152,7 @@ def expand_paths(paths: list[str], exclude: list[str] | None = None) -> tuple[li
         else:
             out.append(p)
     if exclude:
-        left_out = [f for f in out if f != "-" and any(same_file(f, c) for c in exclude if c != "-")]
+        left_out = [f for f in out if f != "-" and any(same_file(f, c) or inside(f, c) for c in exclude if c != "-")]
         out = [f for f in out if f not in left_out]
     return out, left_out
 

@@ -106,3 +106,11 @@ def same_file(a: str, b: str) -> bool:
         return os.path.samefile(a, b)
     except OSError:
         return os.path.realpath(a) == os.path.realpath(b)
+
+
+def inside(path: str, directory: str) -> bool:
+    """Whether ``path`` lies under ``directory`` (a cluster-info dump's tree, say)."""
+    if not os.path.isdir(directory):
+        return False
+    root = os.path.realpath(directory)
+    return os.path.realpath(path).startswith(root + os.sep)

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import yaml
 from typer.testing import CliRunner
 
 from kschedx.cli.app import app
@@ -96,3 +97,20 @@ def test_piped_verdicts_take_one_line_each_at_40_columns() -> None:
     lines = out.stdout.splitlines()
     assert len(lines) == 2 + 3, out.stdout  # two results; checked, laid over, skipped
     assert lines[0].startswith("✓ Deployment/shop/orders (") and lines[0].endswith("fits (best: highmem-a1)")
+
+
+def test_a_cluster_info_dump_directory_in_the_walked_tree_is_not_checked(tmp_path: Path) -> None:
+    d = tmp_path / "deploy"
+    shutil.copytree(REPO / "deploy", d)
+    dump = d / "cluster-state"
+    (dump / "shop").mkdir(parents=True)
+    objects = [o for doc in yaml.safe_load_all(Path(CLUSTER).read_text()) for o in doc["items"]]
+    (dump / "nodes.json").write_text(json.dumps({"kind": "NodeList", "apiVersion": "v1",
+                                                 "items": [o for o in objects if o["kind"] == "Node"]}))
+    (dump / "shop" / "pods.json").write_text(json.dumps({"kind": "PodList", "apiVersion": "v1", "items": [
+        o for o in objects if o["kind"] == "Pod" and o["metadata"].get("namespace") == "shop"]}))
+    res = run("check", str(d), "--snapshot", str(dump), "--snapshot", CLUSTER, "-o", "json")
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert len(data["results"]) == 2  # the two Deployments, none of the dump's running pods
+    assert {s["file"] for s in data["skipped"]} >= {str(dump / "nodes.json"), str(dump / "shop" / "pods.json")}
