@@ -15,6 +15,7 @@ import typer
 
 from kschedx import __version__
 from kschedx.cli.commands import check as check_cmd
+from kschedx.cli.commands import completion as completion_cmd
 from kschedx.cli.commands import explain as explain_cmd
 from kschedx.cli.commands import pending as pending_cmd
 from kschedx.cli.commands import plugins as plugins_cmd
@@ -24,7 +25,8 @@ app = typer.Typer(
     name="kschedx",
     help="Explain kube-scheduler v1.35 decisions offline: where would this pod land, and why not on node X?",
     no_args_is_help=True,
-    add_completion=False,
+    # --install-completion / --show-completion for bash, zsh, fish (and PowerShell).
+    add_completion=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
@@ -51,6 +53,7 @@ app.command("check", no_args_is_help=True)(check_cmd.check)
 app.command("pending")(pending_cmd.pending)
 app.command("plugins")(plugins_cmd.plugins)
 app.command("snapshot", no_args_is_help=True)(snapshot_cmd.snapshot)
+app.command("completion", no_args_is_help=True)(completion_cmd.completion)
 
 
 def _prog_name() -> str:

@@ -29,13 +29,29 @@ def fail(message: str, code: int = EXIT_INPUT) -> typer.Exit:
     return typer.Exit(code)
 
 
+# What a command that reads a dump or a live cluster suggests when there is no cluster.
+DUMP_OR_KUBECONFIG = "pass --snapshot FILE (a dump; --cluster FILE works too) or a kubeconfig with --kubeconfig PATH"
+
+
+def require_dumps(paths: list[str] | None) -> None:
+    """A dump that does not exist, said in words a kubectl user reads right: kubectl's own
+    global ``--cluster NAME`` names a kubeconfig cluster, ours a file."""
+    import os
+
+    for p in paths or []:
+        if p != "-" and not os.path.exists(p):
+            raise fail(f"{p}: no such file (--snapshot/--cluster takes a dump file, e.g. one `kschedx snapshot` "
+                       "wrote; to read a kubeconfig cluster, leave it out and use --context NAME)")
+
+
 @contextmanager
-def engine_errors(debug: bool, what: str) -> Iterator[None]:
+def engine_errors(debug: bool, what: str, cluster_hint: str = "") -> Iterator[None]:
     """Turn engine failures into one stderr line and the SPEC's exit code.
 
     ``what`` names the input being processed, for failures the engine did not
     anticipate (a field of the wrong type deep in a manifest, say): the user still
-    learns which file to look at, and ``--debug`` shows the traceback.
+    learns which file to look at, and ``--debug`` shows the traceback. ``cluster_hint``
+    follows a cluster access error: what to do, in the options this command has.
     """
     from kschedx.core.errors import ClusterAccessError, InputError
 
@@ -50,7 +66,7 @@ def engine_errors(debug: bool, what: str) -> Iterator[None]:
     except ClusterAccessError as e:
         if debug:
             raise
-        raise fail(str(e), EXIT_CLUSTER) from None
+        raise fail(f"{e}; {cluster_hint}" if cluster_hint else str(e), EXIT_CLUSTER) from None
     except KeyboardInterrupt:
         raise fail("interrupted", 130) from None
     except Exception as e:  # noqa: BLE001 - the last line of defence against tracebacks

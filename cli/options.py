@@ -15,8 +15,10 @@ class Algorithm(StrEnum):
 
 ClusterFiles = Annotated[
     list[str] | None,
-    typer.Option("--cluster", "-c", metavar="FILE",
-                 help="Cluster dump: YAML or JSON, multi-document or kind: List, .gz ok. Repeatable.",
+    typer.Option("--snapshot", "--cluster", "-c", metavar="FILE",
+                 help="Cluster dump instead of the live cluster: what `kschedx snapshot` writes, `kubectl get ... -o "
+                 "yaml|json` (multi-document or kind: List), or `kubectl cluster-info dump` output (a file or its "
+                 "--output-directory); .gz ok. Repeatable. --cluster FILE is the same option.",
                  show_default=False),
 ]
 ConfigFile = Annotated[
@@ -48,7 +50,7 @@ Kubeconfig = Annotated[
     str | None,
     typer.Option("--kubeconfig", metavar="PATH", show_default=False,
                  help="Read the live cluster through this kubeconfig [default: $KUBECONFIG, then ~/.kube/config, "
-                 "then the in-cluster service account]. Used when no --cluster is given; read-only."),
+                 "then the in-cluster service account]. Used when no --snapshot is given; read-only."),
 ]
 Context = Annotated[
     str | None,

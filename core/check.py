@@ -16,12 +16,15 @@ from typing import Any
 
 from kschedx.core.errors import InputError
 from kschedx.core.explain import Options, build_snapshot, explain_object, load_profiles, resolve_version
-from kschedx.core.load.manifest import load_manifests
+from kschedx.core.load.files import load_objects
+from kschedx.core.load.repo import ManifestFile, classify, inside, lay_over, same_file
 from kschedx.core.progress import report as report_progress
 from kschedx.core.quantity import QuantityError
 from kschedx.core.report import Explanation
 from kschedx.core.selectors import SelectorError
 from kschedx.core.snapshot import ClusterObjects
+
+Dict = dict[str, Any]
 
 MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
 
@@ -137,6 +140,10 @@ class CheckReport:
     entries: list[CheckEntry] = field(default_factory=list)
     # The kube-scheduler release the run reproduced.
     kubernetes_version: str | None = None
+    # Files not checked, with why: (path, reason).
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    # Objects of the checked files laid over the cluster first (KIND/NS/NAME).
+    overlaid: list[str] = field(default_factory=list)
 
     @property
     def exit_code(self) -> int:
@@ -150,15 +157,19 @@ class CheckReport:
 
     def to_json(self) -> dict[str, Any]:
         counts = {k: sum(1 for e in self.entries if e.verdict == k) for k in (FITS, PARTIAL, UNSCHEDULABLE, ERROR)}
-        out: dict[str, Any] = {"results": [e.to_json() for e in self.entries], "summary": counts}
+        out: dict[str, Any] = {"results": [e.to_json() for e in self.entries], "summary": counts,
+                               "skipped": [{"file": f, "reason": r} for f, r in self.skipped],
+                               "overlaid": list(self.overlaid)}
         if self.kubernetes_version is not None:
             out["kubernetesVersion"] = self.kubernetes_version
         return out
 
 
-def expand_paths(paths: list[str]) -> list[str]:
-    """Files as given; directories walked (sorted) for YAML and JSON files; '-' is stdin."""
+def expand_paths(paths: list[str], exclude: list[str] | None = None) -> tuple[list[str], list[str]]:
+    """Files as given; directories walked (sorted) for YAML and JSON files; '-' is stdin.
+    Returns the files and those of ``exclude`` (the cluster dumps) that were left out."""
     out: list[str] = []
+    left_out: list[str] = []
     for p in paths:
         if p != "-" and os.path.isdir(p):
             found = sorted(
@@ -169,7 +180,10 @@ def expand_paths(paths: list[str]) -> list[str]:
             out.extend(found)
         else:
             out.append(p)
-    return out
+    if exclude:
+        left_out = [f for f in out if f != "-" and any(same_file(f, c) or inside(f, c) for c in exclude if c != "-")]
+        out = [f for f in out if f not in left_out]
+    return out, left_out
 
 
 def check_paths(
@@ -180,27 +194,51 @@ def check_paths(
     options: Options | None = None,
     config: str | None = None,
     source: str = "the cluster",
+    exclude: list[str] | None = None,
 ) -> CheckReport:
+    """Check every pod-bearing document of ``paths``. Files that hold none, or no
+    Kubernetes objects at all, are skipped (and listed); the cluster dumps (``exclude``)
+    are never checked; the other objects of the files that scheduling reads are laid over
+    the cluster first, as ``kubectl apply -f`` of the files would create them."""
     # The release is chosen once for the run; a bad version, feature gate, configuration or
     # Policy fails the run, not each document.
     options = resolve_version(options, objects, source)
     load_profiles(config, options)
+    report = CheckReport(kubernetes_version=options.version.name if options.version is not None else None)
+    files, dumps = expand_paths(paths, exclude)
+    report.skipped.extend((f, "the cluster dump (--snapshot/--cluster)") for f in dumps)
+    todo: list[ManifestFile] = []
+    overlay: list[Dict] = []
+    for k, path in enumerate(files):
+        report_progress(f"reading {path} ({k + 1} of {len(files)})", k, len(files))
+        try:
+            manifest = classify(path, load_objects(path))
+        except InputError as e:
+            report.entries.append(CheckEntry(path, error=str(e)))
+            continue
+        overlay.extend(manifest.overlay)
+        if manifest.skipped is not None:
+            report.skipped.append((path, manifest.skipped))
+        else:
+            todo.append(manifest)
+    try:
+        objects, report.overlaid = lay_over(objects, overlay, namespace)
+    except InputError as e:
+        report.entries.append(CheckEntry(", ".join(files), error=str(e)))
+        return report
     # One snapshot for every document: each lays its own objects over it and takes its
     # placed copies off again, so documents never see each other.
     try:
         snapshot = build_snapshot(objects)
     except (QuantityError, SelectorError) as e:
         raise InputError(str(e), path=source) from None
-    report = CheckReport(kubernetes_version=options.version.name if options.version is not None else None)
-    files = expand_paths(paths)
-    for k, path in enumerate(files):
-        report_progress(f"checking {path} ({k + 1} of {len(files)})", k, len(files))
-        try:
-            docs = load_manifests(path)
-        except InputError as e:
-            report.entries.append(CheckEntry(path, error=str(e)))
-            continue
-        for obj in docs:
+    n = sum(len(m.workloads) for m in todo)
+    done = 0
+    for manifest in todo:
+        path = manifest.path
+        for obj in manifest.workloads:
+            report_progress(f"checking {path} ({done + 1} of {n})", done, n)
+            done += 1
             meta = obj.get("metadata") or {}
             entry = CheckEntry(path, str(obj.get("kind")), namespace or meta.get("namespace") or "default",
                                meta.get("name") or meta.get("generateName"))
@@ -210,4 +248,7 @@ def check_paths(
             except InputError as e:
                 entry.error = str(e)
             report.entries.append(entry)
+    if not report.entries:
+        names = "; ".join(f"{f}: {why}" for f, why in report.skipped)
+        raise InputError(f"no Pod or workload to check (skipped {names})", path=", ".join(paths))
     return report

@@ -10,8 +10,9 @@ describe them, and never changes a decision.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from difflib import get_close_matches
 from fractions import Fraction
 from typing import Any
 
@@ -140,15 +141,25 @@ def _resource_facts(pod: PodInfo, ni: NodeInfo, resources: Any, use_requested: b
     else:
         reqs = score_requests(pod, resources)
     requested, allocatable = allocation_vectors(ni, resources, reqs, use_requested=use_requested)
+    # The other way of counting (NodeResourcesFit scores with the non-zero defaults, the
+    # balanced allocation with the requests as written): said when the two figures differ.
+    other_reqs = pod_request_list(pod, resources, use_requested=not use_requested)
+    other, _ = allocation_vectors(ni, resources, other_reqs, use_requested=not use_requested)
     out = []
     for i, r in enumerate(resources):
         if allocatable[i] == 0:
             continue
-        out.append(
-            f"{r.name}: {fmt_amount(r.name, requested[i])} of {fmt_amount(r.name, allocatable[i])} "
-            f"requested with this pod ({_pct(requested[i], allocatable[i])}; the pod asks "
-            f"{fmt_amount(r.name, reqs[i])}), weight {r.weight}"
-        )
+        fact = (f"{r.name}: {fmt_amount(r.name, requested[i])} of {fmt_amount(r.name, allocatable[i])} "
+                f"requested with this pod ({_pct(requested[i], allocatable[i])}; the pod asks "
+                f"{fmt_amount(r.name, reqs[i])}), weight {r.weight}")
+        if other[i] != requested[i] and r.name in ("cpu", "memory"):
+            if use_requested:
+                fact += (f" — the requests as written; NodeResourcesFit counts {fmt_amount(r.name, other[i])}, "
+                         "taking a container without a request as 100m CPU / 200Mi memory")
+            else:
+                fact += (f" — counting a container without a request as 100m CPU / 200Mi memory (the scheduler's "
+                         f"non-zero defaults); as written the requests are {fmt_amount(r.name, other[i])}")
+        out.append(fact)
     return out
 
 
@@ -444,8 +455,19 @@ def _fit_hints(pod: PodInfo, ni: NodeInfo) -> list[str]:
         elif m.capacity == 0:
             out.append(f"the node has no {m.resource} at all: pick a node that offers it, or drop the request")
         elif m.unresolvable:
-            out.append(f"the pod requests {fmt_amount(m.resource, m.requested)} {m.resource} but the node has only "
-                       f"{fmt_amount(m.resource, m.capacity)} allocatable: lower the request to at most that")
+            free = m.capacity - m.used
+            text = (f"the pod requests {fmt_amount(m.resource, m.requested)} {m.resource} but the node has only "
+                    f"{fmt_amount(m.resource, m.capacity)} allocatable")
+            if m.used <= 0:
+                text += ": lower the request to at most that"
+            elif free > 0:
+                # Down to the allocatable would still not fit: its pods hold the rest.
+                text += (f", {fmt_amount(m.resource, m.used)} of it already requested by its pods: lower the "
+                         f"request to at most {fmt_amount(m.resource, free)} (what they leave free)")
+            else:
+                text += (f", all of it already requested by its pods: lower the request to at most "
+                         f"{fmt_amount(m.resource, m.capacity)} and free that much on the node")
+            out.append(text)
         else:
             need = m.requested - (m.capacity - m.used)
             out.append(f"free {fmt_amount(m.resource, need)} {m.resource} on the node (the pod requests "
@@ -464,10 +486,39 @@ def _taint_hints(pod: PodInfo, ni: NodeInfo) -> list[str]:
             and not (ni.node.unschedulable and t.key == UNSCHEDULABLE_TAINT)]
 
 
-def _affinity_hints(pod: PodInfo, ni: NodeInfo) -> list[str]:
+def _cluster_labels(snapshot: Snapshot) -> dict[str, set[str]]:
+    """Every label key on the cluster's nodes, with the values it takes."""
+    out: dict[str, set[str]] = {}
+    for other in snapshot.node_infos:
+        for k, v in other.node.labels.items():
+            out.setdefault(k, set()).add(v)
+    return out
+
+
+def _closest(word: str, candidates: Iterable[str]) -> str | None:
+    found = get_close_matches(word, sorted(candidates), n=1, cutoff=0.6)
+    return found[0] if found else None
+
+
+def _label_hint(key: str, value: str, cluster: dict[str, set[str]]) -> str:
+    """How to give the node ``key=value``: or, when no node at all has that label, the
+    spelling the cluster has (a typo in the manifest is likelier than a missing label)."""
+    if key not in cluster:
+        near = _closest(key, cluster)
+        return f"no node has label {key}" + (f" — did you mean {near}?" if near else f": label the node {key}={value}")
+    if value not in cluster[key]:
+        near = _closest(value, cluster[key])
+        values = ", ".join(sorted(cluster[key])[:5]) + (" …" if len(cluster[key]) > 5 else "")
+        return (f"no node has {key}={value} (nodes have {key}={values})"
+                + (f" — did you mean {key}={near}?" if near else f": label the node {key}={value}"))
+    return f"label the node {key}={value}"
+
+
+def _affinity_hints(pod: PodInfo, ni: NodeInfo, snapshot: Snapshot | None = None) -> list[str]:
     labels = ni.node.labels
-    out = [f"label the node {k}={v}" for k, v in (pod.spec.get("nodeSelector") or {}).items()
-           if labels.get(k) != str(v)]
+    cluster = _cluster_labels(snapshot) if snapshot is not None else {}
+    out = [_label_hint(k, str(v), cluster) if snapshot is not None else f"label the node {k}={v}"
+           for k, v in (pod.spec.get("nodeSelector") or {}).items() if labels.get(k) != str(v)]
     na = pod.affinity.get("nodeAffinity") or {}
     req = na.get("requiredDuringSchedulingIgnoredDuringExecution") or {}
     terms = req.get("nodeSelectorTerms") or []
@@ -475,6 +526,14 @@ def _affinity_hints(pod: PodInfo, ni: NodeInfo) -> list[str]:
         exprs = terms[0].get("matchExpressions") or []
         want = ", ".join(f"{e.get('key')} {e.get('operator')} {e.get('values') or ''}".strip() for e in exprs)
         out.append(f"give the node labels matching a required node affinity term (term 1: {want or 'matchFields'})")
+        for e in exprs:
+            key = str(e.get("key"))
+            if e.get("operator") in ("In", "Exists") and cluster and key not in cluster:
+                near = _closest(key, cluster)
+                out.append(f"no node has label {key}" + (f" — did you mean {near}?" if near else ""))
+            elif e.get("operator") == "In" and key in cluster and not set(map(str, e.get("values") or [])) & cluster[key]:
+                near = next((n for v in e.get("values") or [] if (n := _closest(str(v), cluster[key]))), None)
+                out.append(f"no node has {key} in {e.get('values')}" + (f" — did you mean {near}?" if near else ""))
     return out or ["the node fails the scheduler-enforced node affinity of the profile (addedAffinity)"]
 
 
@@ -495,7 +554,7 @@ def failure_hints(failed: list[FilterCheck], pod: PodInfo, ni: NodeInfo, plugins
         elif f.plugin == "TaintToleration":
             hints.extend(_taint_hints(pod, ni))
         elif f.plugin == "NodeAffinity":
-            hints.extend(_affinity_hints(pod, ni))
+            hints.extend(_affinity_hints(pod, ni, snapshot))
         elif f.plugin == "NodeResourcesFit":
             hints.extend(_fit_hints(pod, ni) or [f"{f.plugin}: {'; '.join(f.reasons)}"])
         elif f.plugin == "PodTopologySpread" and "PodTopologySpread" in plugins.instances:

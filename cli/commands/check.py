@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from kschedx.cli import options as shared
-from kschedx.cli.common import engine_errors, progress_bar
+from kschedx.cli.common import DUMP_OR_KUBECONFIG, engine_errors, fail, progress_bar, require_dumps
 from kschedx.cli.options import AlgorithmName, ClusterFiles, ConfigFile, Context, Debug, Kubeconfig, NoColor, Offline, PolicyFile
 
 
@@ -24,10 +24,15 @@ class Output(StrEnum):
 
 def check(
     manifests: Annotated[
-        list[str],
+        list[str] | None,
         typer.Argument(metavar="MANIFEST...", help="Files, directories (walked for .yaml/.yml/.json) or - for stdin.",
                        show_default=False),
-    ],
+    ] = None,
+    filenames: Annotated[
+        list[str] | None,
+        typer.Option("--filename", "-f", metavar="PATH", help="A file or directory to check, as kubectl takes it "
+                     "(repeatable; with or instead of MANIFEST...).", show_default=False),
+    ] = None,
     cluster: ClusterFiles = None,
     kubeconfig: Kubeconfig = None,
     context: Context = None,
@@ -65,7 +70,11 @@ def check(
     or input error (a file that can't be read is reported and the others still checked),
     3 cluster access error. With a comparison (--compare-*): 1 when any verdict changes.
     """
-    with engine_errors(debug, ", ".join(manifests)), progress_bar():
+    manifests = [*(manifests or []), *(filenames or [])]
+    if not manifests:
+        raise fail("nothing to check: give MANIFEST... or -f/--filename PATH")
+    require_dumps(cluster)
+    with engine_errors(debug, ", ".join(manifests), DUMP_OR_KUBECONFIG), progress_bar():
         from kschedx.core import explain as engine
         from kschedx.core.check import check_paths
 
@@ -84,11 +93,11 @@ def check(
             setup = cmp.compare_setup(cmp.Setup(kubernetes_version, config, feature_gates), version=compare_version,
                                       config=compare_config, gates=compare_feature_gates)
             comparison = cmp.check_compared(manifests, objects, namespace=namespace, options=options, config=config,
-                                            compare=setup, source=source)
+                                            compare=setup, source=source, exclude=cluster or None)
         else:
             comparison = None
             report = check_paths(manifests, objects, namespace=namespace, options=options, config=config,
-                                 source=source)
+                                 source=source, exclude=cluster or None)
     for w in warnings:
         sys.stderr.write(f"warning: {w}\n")
     if comparison is not None:

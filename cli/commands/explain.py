@@ -13,7 +13,15 @@ from typing import Annotated, Any
 import typer
 
 from kschedx.cli import options as shared
-from kschedx.cli.common import EXIT_FITS, EXIT_UNSCHEDULABLE, engine_errors, progress_bar
+from kschedx.cli.common import (
+    DUMP_OR_KUBECONFIG,
+    EXIT_FITS,
+    EXIT_UNSCHEDULABLE,
+    engine_errors,
+    fail,
+    progress_bar,
+    require_dumps,
+)
 from kschedx.cli.options import AlgorithmName, ClusterFiles, ConfigFile, Context, Debug, Kubeconfig, NoColor, Offline, PolicyFile
 
 
@@ -27,10 +35,15 @@ class Output(StrEnum):
 
 def explain(
     manifest: Annotated[
-        str,
+        str | None,
         typer.Argument(metavar="MANIFEST", help="Pod or workload manifest (a path, or - for stdin), or an object of the "
                        "cluster: pod/NAME, deploy/NAME, sts/, ds/, rs/, job/, cj/ (with -n NS).", show_default=False),
-    ],
+    ] = None,
+    filename: Annotated[
+        str | None,
+        typer.Option("--filename", "-f", metavar="FILE", help="The manifest, as kubectl takes it (instead of MANIFEST).",
+                     show_default=False),
+    ] = None,
     cluster: ClusterFiles = None,
     kubeconfig: Kubeconfig = None,
     context: Context = None,
@@ -123,12 +136,17 @@ def explain(
     Exit codes: 0 the pod fits, 1 unschedulable, 2 usage or input error, 3 cluster access error.
     With a comparison (--compare-*): 0 no verdict changes, 1 a verdict changes.
     """
+    if (manifest is None) == (filename is None):
+        raise fail("give the manifest once: MANIFEST or -f/--filename FILE")
+    manifest = manifest if manifest is not None else filename
+    assert manifest is not None
+    require_dumps(cluster)
     if compare_version or compare_config or compare_feature_gates:
         _explain_compared(manifest, cluster, kubeconfig, context, namespace, doc, config, kubernetes_version,
                           feature_gates, compare_version, compare_config, compare_feature_gates, profile,
                           replicas, output.value, no_color, debug)
         return
-    with engine_errors(debug, manifest), progress_bar():
+    with engine_errors(debug, manifest, DUMP_OR_KUBECONFIG), progress_bar():
         from kschedx.core import explain as engine
         from kschedx.core.whatif import Edits
 
@@ -175,7 +193,7 @@ def _explain_compared(manifest: str, cluster: list[str] | None, kubeconfig: str 
                       compare_gates: str | None, profile: str | None, replicas: str | None, fmt: str,
                       no_color: bool, debug: bool) -> None:
     """explain under two setups; only the changes are shown."""
-    with engine_errors(debug, manifest), progress_bar():
+    with engine_errors(debug, manifest, DUMP_OR_KUBECONFIG), progress_bar():
         from kschedx.core import compare as cmp
         from kschedx.core import explain as engine
 

@@ -76,9 +76,9 @@ def _args_text(args: dict[str, Any]) -> str:
 
 
 def render_table(report: dict[str, Any], *, no_color: bool = False) -> None:
-    from rich.table import Table
     from rich.text import Text
 
+    from kschedx.cli.render import fit
     from kschedx.cli.render.console import make_console
 
     console = make_console(no_color=no_color)
@@ -90,50 +90,52 @@ def render_table(report: dict[str, Any], *, no_color: bool = False) -> None:
         pct = prof["percentageOfNodesToScore"]
         pct_text = f"{pct}%" if pct else "adaptive (0)"
         console.print()
-        console.print(Text(f"Profile {prof['schedulerName']}  (percentageOfNodesToScore: {pct_text})", style="bold cyan"))
+        console.print(fit.Hanging(Text(f"Profile {prof['schedulerName']}  (percentageOfNodesToScore: {pct_text})",
+                                       style="bold cyan")))
         neutral = [p for p, d in prof["extensionPoints"].items() if not d["evaluated"]]
-        table = Table(
-            show_lines=False,
-            header_style="bold",
-            caption=f"{', '.join(neutral)}: no effect on where the pod lands, listed only.",
-            caption_justify="left",
-        )
-        table.add_column("Extension point")
-        table.add_column("#", justify="right")
-        table.add_column("Plugin")
-        table.add_column("Weight", justify="right")
-        table.add_column("Note", style="dim")
+        # A plugin the engine does not run offline says so under its name (words that may
+        # wrap; plugin names never do, being the longest words).
+        cols = [fit.Col("Point", key=""), fit.Col("#", justify="right", key=""), fit.Col("Plugin", wrap=True, key=""),
+                fit.Col("Weight", justify="right")]
+        rows: list[list[Any]] = []
+        sections: list[int] = []
         points = list(prof["extensionPoints"].items())
-        for i, (point, data) in enumerate(points):
+        for point, data in points:
             plugins = data["plugins"]
-            last = i == len(points) - 1
+            if sections or rows:
+                sections.append(len(rows) - 1)
             if not plugins:
-                table.add_row(point, "", "-", "", "", end_section=not last)
+                rows.append([point, "", "-", ""])
                 continue
             for j, pl in enumerate(plugins):
-                note = "not evaluated offline" if data["evaluated"] and not pl["evaluated"] else ""
-                table.add_row(
-                    point if j == 0 else "",
-                    str(j + 1),
-                    pl["name"],
-                    str(pl["weight"]) if "weight" in pl else "",
-                    note,
-                    end_section=(j == len(plugins) - 1) and not last,
-                )
-        console.print(table)
+                name = Text(pl["name"])
+                if data["evaluated"] and not pl["evaluated"]:
+                    name.append("\nnot evaluated offline", style="dim")
+                rows.append([point if j == 0 else "", str(j + 1), name, str(pl["weight"]) if "weight" in pl else ""])
+        console.print(fit.table_or_stacked(cols, rows, console.width, sections=sections))
+        neutral = [p for p, d in prof["extensionPoints"].items() if not d["evaluated"]]
+        console.print(fit.Hanging(Text(f"{', '.join(neutral)}: no effect on where the pod lands, listed only.")))
         args = prof["pluginArgs"]
         if args:
-            at = Table(title="Plugin args (defaulted)", title_justify="left", header_style="bold", show_lines=True)
-            at.add_column("Plugin")
-            at.add_column("Args")
+            arg_rows: list[list[Any]] = []
             for name, value in args.items():
                 text = _args_text(value)
                 if name == "PodTopologySpread" and value.get("defaultingType") == "System":
                     # What System defaulting means, since the args themselves list nothing.
                     text += ("\n# system default constraints (ScheduleAnyway): "
                              "kubernetes.io/hostname maxSkew 3, topology.kubernetes.io/zone maxSkew 5")
-                at.add_row(name, text)
+                arg_rows.append([name, text])
             console.print()
-            console.print(at)
+            console.print(Text("Plugin args (defaulted)", style="bold"))
+            arg_table = fit.fit_table([fit.Col("Plugin"), fit.Col("Args", wrap=True)], arg_rows, console.width,
+                                      sections=range(len(arg_rows) - 1))
+            if arg_table is not None:
+                console.print(arg_table)
+            else:
+                # Narrow screen: each plugin's name, its YAML lines indented under it.
+                for name, text in arg_rows:
+                    console.print(Text(name))
+                    for line in text.split("\n"):
+                        console.print(fit.Hanging(Text(" " * fit.INDENT + line), 2 * fit.INDENT))
     for w in report["warnings"]:
-        console.print(Text(f"warning: {w}", style="yellow"))
+        console.print(fit.Hanging(Text(f"warning: {w}", style="yellow")))

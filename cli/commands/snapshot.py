@@ -15,18 +15,19 @@ def snapshot(
     output: Annotated[
         str,
         typer.Option("--output", "-o", metavar="FILE", show_default=False,
-                     help="Where to write: .json or .yaml (.gz to compress). Use it later with --cluster FILE."),
+                     help="Where to write: .json or .yaml (.gz to compress). Use it later with --snapshot FILE."),
     ],
     kubeconfig: Kubeconfig = None,
     context: Context = None,
     debug: Debug = False,
 ) -> None:
-    """Snapshot the live cluster (read-only list calls) for offline use with --cluster.
+    """Snapshot the live cluster (read-only list calls) for offline use with --snapshot FILE.
 
     Managed fields, last-applied annotations, env values and container commands are left
     out. Exit codes: 0 written, 2 the file can't be written, 3 cluster access error.
     """
-    with engine_errors(debug, output), progress_bar():
+    with engine_errors(debug, output, "pass a kubeconfig with --kubeconfig PATH (and --context NAME)"), \
+            progress_bar():
         from kschedx.core.load.live import load_live
         from kschedx.core.load.snapshot_file import write_snapshot
 

@@ -7,7 +7,7 @@ import sys
 
 from rich.text import Text
 
-from kschedx.cli.render.console import make_console
+from kschedx.cli.lines import print_records
 from kschedx.core.check import ERROR, FITS, PARTIAL, CheckReport
 from kschedx.core.gcpause import without_gc
 
@@ -20,7 +20,11 @@ def _mark(verdict: str) -> tuple[str, str]:
 
 
 def render_lines(report: CheckReport, no_color: bool = False) -> None:
-    console = make_console(no_color=no_color)
+    print_records(_records(report), no_color=no_color)
+
+
+def _records(report: CheckReport) -> list[Text]:
+    out: list[Text] = []
     for e in report.entries:
         mark, style = _mark(e.verdict)
         t = Text()
@@ -29,11 +33,18 @@ def render_lines(report: CheckReport, no_color: bool = False) -> None:
         if e.kind:
             t.append(f" ({e.file})", style="dim")
         t.append(f"  {e.message()}")
-        console.print(t)
+        out.append(t)
     s = report.to_json()["summary"]
-    console.print(Text(
+    out.append(Text(
         f"{len(report.entries)} checked: {s[FITS]} fit, {s[PARTIAL]} fit partly, {s['unschedulable']} don't fit, "
         f"{s[ERROR]} error(s)", style="dim"))
+    if report.overlaid:
+        out.append(Text(f"Laid over the cluster first, as kubectl apply -f of these files would create them: "
+                        f"{', '.join(report.overlaid)}", style="dim"))
+    if report.skipped:
+        out.append(Text(f"Skipped {len(report.skipped)} file(s): "
+                        + "; ".join(f"{f} ({why})" for f, why in report.skipped), style="dim"))
+    return out
 
 
 def _md_cell(text: str) -> str:
@@ -49,6 +60,10 @@ def render_markdown(report: CheckReport) -> None:
             replicas = f"{e.running} running + {e.placed} new / {e.replicas}"
         out.append(f"| {verdict} | `{_md_cell(e.workload)}` | `{_md_cell(e.file)}` | {replicas} | "
                    f"{_md_cell(e.message())} |")
+    if report.overlaid:
+        out.append(f"\nLaid over the cluster first: {_md_cell(', '.join(report.overlaid))}")
+    if report.skipped:
+        out.append(f"\nSkipped: {_md_cell('; '.join(f'`{f}` ({why})' for f, why in report.skipped))}")
     sys.stdout.write("\n".join(out) + "\n")
 
 

@@ -2,7 +2,8 @@
 
 Colour only on a terminal; ``--no-color`` and ``NO_COLOR`` turn it off there too. Off a
 terminal (a pipe, a file, a test runner) Rich writes plain text; the width is then
-``COLUMNS`` when set, else 100, so piped tables are not squeezed into 80 columns.
+``COLUMNS`` when set, else as wide as the content needs: a pipe has no screen to fit, and
+``grep`` or a CI log should see each row and each sentence on one line.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from typing import TextIO
 
 from rich.console import Console
 
-DEFAULT_PIPE_WIDTH = 100
+# Wide enough for any row or sentence (Rich needs a number).
+DEFAULT_PIPE_WIDTH = 10_000
 
 
 def _env_width() -> int | None:

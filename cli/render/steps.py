@@ -3,11 +3,11 @@ per node). Everything shown comes from the :class:`Explanation`; no logic beyond
 
 from __future__ import annotations
 
-from rich import box
 from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from kschedx.cli.render import fit
 from kschedx.cli.render.console import make_console
 from kschedx.cli.render.table import S_BAD, S_BEST, S_DIM, S_LABEL, S_OK, S_PLUGIN, S_WARN, big, span
 from kschedx.core.report import Explanation, summarize_step
@@ -38,11 +38,11 @@ def _warnings(results: list[CycleResult]) -> list[RenderableType]:
     for w in seen:
         t = span("warning: ", style=S_WARN)
         t.append(w, style=S_DIM)
-        out.append(t)
+        out.append(fit.Hanging(t))
     return out
 
 
-def build_replicas(expl: Explanation) -> list[RenderableType]:
+def build_replicas(expl: Explanation, width: int = fit.UNLIMITED) -> list[RenderableType]:
     steps = expl.steps
     if not steps:
         # Nothing to place (a workload that already runs as written): no cycle to show.
@@ -62,26 +62,24 @@ def build_replicas(expl: Explanation) -> list[RenderableType]:
     pod.append(f"  priority {first.pod_priority}", style=S_DIM)
     parts: list[RenderableType] = [_header(first, [("Pods", pod), ("Result", verdict)]), Text("")]
 
-    t = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, title="Replica placement", title_justify="left")
-    t.add_column("#", justify="right")
-    t.add_column("Node", no_wrap=True)
-    t.add_column("Total", justify="right")
-    t.add_column("Runner-up", no_wrap=True)
-    t.add_column("Margin", justify="right")
-    t.add_column("Tie", overflow="fold")
+    cols = [fit.Col("#", justify="right", key="copy"), fit.Col("Node"), fit.Col("Total", justify="right"),
+            fit.Col("Runner-up"), fit.Col("Margin", justify="right"), fit.Col("Tie", wrap=True)]
+    rows: list[list[RenderableType]] = []
     for i, s in enumerate(steps):
         sm = summarize_step(s)
         if sm.node is None:
-            t.add_row(str(i), span("does not fit", style=S_BAD), "", "", "", "")
+            rows.append([str(i), span("does not fit", style=S_BAD), "", "", "", ""])
             continue
-        t.add_row(
+        rows.append([
             str(i),
             span(sm.node, style=S_BEST),
             str(sm.total),
             f"{sm.runner_up} ({sm.runner_up_total})" if sm.runner_up else "—",
             str(sm.margin) if sm.margin is not None else "—",
             ", ".join(sm.tie) if sm.tie else "",
-        )
+        ])
+    parts.append(span("Replica placement", style=S_LABEL))
+    t = fit.table_or_stacked(cols, rows, width)
     parts.append(big(t))
     per_node: dict[str, int] = {}
     for s in steps:
@@ -89,19 +87,19 @@ def build_replicas(expl: Explanation) -> list[RenderableType]:
             per_node[s.selected_node] = per_node.get(s.selected_node, 0) + 1
     if per_node:
         spread = ", ".join(f"{n} ×{c}" for n, c in sorted(per_node.items(), key=lambda kv: (-kv[1], kv[0])))
-        parts.append(Text(f"Per node: {spread}", style=S_DIM))
+        parts.append(fit.Hanging(Text(f"Per node: {spread}", style=S_DIM)))
     last = steps[-1]
     if last.fit_error:
         t2 = span("FitError ", style=S_BAD)
         t2.append(f"(copy {len(steps) - 1}) {last.fit_error}")
-        parts.append(t2)
-    parts.append(Text("Each copy is bound to the first best node by name before the next cycle; "
-                      "-o json has every cycle in full.", style=S_DIM))
+        parts.append(fit.Hanging(t2))
+    parts.append(fit.Hanging(Text("Each copy is bound to the first best node by name before the next cycle; "
+                      "-o json has every cycle in full.", style=S_DIM)))
     parts.extend(_warnings(steps))
     return parts
 
 
-def build_daemonset(expl: Explanation) -> list[RenderableType]:
+def build_daemonset(expl: Explanation, width: int = fit.UNLIMITED) -> list[RenderableType]:
     first = expl.first
     # Pending daemon pods first (the surprise), then the nodes it runs on, then those not targeted.
     nodes = sorted(expl.daemon_nodes, key=lambda v: (0 if v.targeted and not v.fits else 1 if v.fits else 2, v.node))
@@ -117,23 +115,22 @@ def build_daemonset(expl: Explanation) -> list[RenderableType]:
     ds = Text(f"{expl.daemonset}")
     ds.append(f"  pod priority {first.pod_priority}", style=S_DIM)
     parts: list[RenderableType] = [_header(first, [("DaemonSet", ds), ("Result", verdict)]), Text("")]
-    t = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, title="Daemon pod per node",
-              title_justify="left")
-    t.add_column("Node", no_wrap=True)
-    t.add_column("Verdict", no_wrap=True)
-    t.add_column("Plugin", no_wrap=True)
-    t.add_column("Reason", overflow="fold", ratio=1)
+    cols = [fit.Col("Node", key=""), fit.Col("Verdict", key=""), fit.Col("Plugin", key=""),
+            fit.Col("Reason", wrap=True, key="")]
+    rows: list[list[RenderableType]] = []
     for v in nodes:
         if v.running:
-            t.add_row(v.node, span("running", style=S_OK), "", "already runs its daemon pod")
+            rows.append([v.node, span("running", style=S_OK), "", "already runs its daemon pod"])
         elif v.fits:
-            t.add_row(v.node, span("runs", style=S_OK), "", "")
+            rows.append([v.node, span("runs", style=S_OK), "", ""])
         elif not v.targeted:
-            t.add_row(v.node, span("not targeted", style=S_DIM), span(v.plugin or "", style=S_PLUGIN),
-                      "; ".join(v.reasons))
+            rows.append([v.node, span("not targeted", style=S_DIM), span(v.plugin or "", style=S_PLUGIN),
+                         "; ".join(v.reasons)])
         else:
-            t.add_row(v.node, span("pending", style=S_BAD), span(v.plugin or "", style=S_PLUGIN),
-                      "; ".join(v.reasons))
+            rows.append([v.node, span("pending", style=S_BAD), span(v.plugin or "", style=S_PLUGIN),
+                         "; ".join(v.reasons)])
+    parts.append(span("Daemon pod per node", style=S_LABEL))
+    t = fit.table_or_stacked(cols, rows, width)
     parts.append(big(t))
     parts.extend(_warnings([first]))
     return parts
@@ -141,5 +138,5 @@ def build_daemonset(expl: Explanation) -> list[RenderableType]:
 
 def render_steps(expl: Explanation, *, no_color: bool = False, console: Console | None = None) -> None:
     console = console or make_console(no_color=no_color)
-    parts = build_daemonset(expl) if expl.mode == "daemonset" else build_replicas(expl)
+    parts = build_daemonset(expl, console.width) if expl.mode == "daemonset" else build_replicas(expl, console.width)
     console.print(Group(*parts))

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rich import box
 from rich.cells import cell_len
 from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from kschedx.cli.render import bigtable
+from kschedx.cli.render import bigtable, fit
 from kschedx.cli.render.bigtable import BigTable
 from kschedx.cli.render.console import make_console
 from kschedx.core.result import CycleResult, NodeVerdict, PluginScores, PreemptionOutcome
@@ -226,29 +225,51 @@ def _node_label(name: str, result: CycleResult, best: bool, labels: dict[str, st
     return t
 
 
-def _feasible_table(
-    result: CycleResult, names: list[str], wide: bool, labels: dict[str, str], node_width: int, widths: list[int]
-) -> Table:
+TINY_NAMES = {
+    # Still shorter column titles, for a narrow screen (the legend line spells them out).
+    "TaintToleration": "Tnt",
+    "NodeAffinity": "NAff",
+    "NodeResourcesFit": "Fit",
+    "VolumeBinding": "Vol",
+    "PodTopologySpread": "Spr",
+    "InterPodAffinity": "PAff",
+    "DynamicResources": "DRA",
+    "NodeResourcesBalancedAllocation": "Bal",
+    "ImageLocality": "Img",
+    "SelectorSpreadPriority": "Spr",
+    "ServiceSpreadingPriority": "SSpr",
+    "InterPodAffinityPriority": "PAff",
+    "LeastRequestedPriority": "Lst",
+    "MostRequestedPriority": "Mst",
+    "BalancedResourceAllocation": "Bal",
+    "RequestedToCapacityRatioPriority": "RCR",
+    "NodePreferAvoidPodsPriority": "Avd",
+    "NodeAffinityPriority": "NAff",
+    "TaintTolerationPriority": "Tnt",
+    "ImageLocalityPriority": "Img",
+    "EqualPriority": "Eq",
+}
+
+
+def _title(plugin: str, tiny: bool) -> str:
+    return (TINY_NAMES.get(plugin) if tiny else None) or short_name(plugin)
+
+
+def _feasible_rows(
+    result: CycleResult, names: list[str], wide: bool, labels: dict[str, str], columns: list[PluginScores],
+    tiny: bool,
+) -> tuple[list[fit.Col], list[list[RenderableType]]]:
     """Scores of the feasible nodes: the weighted score per plugin, and in wide mode a dim
     second line per node with the plugin's raw score → its normalized score."""
-    shown, _ = _score_columns(result)
     best = set(result.best_nodes)
-    table = Table(
-        box=box.SIMPLE_HEAD,
-        title=Text(f"Feasible nodes ({len(result.feasible_nodes)})", style=S_LABEL),
-        title_justify="left",
-        pad_edge=False,
-        show_edge=False,
-    )
     styles = {}
-    for p in shown:
+    for p in columns if names else []:
         values = [p.scores[n].weighted for n in result.feasible_nodes if n in p.scores]
         styles[p.name] = _column_style(values)
-
     rows: list[list[RenderableType]] = []
     for n in names:
         cells: list[RenderableType] = [_node_label(n, result, n in best, labels)]
-        for p in shown:
+        for p in columns:
             s = p.scores.get(n)
             if s is None:
                 cells.append(Text("–", style=S_DIM))
@@ -261,45 +282,17 @@ def _feasible_table(
         total = result.totals.get(n, 0)
         cells.append(Text(str(total), style=S_BEST if n in best else ""))
         rows.append(cells)
-
-    # Every column gets the width of its widest cell, worked out from the values: Rich would
-    # otherwise measure each of thousands of cells. The node column may still fold as a
-    # last resort; numbers never do.
-    titles = [f"{short_name(p.name)}\n×{p.weight}" if wide else short_name(p.name) for p in shown]
-    table.add_column("Node", overflow="fold", min_width=min(node_width, widths[0]), width=max(node_width, widths[0]))
-    for title, width in zip(titles, widths[1:-1], strict=True):
-        table.add_column(title, justify="right", no_wrap=True, width=width)
-    table.add_column("Total", justify="right", no_wrap=True, style="bold", width=widths[-1])
-    for cells in rows:
-        table.add_row(*cells)
-    return table
+    cols = [fit.Col("Node", key="")]
+    for p in columns:
+        title = _title(p.name, tiny)
+        cols.append(fit.Col(f"{title}\n×{p.weight}" if wide else title, justify="right", key=title))
+    cols.append(fit.Col("Total", justify="right", style="bold"))
+    return cols, rows
 
 
-def big(table: Table) -> RenderableType:
+def big(table: RenderableType) -> RenderableType:
     """Thousands of rows print through BigTable (the same text, much faster)."""
-    return BigTable(table) if table.row_count > bigtable.BIG_TABLE_ROWS else table
-
-
-def _feasible_widths(result: CycleResult, names: list[str], wide: bool, labels: dict[str, str]) -> list[int]:
-    """The widest cell (or title) of each column of the feasible table, in terminal cells:
-    the node, each shown score plugin, the total."""
-    shown, _ = _score_columns(result)
-    # As _node_label writes them: a 2-cell marker, the label, the spec.nodeName note.
-    widths = [max([len("Node"), *(2 + cell_len(labels.get(n, n)) + (FOCUS_NOTE_WIDTH if n == result.focus_node else 0)
-                                  for n in names)])]
-    for p in shown:
-        titles = [short_name(p.name), f"×{p.weight}"] if wide else [short_name(p.name)]
-        w = max(len(t) for t in titles)
-        scores = p.scores
-        for n in names:
-            s = scores.get(n)
-            if s is None:
-                w = max(w, 1)  # "–"
-                continue
-            w = max(w, len(str(s.weighted)), len(f"{s.raw}→{s.normalized}") if wide else 0)
-        widths.append(w)
-    widths.append(max([len("Total"), *(len(str(result.totals.get(n, 0))) for n in names)]))
-    return widths
+    return BigTable(table) if isinstance(table, Table) and table.row_count > bigtable.BIG_TABLE_ROWS else table
 
 
 def common_suffix(names: list[str]) -> str:
@@ -316,40 +309,32 @@ def common_suffix(names: list[str]) -> str:
     return ""
 
 
-def _fits(console: Console, widths: list[int]) -> bool:
-    """Whether columns this wide fit the screen, with the feasible table's padding (one
-    space each side but the outer edges) and one-character column dividers."""
-    return sum(widths) + 3 * (len(widths) - 1) <= console.width
-
-
-def _node_width(names: list[str], labels: dict[str, str], console: Console) -> int:
-    """Room for the longest node label ("★ " included), so names fold only when they
-    would take more than half the screen."""
-    longest = max((len(labels.get(n, n)) for n in names), default=4) + 2
-    return min(longest, max(console.width // 2, 12))
+def _score_columns_shown(result: CycleResult, wide: bool) -> tuple[list[PluginScores], list[PluginScores]]:
+    """The score columns of the table, and those left out because every feasible node has
+    0 there (the default table only: -o wide shows them all)."""
+    shown, _ = _score_columns(result)
+    if wide:
+        return shown, []
+    feasible = result.feasible_nodes
+    zero = [p for p in shown if all(p.scores[n].weighted == 0 for n in feasible if n in p.scores)]
+    return [p for p in shown if p not in zero], zero
 
 
 # --------------------------------------------------------------------------- filtered out
 
 
-def _infeasible_table(
-    result: CycleResult, groups: list[list[str]], wide: bool, total: int, labels: dict[str, str], node_width: int
-) -> Table:
-    table = Table(
-        box=box.SIMPLE_HEAD,
-        title=Text(f"Filtered out ({total})", style=S_LABEL),
-        title_justify="left",
-        pad_edge=False,
-        show_edge=False,
-    )
-    table.add_column("Node", overflow="fold", min_width=node_width)
-    table.add_column("Rejected by", no_wrap=True, style=S_PLUGIN)
+def _infeasible_rows(
+    result: CycleResult, groups: list[list[str]], wide: bool, labels: dict[str, str]
+) -> tuple[list[fit.Col], list[list[RenderableType]], list[int]]:
+    cols = [fit.Col("Node", key=""), fit.Col("Rejected by", style=S_PLUGIN, key="")]
     if wide:
-        table.add_column("Code", no_wrap=True)
-    table.add_column("Reason", overflow="fold", ratio=1)
+        cols.append(fit.Col("Code", key=""))
+    cols.append(fit.Col("Reason", wrap=True, key=""))
+    rows: list[list[RenderableType]] = []
+    ends: list[int] = []
     for gi, group in enumerate(groups):
         if gi:
-            table.add_section()
+            ends.append(len(rows) - 1)
         for i, n in enumerate(group):
             v = result.nodes[n]
             label = _node_label(n, result, False, labels)
@@ -359,7 +344,7 @@ def _infeasible_table(
                 if wide:
                     row.append("")
                 row.append("")
-                table.add_row(*row)
+                rows.append(row)
                 continue
             plugin = v.plugin or ("(PreFilter)" if v.rejected_at == "PreFilter" else "?")
             reason = Text("; ".join(v.reasons))
@@ -369,25 +354,52 @@ def _infeasible_table(
             if wide:
                 row.append(Text(CODE_SHORT.get(v.code or "", v.code or ""), style=S_DIM))
             row.append(reason)
-            table.add_row(*row)
-    return table
+            rows.append(row)
+    return cols, rows, ends
+
+
+def _infeasible_stacked(
+    result: CycleResult, groups: list[list[str]], wide: bool, labels: dict[str, str]
+) -> RenderableType:
+    """Filtered-out nodes on a narrow screen: each reason once, the nodes it rejected under it."""
+    out: list[RenderableType] = []
+    for group in groups:
+        singles = [n for n in group if result.nodes[n].all_failures]
+        rest = [n for n in group if n not in singles]
+        for members in ([[n] for n in singles] + ([rest] if rest else [])):
+            v = result.nodes[members[0]]
+            plugin = v.plugin or ("(PreFilter)" if v.rejected_at == "PreFilter" else "?")
+            head = span(plugin, style=S_PLUGIN)
+            if wide:
+                head.append(f" ({CODE_SHORT.get(v.code or '', v.code or '')})", style=S_DIM)
+            head.append(": " + "; ".join(v.reasons))
+            for extra in (v.all_failures or [])[1:]:
+                head.append(f"\nalso {extra.get('plugin')}: {'; '.join(extra.get('reasons') or [])}", style=S_DIM)
+            out.append(fit.Hanging(head))
+            nodes = Text(" " * fit.INDENT)
+            for i, n in enumerate(members):
+                if i:
+                    nodes.append(", ")
+                nodes.append(labels.get(n, n))
+            out.append(fit.Hanging(nodes))
+    return Group(*out)
 
 
 # --------------------------------------------------------------------------- footer
 
 
-def _preemption(p: PreemptionOutcome, wide: bool) -> list[RenderableType]:
+def _preemption(p: PreemptionOutcome, wide: bool, width: int) -> list[RenderableType]:
     head = span("Preemption ", style=S_LABEL)
     if not p.eligible:
         head.append("not eligible", style=S_DIM)
         if p.message:
             head.append(f": {p.message}")
-        return [head]
+        return [fit.Hanging(head)]
     if not p.candidates:
         head.append("no node can be freed by evicting lower-priority pods")
         if p.message:
             head.append(f": {p.message}", style=S_DIM)
-        return [head]
+        return [fit.Hanging(head)]
     head.append(f"{_plural(len(p.candidates), 'candidate node')}; ")
     if p.nominated_node:
         head.append("would nominate ")
@@ -398,27 +410,25 @@ def _preemption(p: PreemptionOutcome, wide: bool) -> list[RenderableType]:
             head.append(f", evicting {', '.join(p.victims)}")
     if len(p.tied_best_nodes) > 1:
         head.append(f" (tied with {', '.join(n for n in p.tied_best_nodes if n != p.nominated_node)})", style=S_DIM)
-    out: list[RenderableType] = [head]
+    out: list[RenderableType] = [fit.Hanging(head)]
     for v in p.victim_details:
         line = Text(f"  • {v['pod']}  priority {v['priority']}")
         if v.get("violatesPDB"):
             line.append("  violates a PodDisruptionBudget", style=S_WARN)
-        out.append(line)
+        out.append(fit.Hanging(line))
     if p.lost_by:
         why: dict[str, list[str]] = {}
         for node, rule in sorted(p.lost_by.items()):
             why.setdefault(rule, []).append(node)
         for rule, nodes in why.items():
-            out.append(Text(f"  {_plural(len(nodes), 'other candidate')} lost on {rule}: {', '.join(nodes)}",
-                            style=S_DIM))
+            out.append(fit.Hanging(Text(f"  {_plural(len(nodes), 'other candidate')} lost on {rule}: "
+                                        f"{', '.join(nodes)}", style=S_DIM)))
     if wide:
-        t = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
-        t.add_column("Candidate", no_wrap=True)
-        t.add_column("PDB violations", justify="right")
-        t.add_column("Victims", overflow="fold", ratio=1)
-        for c in p.candidates:
-            t.add_row(c.node, str(c.num_pdb_violations), ", ".join(c.victims))
-        out.append(t)
+        cols = [fit.Col("Candidate", key=""), fit.Col("PDB violations", justify="right"),
+                fit.Col("Victims", wrap=True)]
+        rows: list[list[RenderableType]] = [
+            [c.node, str(c.num_pdb_violations), ", ".join(c.victims)] for c in p.candidates]
+        out.append(fit.table_or_stacked(cols, rows, width))
     return out
 
 
@@ -428,18 +438,22 @@ def _nominated(result: CycleResult, labels: dict[str, str]) -> list[RenderableTy
     for node, story in sorted(result.nominated.items()):
         t = Text(f"  {labels.get(node, node)}: ")
         t.append(story.describe(result.pod_priority), style=S_DIM)
-        out.append(t)
+        out.append(fit.Hanging(t))
     out.append(Text(""))
     return out
 
 
-def _legend(result: CycleResult) -> Text:
-    shown, _ = _score_columns(result)
+def _legend(result: CycleResult, columns: list[PluginScores], tiny: bool, wide: bool) -> Text:
+    """One line naming the plugin behind each shortened column title (and, in wide mode,
+    what the two numbers of a cell are)."""
     t = Text("Columns: ", style=S_DIM)
-    for i, p in enumerate(shown):
+    for i, p in enumerate(columns):
         if i:
             t.append(" · ", style=S_DIM)
-        t.append(f"{short_name(p.name)}={p.name}", style=S_DIM)
+        t.append(f"{_title(p.name, tiny)}={p.name}", style=S_DIM)
+    if not wide:
+        t.append(".", style=S_DIM)
+        return t
     t.append(
         ".\nEach cell: the weighted score (normalized × the weight under the title; Total sums them), "
         + ("and below it the plugin's raw score → its score after NormalizeScore (0-100)."
@@ -451,6 +465,50 @@ def _legend(result: CycleResult) -> Text:
     return t
 
 
+def _left_out(skipped: list[PluginScores], zero: list[PluginScores]) -> Text | None:
+    """The one footer line naming the score plugins that have no column."""
+    said: list[str] = []
+    if skipped:
+        said.append("Skipped by PreScore (no score): " + ", ".join(p.name for p in skipped))
+    if zero:
+        said.append("0 on every node (no column): " + ", ".join(p.name for p in zero))
+    return Text("; ".join(said), style=S_DIM) if said else None
+
+
+def _feasible_measures(result: CycleResult, names: list[str], wide: bool,
+                       columns: list[PluginScores]) -> list[tuple[int, int]]:
+    """What fit.measure would say of the feasible rows, worked out from the numbers (Rich
+    need not measure thousands of cells): the node column (filled in per variant), each
+    score column, the total. Every character here is one cell wide."""
+    out = [(0, 0)]
+    for p in columns:
+        scores = p.scores
+        w = 0
+        for n in names:
+            s = scores.get(n)
+            if s is None:
+                w = max(w, 1)  # "–"
+                continue
+            w = max(w, len(str(s.weighted)), len(f"{s.raw}→{s.normalized}") if wide else 0)
+        out.append((w, w))
+    total = max((len(str(result.totals.get(n, 0))) for n in names), default=0)
+    out.append((total, total))
+    return out
+
+
+def _label_width(names: list[str], result: CycleResult, labels: dict[str, str]) -> int:
+    """The node column's width as _node_label writes it: a 2-cell marker, the label, the
+    spec.nodeName note."""
+    return max((2 + cell_len(labels.get(n, n)) + (FOCUS_NOTE_WIDTH if n == result.focus_node else 0) for n in names),
+               default=0)
+
+
+def _with_labels(rows: list[list[RenderableType]], names: list[str], result: CycleResult, best: set[str],
+                 labels: dict[str, str]) -> list[list[RenderableType]]:
+    """The rows with their node cell written with these labels."""
+    return [[_node_label(n, result, n in best, labels), *row[1:]] for n, row in zip(names, rows, strict=True)]
+
+
 def build(
     result: CycleResult, console: Console, *, wide: bool = False, top: int | None = None
 ) -> list[RenderableType]:
@@ -458,59 +516,106 @@ def build(
     parts: list[RenderableType] = [_header(result), Text("")]
     rows = order_nodes(result)
     shown = rows.limit(top)
-    labels: dict[str, str] = {}
-    suffix_note: Text | None = None
-    listed = shown.feasible + shown.infeasible
-    node_width = _node_width(listed, labels, console)
+    width = console.width
+    columns, zero = _score_columns_shown(result, wide)
+    _, skipped = _score_columns(result)
+    best = set(result.best_nodes)
+    infeasible = shown.infeasible
+
+    # The table is tried with the full node names and the usual titles first; then with the
+    # domain every node name shares left out (noted below), then with the shortest titles.
     suffix = common_suffix(list(result.nodes))
-    widths = _feasible_widths(result, shown.feasible, wide, labels) if shown.feasible else []
-    if suffix and shown.feasible and not _fits(console, widths):
-        # Cloud node names share a long domain; drop it rather than fold every name.
-        labels = {n: n[: -len(suffix)] for n in result.nodes}
-        node_width = _node_width(listed, labels, console)
-        widths = _feasible_widths(result, shown.feasible, wide, labels)
-        suffix_note = Text(f"Node names shortened: each ends in {suffix}", style=S_DIM)
+    short_labels = {n: n[: -len(suffix)] for n in result.nodes} if suffix else {}
+    variants: list[tuple[dict[str, str], bool]] = [({}, False)]
+    if suffix:
+        variants.append((short_labels, False))
+    variants.append((short_labels, True))
+    f_rows: list[list[RenderableType]] = []
+    i_cols: list[fit.Col] = []
+    i_rows: list[list[RenderableType]] = []
+    ends: list[int] = []
+    if shown.feasible:
+        _, f_rows = _feasible_rows(result, shown.feasible, wide, {}, columns, False)
+    if shown.groups:
+        i_cols, i_rows, ends = _infeasible_rows(result, shown.groups, wide, {})
+    labels: dict[str, str] = {}
+    tiny = False
+    # First the variant that leaves the reasons room (a third of the screen), then any that fits.
+    # The cells are measured once; only the node column changes from one variant to the next.
+    # The widths are planned for each variant first, and the tables built for the chosen one.
+    f_meas = _feasible_measures(result, shown.feasible, wide, columns) if shown.feasible else []
+    i_meas = fit.measure(i_cols, i_rows) if shown.groups else []
+    chosen: tuple[dict[str, str], bool, bool] | None = None
+    for roomy, (labels, tiny) in [(True, v) for v in variants] + [(False, v) for v in variants]:
+        f_cols, _ = _feasible_rows(result, [], wide, labels, columns, tiny)
+        node = _label_width(shown.feasible, result, labels)
+        f_ok = not shown.feasible or fit.plan_widths(
+            f_cols, [], width, fit.GAPS[-1], measures=[(node, node), *f_meas[1:]]) is not None
+        node = _label_width(infeasible, result, labels)
+        i_ok = not shown.groups or fit.plan_widths(
+            i_cols, [], width, fit.GAPS[-1], roomy=roomy, measures=[(node, node), *i_meas[1:]]) is not None
+        if f_ok and i_ok:
+            chosen = (labels, tiny, roomy)
+            break
+    labels, tiny, roomy = chosen if chosen is not None else (variants[-1][0], False, False)
+    f_table: Table | None = None
+    i_table: Table | None = None
+    if shown.feasible and chosen is not None:
+        f_cols, _ = _feasible_rows(result, [], wide, labels, columns, tiny)
+        node = _label_width(shown.feasible, result, labels)
+        f_table = fit.fit_table(f_cols, _with_labels(f_rows, shown.feasible, result, best, labels) if labels else f_rows,
+                                width, measures=[(node, node), *f_meas[1:]])
+    if shown.groups:
+        node = _label_width(infeasible, result, labels)
+        i_table = fit.fit_table(i_cols, _with_labels(i_rows, infeasible, result, set(), labels) if labels else i_rows,
+                                width, sections=ends, roomy=roomy, measures=[(node, node), *i_meas[1:]])
+    if f_table is None:
+        tiny = False  # the stacked form has room for the usual titles
+
     if shown.feasible and result.error and not result.score_plugins:
         # The cycle stopped at a plugin's error before scoring: these nodes only passed Filter.
         parts.append(Text(f"Passed every filter ({len(rows.feasible)}), not scored: the cycle stopped at the error",
                           style=S_LABEL))
-        parts.append(Text("  " + ", ".join(labels.get(n, n) for n in shown.feasible)))
+        parts.append(fit.Hanging(Text("  " + ", ".join(labels.get(n, n) for n in shown.feasible))))
         parts.append(Text(""))
     elif shown.feasible:
-        table = _feasible_table(result, shown.feasible, wide, labels, node_width, widths)
-        parts.append(big(table))
-        _, skipped = _score_columns(result)
-        if skipped:
-            parts.append(Text("Skipped by PreScore (no score): " + ", ".join(p.name for p in skipped), style=S_DIM))
+        parts.append(Text(f"Feasible nodes ({len(result.feasible_nodes)})", style=S_LABEL))
+        f_cols, _ = _feasible_rows(result, [], wide, labels, columns, tiny)
+        parts.append(big(f_table) if f_table is not None else
+                     fit.stacked(f_cols, _with_labels(f_rows, shown.feasible, result, best, labels)))
+        left_out = _left_out(skipped, zero)
+        if left_out is not None:
+            parts.append(fit.Hanging(left_out))
+        if columns:
+            parts.append(fit.Hanging(_legend(result, columns, tiny, wide)))
         if not wide:
-            parts.append(Text("Scores are weighted (normalized × weight); -o wide shows raw and normalized.",
-                              style=S_DIM))
+            parts.append(fit.Hanging(Text("Scores are weighted (normalized × weight); -o wide shows raw and "
+                                          "normalized.", style=S_DIM)))
         parts.append(Text(""))
     if shown.groups:
-        parts.append(big(_infeasible_table(result, shown.groups, wide, len(rows.infeasible), labels, node_width)))
+        parts.append(Text(f"Filtered out ({len(rows.infeasible)})", style=S_LABEL))
+        parts.append(big(i_table) if i_table is not None else _infeasible_stacked(result, shown.groups, wide, labels))
         if wide:
-            parts.append(Text("Unresolvable = UnschedulableAndUnresolvable: preemption cannot help on that node.",
-                              style=S_DIM))
+            parts.append(fit.Hanging(Text("Unresolvable = UnschedulableAndUnresolvable: preemption cannot help on "
+                                          "that node.", style=S_DIM)))
         parts.append(Text(""))
     hidden = len(rows) - len(shown)
     if hidden:
         parts.append(Text(f"… {_plural(hidden, 'more node')} not shown (--top {top})", style=S_DIM))
-    if suffix_note is not None:
-        parts.append(suffix_note)
-    if wide and shown.feasible:
-        parts.append(_legend(result))
+    if labels:
+        parts.append(fit.Hanging(Text(f"Node names shortened: each ends in {suffix}", style=S_DIM)))
     if result.nominated:
         parts.extend(_nominated(result, labels))
     if result.fit_error:
         t = span("FitError ", style=S_BAD)
         t.append(result.fit_error)
-        parts.append(t)
+        parts.append(fit.Hanging(t))
     if result.preemption is not None and (result.preemption.evaluated or result.preemption.message):
-        parts.extend(_preemption(result.preemption, wide))
+        parts.extend(_preemption(result.preemption, wide, width))
     for w in result.warnings:
         t = span("warning: ", style=S_WARN)
         t.append(w, style=S_DIM)
-        parts.append(t)
+        parts.append(fit.Hanging(t))
     # No trailing blank line.
     while parts and isinstance(parts[-1], Text) and not parts[-1].plain:
         parts.pop()

@@ -20,6 +20,13 @@ import yaml
 
 from kschedx.core.errors import InputError
 from kschedx.core.gcpause import gc_paused
+from kschedx.core.load.clusterinfo import (
+    START,
+    decode_concatenated_json,
+    dump_directory_files,
+    has_log_sections,
+    strip_log_sections,
+)
 from kschedx.core.load.dra_versions import OLD_VERSIONS as OLD_DRA_VERSIONS
 from kschedx.core.load.dra_versions import to_v1 as dra_to_v1
 from kschedx.core.load.yamlload import load_all as load_yaml_documents
@@ -39,6 +46,8 @@ CLUSTER_KINDS = frozenset(
     }
 )
 
+
+LOG_MARK = START.encode()
 
 _CHUNK = 16 << 20  # read large files in pieces so that progress can be shown
 
@@ -106,6 +115,8 @@ def parse_bytes(data: bytes, path: str) -> list[tuple[Dict, int | None]]:
     report the error with its line.
     """
     if data[:4096].lstrip()[:1] not in (b"{", b"["):
+        if LOG_MARK in data:
+            return parse_documents(_decode(data, path), path)  # `cluster-info dump -o yaml`, logs and all
         # YAML: libyaml reads the bytes as they are (a str would be copied back to UTF-8).
         return _parse_yaml(data, path)
     report(f"decoding {Path(path).name} ({len(data) >> 20} MB)")
@@ -119,11 +130,19 @@ def parse_bytes(data: bytes, path: str) -> list[tuple[Dict, int | None]]:
 
 def parse_documents(text: str, path: str) -> list[tuple[Dict, int | None]]:
     """Every non-empty document of a YAML or JSON text, with its starting line when known."""
+    if has_log_sections(text):
+        # `kubectl cluster-info dump` on stdout: lists with the containers' logs between them.
+        text = strip_log_sections(text)
     stripped = text.lstrip()
     if stripped[:1] in ("{", "["):
         try:
             data = json.loads(text)
         except json.JSONDecodeError as e:
+            if e.msg == "Extra data":
+                # JSON values one after another (cluster-info dump).
+                values = decode_concatenated_json(text, path)
+                if values is not None:
+                    return [(d, None) for d in values]
             # Not JSON after all? YAML is a superset; let it report the error with a line.
             try:
                 return _parse_yaml(text, path)
@@ -163,9 +182,11 @@ def iter_objects(docs: list[tuple[Any, int | None]], path: str) -> Iterator[tupl
         if not isinstance(doc, dict):
             raise InputError(f"expected a Kubernetes object (a mapping), got {type(doc).__name__}", path=path, line=line)
         kind = doc.get("kind")
-        if isinstance(kind, str) and kind.endswith("List") and isinstance(doc.get("items"), list):
+        # `items: null` is how kubectl writes an empty list.
+        if isinstance(kind, str) and kind.endswith("List") and isinstance(doc.get("items"), list | None) \
+                and "items" in doc:
             item_kind = kind[: -len("List")] if kind != "List" else None
-            for item in doc["items"]:
+            for item in doc["items"] or []:
                 if not isinstance(item, dict):
                     raise InputError("a List item is not a mapping", path=path, line=line)
                 if item_kind and "kind" not in item:
@@ -197,16 +218,21 @@ def load_objects(path: str) -> list[tuple[Dict, int | None]]:
 def load_cluster(paths: list[str]) -> ClusterObjects:
     """All the objects of the cluster dumps; kinds the pipeline doesn't read are counted."""
     objects = ClusterObjects()
+    files: list[str] = []
     for path in paths:
+        # A `kubectl cluster-info dump --output-directory` tree: its object files.
+        files.extend(dump_directory_files(path) if path != "-" and os.path.isdir(path) else [path])
+    for path in files:
         report(f"reading {path}")
         with gc_paused():
             docs = parse_bytes(read_bytes(path), path)
             objects.server_version = objects.server_version or recorded_server_version(docs)
             loaded = list(iter_objects(docs, path))
-        for obj, line in loaded:
+        for number, (obj, line) in enumerate(loaded, start=1):
             kind = obj.get("kind")
             if not isinstance(kind, str) or not kind:
-                raise InputError("object without a kind", path=path, line=line)
+                name = (obj.get("metadata") or {}).get("name") if isinstance(obj.get("metadata"), dict) else None
+                raise InputError(f"object {number}{f' ({name})' if name else ''} has no kind", path=path, line=line)
             if kind in CLUSTER_KINDS:
                 if not isinstance(obj.get("metadata"), dict):
                     raise InputError(f"{kind} without metadata", path=path, line=line)

@@ -23,7 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from kschedx.core.errors import ClusterAccessError
+from kschedx.core.errors import ClusterAccessError, InputError
 from kschedx.core.load.dra_versions import OLD_VERSIONS as OLD_DRA_VERSIONS
 from kschedx.core.load.dra_versions import to_v1 as dra_to_v1
 from kschedx.core.progress import report
@@ -100,20 +100,24 @@ def _api_client(kubeconfig: str | None, context: str | None) -> tuple[Any, str |
     cfg = client.Configuration()
     # $KUBECONFIG is read now, not when the client was imported (it may hold several
     # files, merged like kubectl does).
+    if kubeconfig and not os.path.exists(kubeconfig):
+        # Given on the command line: a typo, not "no cluster" (the client would call it invalid).
+        raise InputError("no such file", path=kubeconfig)
     kubeconfig = kubeconfig or os.environ.get("KUBECONFIG") or None
     try:
         config.load_kube_config(  # type: ignore[no-untyped-call]
             config_file=kubeconfig, context=context, client_configuration=cfg)
     except (ConfigException, OSError, ValueError, TypeError) as e:
+        if kubeconfig and not any(os.path.exists(p) for p in kubeconfig.split(os.pathsep) if p):
+            raise ClusterAccessError(f"$KUBECONFIG {kubeconfig}: no such file") from None
         if kubeconfig or context:
             where = f"kubeconfig {kubeconfig}" if kubeconfig else "kubeconfig"
-            raise ClusterAccessError(f"{where}: {e} (or explain a dump with --cluster FILE)") from None
+            raise ClusterAccessError(f"{where}: {e}") from None
         try:
             config.load_incluster_config(client_configuration=cfg)  # type: ignore[no-untyped-call]
         except ConfigException:
             raise ClusterAccessError(
-                f"no cluster to read: pass --cluster FILE (a dump), or a kubeconfig with --kubeconfig or "
-                f"$KUBECONFIG ({e})"
+                f"no cluster to read: no kubeconfig ($KUBECONFIG, ~/.kube/config) and not inside a cluster ({e})"
             ) from None
     return client.ApiClient(cfg), cfg.host
 

@@ -73,7 +73,8 @@ def select_document(path: str, doc_name: str | None) -> Dict:
             raise InputError(f"several documents are named {doc_name!r}; use KIND/NAME", path=path)
         return named[0][0]
     if not bearing:
-        kinds = sorted({str(o.get("kind")) for o, _ in objs})
+        kinds = sorted({str(o["kind"]) if isinstance(o.get("kind"), str) else f"an object without kind (document {i})"
+                        for i, (o, _) in enumerate(objs, start=1)})
         what = ", ".join(kinds) if kinds else "no object"
         raise InputError(
             f"no Pod or workload in the manifest (found {what}); expected one of {', '.join(WORKLOAD_KINDS)}",

@@ -91,7 +91,7 @@ def test_replica_and_daemonset_tables_print_what_rich_prints(width: int, monkeyp
             "spec": {"containers": [{"name": "c", "image": "agent:1", "resources": {"requests": {"cpu": "2"}}}]}}},
     }
     daemonset = engine.explain_object(daemon, "ds.yaml", objects)
-    for build in (lambda: steps_view.build_replicas(replicas), lambda: steps_view.build_daemonset(daemonset)):
+    for build in (lambda: steps_view.build_replicas(replicas, width), lambda: steps_view.build_daemonset(daemonset, width)):
         fast = _render_chars(build, big=True, width=width, monkeypatch=monkeypatch)
         slow = _render_chars(build, big=False, width=width, monkeypatch=monkeypatch)
         assert "".join(c for c, _ in fast) == "".join(c for c, _ in slow)

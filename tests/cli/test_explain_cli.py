@@ -90,11 +90,19 @@ def test_table_columns_are_short_plugin_titles_with_weighted_scores() -> None:
     res = run("explain", WEB, "--cluster", CLUSTER)
     expected = engine_json(WEB)
     header = next(line for line in res.stdout.splitlines() if line.startswith("Node ") and "Total" in line)
-    assert header.split() == ["Node", "Taint", "Fit", "Spread", "DRA", "Balanced", "Image", "Total"]
+    # A column that is 0 on every feasible node (DynamicResources: the pod uses no device)
+    # leaves the default table and is named in the footer line.
+    zero = [p["name"] for p in expected["scorePlugins"] if not p["skipped"]
+            and all(s["weighted"] == 0 for s in p["scores"].values())]
+    assert "DynamicResources" in zero
+    assert header.split() == ["Node", "Taint", "Fit", "Spread", "Balanced", "Image", "Total"]
+    assert "0 on every node (no column): " + ", ".join(zero) in " ".join(res.stdout.split())
+    assert "Columns: Taint=TaintToleration · Fit=NodeResourcesFit" in res.stdout
     best = expected["bestNodes"][0]
     row = next(line for line in res.stdout.splitlines() if line.startswith("★"))
     weighted = [
         str(p["scores"][best]["weighted"]) for p in expected["scorePlugins"] if not p["skipped"]
+        and p["name"] not in zero
     ]
     assert row.split()[2:] == [*weighted, str(expected["totals"][best])]
 

@@ -174,3 +174,41 @@ def test_pod_affinity_hints_and_facts() -> None:
     s = story(p, *objs, focus="b")
     facts = {d.plugin: d.facts for d in s.scores}["InterPodAffinity"]
     assert facts == ["preferred affinity term 1 (+40, selector app=db): 1 matching pod(s) in kubernetes.io/hostname=b"]
+
+
+def test_request_above_allocatable_counts_what_the_node_already_runs() -> None:
+    # 3 CPUs asked of a 2-CPU node whose pods hold 500m: at most 1500m would fit, not 2000m.
+    s = story(pod("p", cpu="3"), node("a", cpu="2"), pod("busy", cpu="500m", node_name="a"), focus="a")
+    assert s.hints == ["the pod requests 3000m cpu but the node has only 2000m allocatable, 500m of it already "
+                       "requested by its pods: lower the request to at most 1500m (what they leave free)"]
+    s = story(pod("p", cpu="3"), node("a", cpu="2"), pod("busy", cpu="2", node_name="a"), focus="a")
+    assert s.hints == ["the pod requests 3000m cpu but the node has only 2000m allocatable, all of it already "
+                       "requested by its pods: lower the request to at most 2000m and free that much on the node"]
+
+
+def test_a_selector_key_or_value_no_node_has_gets_the_closest_spelling() -> None:
+    nodes = [node("a", labels={"node-pool": "general"}), node("b", labels={"node-pool": "batch"})]
+    s = story(pod("p", cpu="100m", nodeSelector={"node-pol": "general"}), *nodes, focus="a")
+    assert s.hints == ["no node has label node-pol — did you mean node-pool?"]
+    s = story(pod("p", cpu="100m", nodeSelector={"node-pool": "genral"}), *nodes, focus="a")
+    assert s.hints == ["no node has node-pool=genral (nodes have node-pool=batch, general) — did you mean "
+                       "node-pool=general?"]
+    # A label some other node has: labelling this one is the advice.
+    s = story(pod("p", cpu="100m", nodeSelector={"node-pool": "batch"}), *nodes, focus="a")
+    assert s.hints == ["label the node node-pool=batch"]
+    aff = {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
+        {"matchExpressions": [{"key": "node-pol", "operator": "In", "values": ["general"]}]}]}}}
+    s = story(pod("p", cpu="100m", affinity=aff), *nodes, focus="a")
+    assert "no node has label node-pol — did you mean node-pool?" in s.hints
+
+
+def test_the_two_memory_figures_of_a_node_say_why_they_differ() -> None:
+    # A pod without requests on the node: scoring counts it as 100m / 200Mi in
+    # NodeResourcesFit, as written (nothing) in the balanced allocation.
+    bare = pod("bare", node_name="a")
+    s = story(pod("p", cpu="500m", memory="1Gi"), node("a", cpu="4", memory="8Gi"), bare, focus="a")
+    facts = {d.plugin: d.facts for d in s.scores}
+    fit_mem = next(f for f in facts["NodeResourcesFit"] if f.startswith("memory:"))
+    bal_mem = next(f for f in facts["NodeResourcesBalancedAllocation"] if f.startswith("memory:"))
+    assert fit_mem.startswith("memory: 1.2Gi of 8Gi") and "as written the requests are 1Gi" in fit_mem
+    assert bal_mem.startswith("memory: 1Gi of 8Gi") and "NodeResourcesFit counts 1.2Gi" in bal_mem

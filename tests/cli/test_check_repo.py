@@ -1,0 +1,116 @@
+"""`check` over a repository as people keep one: Deployments, a Helm-style render with its own
+PriorityClass and PVC, Service-only files, kustomization.yaml, Helm values, a CI workflow."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import yaml
+from typer.testing import CliRunner
+
+from kschedx.cli.app import app
+
+ROOT = Path(__file__).resolve().parents[2]
+REPO = ROOT / "tests" / "cli" / "fixtures" / "repo"
+CLUSTER = str(ROOT / "examples" / "cluster.yaml")
+
+
+def run(*args: str) -> Any:
+    return CliRunner().invoke(app, list(args), env={"NO_COLOR": "1", "COLUMNS": "100"})
+
+
+def test_repository_directory_fits_and_notes_the_skipped_files() -> None:
+    res = run("check", str(REPO), "--cluster", CLUSTER, "-o", "json")
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert {(r["kind"], r["name"], r["verdict"]) for r in data["results"]} == {
+        ("Deployment", "web", "fits"), ("Deployment", "orders", "fits")}
+    skipped = {Path(s["file"]).name: s["reason"] for s in data["skipped"]}
+    assert skipped == {
+        "ci.yml": "not Kubernetes objects",
+        "values.yaml": "not Kubernetes objects",
+        "kustomization.yaml": "no Pod or workload, only Kustomization",
+        "service.yaml": "no Pod or workload, only Service",
+    }
+    # The chart's own PriorityClass and PVC were there when its Deployment was placed.
+    assert "PriorityClass/shop-orders-high" in data["overlaid"]
+    assert "PersistentVolumeClaim/shop/orders-data" in data["overlaid"]
+    orders = next(r for r in data["results"] if r["name"] == "orders")
+    assert orders["explanation"]["steps"][0]["podPriority"] == 50000
+
+    table = run("check", str(REPO), "--cluster", CLUSTER)
+    assert table.exit_code == 0, table.output
+    assert "Skipped 4 file(s): " in table.stdout
+    assert "as kubectl apply -f of these files would create them: PriorityClass/shop-orders-high" in table.stdout
+
+
+def test_without_its_priority_class_the_render_does_not_fit(tmp_path: Path) -> None:
+    # The same Deployment alone: its PriorityClass is nowhere, as the admission check says.
+    docs = (REPO / "deploy" / "chart" / "rendered.yaml").read_text().split("---\n")
+    alone = tmp_path / "orders.yaml"
+    alone.write_text(docs[-1])
+    res = run("check", str(alone), "--cluster", CLUSTER, "-o", "json")
+    assert res.exit_code == 2, res.output
+    assert "shop-orders-high" in json.loads(res.stdout)["results"][0]["error"]
+
+
+def test_the_cluster_dump_in_the_directory_is_not_checked(tmp_path: Path) -> None:
+    d = tmp_path / "deploy"
+    shutil.copytree(REPO / "deploy", d)
+    dump = d / "cluster.yaml"
+    shutil.copy(CLUSTER, dump)
+    res = run("check", str(d), "--cluster", str(dump), "-o", "json")
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert len(data["results"]) == 2
+    assert {"file": str(dump), "reason": "the cluster dump (--snapshot/--cluster)"} in data["skipped"]
+
+
+def test_an_object_without_kind_is_named_by_file_and_document(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text((REPO / "deploy" / "web" / "deployment.yaml").read_text()
+                   + "---\napiVersion: v1\nmetadata: {name: x}\n")
+    res = run("check", str(bad), "--cluster", CLUSTER, "-o", "json")
+    assert res.exit_code == 2, res.output
+    error = json.loads(res.stdout)["results"][0]["error"]
+    assert error.startswith(f"{bad}:") and "document 2: object has no kind" in error
+
+
+def test_nothing_to_check_is_an_input_error(tmp_path: Path) -> None:
+    res = run("check", str(REPO / "deploy" / "web" / "service.yaml"), "--cluster", CLUSTER)
+    assert res.exit_code == 2
+    assert "no Pod or workload to check" in res.stderr and "service.yaml" in res.stderr
+
+
+def test_piped_verdicts_take_one_line_each_at_40_columns() -> None:
+    # `COLUMNS=40 kschedx check … | wc -l`: the results plus the summary lines.
+    env = {**os.environ, "COLUMNS": "40", "NO_COLOR": "1"}
+    out = subprocess.run([sys.executable, "-m", "kschedx.cli.app", "check", str(REPO), "--cluster", CLUSTER],
+                         capture_output=True, text=True, env=env, check=False)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert len(lines) == 2 + 3, out.stdout  # two results; checked, laid over, skipped
+    assert lines[0].startswith("✓ Deployment/shop/orders (") and lines[0].endswith("fits (best: highmem-a1)")
+
+
+def test_a_cluster_info_dump_directory_in_the_walked_tree_is_not_checked(tmp_path: Path) -> None:
+    d = tmp_path / "deploy"
+    shutil.copytree(REPO / "deploy", d)
+    dump = d / "cluster-state"
+    (dump / "shop").mkdir(parents=True)
+    objects = [o for doc in yaml.safe_load_all(Path(CLUSTER).read_text()) for o in doc["items"]]
+    (dump / "nodes.json").write_text(json.dumps({"kind": "NodeList", "apiVersion": "v1",
+                                                 "items": [o for o in objects if o["kind"] == "Node"]}))
+    (dump / "shop" / "pods.json").write_text(json.dumps({"kind": "PodList", "apiVersion": "v1", "items": [
+        o for o in objects if o["kind"] == "Pod" and o["metadata"].get("namespace") == "shop"]}))
+    res = run("check", str(d), "--snapshot", str(dump), "--snapshot", CLUSTER, "-o", "json")
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert len(data["results"]) == 2  # the two Deployments, none of the dump's running pods
+    assert {s["file"] for s in data["skipped"]} >= {str(dump / "nodes.json"), str(dump / "shop" / "pods.json")}
