@@ -80,7 +80,8 @@ def child(code: str, *args: str) -> dict[str, float]:
 
 
 LOAD_BASELINE = """
-from kschedx.core.snapshot import ClusterObjects, Snapshot
+from kschedx.core.snapshot import Snapshot
+from kschedx.core.api.objects import ClusterObjects
 t = time.perf_counter()
 with open(sys.argv[1]) as f:
     data = json.load(f)
@@ -93,7 +94,7 @@ print(json.dumps({"parse": t_parse, "total": time.perf_counter() - t, "rss": rss
 """
 
 LOAD_KSCHEDX = """
-from kschedx.core import explain as e
+from kschedx.core.explain import front as e
 t = time.perf_counter()
 objs = e.load_cluster_files([sys.argv[1]])
 t_load = time.perf_counter() - t
@@ -103,7 +104,7 @@ print(json.dumps({"load": t_load, "total": time.perf_counter() - t, "rss": rss()
 
 # The cluster (argv[1]) loaded and the incoming pod (argv[2]) ready for cycles.
 PREPARED = """
-from kschedx.core import explain as e
+from kschedx.core.explain import front as e
 objs = e.load_cluster_files([sys.argv[1]])
 inc = e.prepare_pod(sys.argv[2], objs)
 snap = e.build_snapshot(objs, inc)
@@ -126,7 +127,7 @@ for fmt in ("table", "wide", "json"):
         render_result(r, fmt)
         renders[fmt] = time.perf_counter() - t
 from kschedx.cli.render.html import explanation_html
-from kschedx.core.report import Explanation
+from kschedx.core.explain.report import Explanation
 t = time.perf_counter()
 page = explanation_html(Explanation("single", [r]), source=sys.argv[1])  # -o html, Jinja2 import included
 renders["html"] = time.perf_counter() - t
@@ -159,8 +160,8 @@ print(json.dumps({"cli": time.perf_counter() - t, "rc": out.returncode}))
 """
 
 CHECK = """
-from kschedx.core import explain as e
-from kschedx.core.check import check_paths
+from kschedx.core.explain import front as e
+from kschedx.core.explain.check import check_paths
 objs = e.load_cluster_files([sys.argv[1]])
 t = time.perf_counter()
 rep = check_paths([sys.argv[2]], objs)

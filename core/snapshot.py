@@ -12,10 +12,10 @@ from __future__ import annotations
 import copy
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from typing import Any
 
-from kschedx.core.model import NodeView, PodInfo
+from kschedx.core.api.model import NodeView, PodInfo
+from kschedx.core.api.objects import ClusterObjects
 from kschedx.core.progress import report
 
 Dict = dict[str, Any]
@@ -146,39 +146,6 @@ class NodeInfo:
 
     def __repr__(self) -> str:
         return f"NodeInfo({self.name}, {len(self.pods)} pods)"
-
-
-# The controllers' kinds: what a workload manifest is matched against (core/rollout.py).
-WORKLOAD_KINDS = frozenset(
-    {"Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Job", "CronJob", "ReplicationController"}
-)
-
-
-@dataclass
-class ClusterObjects:
-    """Every object of a cluster dump, by kind (raw API dicts, in input order)."""
-
-    by_kind: dict[str, list[Dict]] = field(default_factory=lambda: defaultdict(list))
-    skipped_kinds: dict[str, int] = field(default_factory=dict)
-    # The workload objects by kind (the same dicts as in by_kind).
-    workloads: dict[str, list[Dict]] = field(default_factory=lambda: defaultdict(list))
-    # The API server's version (gitVersion), when the source records it: the live cluster's
-    # /version, or a file written by ``kschedx snapshot``.
-    server_version: str | None = None
-
-    def of(self, kind: str) -> list[Dict]:
-        return self.by_kind.get(kind, [])
-
-    def add(self, obj: Dict) -> None:
-        kind = obj.get("kind") or ""
-        self.by_kind[kind].append(obj)
-        if kind in WORKLOAD_KINDS:
-            self.workloads[kind].append(obj)
-
-    def copy(self) -> ClusterObjects:
-        return ClusterObjects(defaultdict(list, {k: list(v) for k, v in self.by_kind.items()}), dict(self.skipped_kinds),
-                              defaultdict(list, {k: list(v) for k, v in self.workloads.items()}),
-                              self.server_version)
 
 
 class Snapshot:

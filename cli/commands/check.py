@@ -75,8 +75,8 @@ def check(
         raise fail("nothing to check: give MANIFEST... or -f/--filename PATH")
     require_dumps(cluster)
     with engine_errors(debug, ", ".join(manifests), DUMP_OR_KUBECONFIG), progress_bar():
-        from kschedx.core import explain as engine
-        from kschedx.core.check import check_paths
+        from kschedx.core.explain import front as engine
+        from kschedx.core.explain.check import check_paths
 
         warnings: list[str] = []
         if cluster:
@@ -88,7 +88,7 @@ def check(
         source = ", ".join(cluster) if cluster else "the live cluster"
         if compare_version or compare_config or compare_feature_gates:
             # Both setups on the same cluster; exit 1 when any verdict changes.
-            from kschedx.core import compare as cmp
+            from kschedx.core.explain import compare as cmp
 
             setup = cmp.compare_setup(cmp.Setup(kubernetes_version, config, feature_gates), version=compare_version,
                                       config=compare_config, gates=compare_feature_gates)

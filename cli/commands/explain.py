@@ -1,7 +1,7 @@
 """``kschedx explain``: one scheduling cycle of one pod, explained.
 
-Parses options, calls the engine's front door (:mod:`kschedx.core.explain`), and hands
-the :class:`~kschedx.core.result.CycleResult` to a renderer. No scheduling logic here.
+Parses options, calls the engine's front door (:mod:`kschedx.core.explain.front`), and hands
+the :class:`~kschedx.core.framework.result.CycleResult` to a renderer. No scheduling logic here.
 """
 
 from __future__ import annotations
@@ -147,8 +147,8 @@ def explain(
                           replicas, output.value, no_color, debug)
         return
     with engine_errors(debug, manifest, DUMP_OR_KUBECONFIG), progress_bar():
-        from kschedx.core import explain as engine
-        from kschedx.core.whatif import Edits
+        from kschedx.core.explain import front as engine
+        from kschedx.core.explain.whatif import Edits
 
         options = engine.Options(profile=profile, all_reasons=all_reasons, focus=node, post_filter=not no_preemption,
                                  algorithm=algorithm.value if algorithm else None, policy=policy, offline=offline,
@@ -178,7 +178,7 @@ def explain(
 
 def live_lookup(manifest: str, kubeconfig: str | None, context: str | None) -> Any:
     """For a reference (pod/NAME, …) to the live cluster: one GET of that object."""
-    from kschedx.core.existing import parse_reference
+    from kschedx.core.load.references import parse_reference
 
     if parse_reference(manifest) is None:
         return None
@@ -194,8 +194,8 @@ def _explain_compared(manifest: str, cluster: list[str] | None, kubeconfig: str 
                       no_color: bool, debug: bool) -> None:
     """explain under two setups; only the changes are shown."""
     with engine_errors(debug, manifest, DUMP_OR_KUBECONFIG), progress_bar():
-        from kschedx.core import compare as cmp
-        from kschedx.core import explain as engine
+        from kschedx.core.explain import compare as cmp
+        from kschedx.core.explain import front as engine
 
         options = engine.Options(profile=profile, kubernetes_version=version, feature_gates=gates)
         setup = cmp.compare_setup(cmp.Setup(version, config, gates), version=compare_version, config=compare_config,

@@ -1,6 +1,6 @@
 """``kschedx pending``: every Pending pod of the cluster source, one line each.
 
-Parses options, calls the engine (:mod:`kschedx.core.pending`), hands the report to its
+Parses options, calls the engine (:mod:`kschedx.core.explain.pending`), hands the report to its
 renderer. No scheduling logic here.
 """
 
@@ -57,8 +57,8 @@ def pending(
     input error, 3 cluster access error.
     """
     with engine_errors(debug, ", ".join(cluster or []) or "the live cluster"), progress_bar():
-        from kschedx.core import explain as engine
-        from kschedx.core.pending import explain_pending
+        from kschedx.core.explain import front as engine
+        from kschedx.core.explain.pending import explain_pending
 
         warnings: list[str] = []
         events_for = None

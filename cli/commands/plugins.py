@@ -1,7 +1,7 @@
 """``kschedx plugins``: the plugins of each scheduler profile, per extension point, in order.
 
 Loads the KubeSchedulerConfiguration (or the v1.35 defaults), lets the engine build the
-profiles exactly as kube-scheduler does (:func:`kschedx.core.config.plugins_report`) and
+profiles exactly as kube-scheduler does (:func:`kschedx.core.config.profile.plugins_report`) and
 renders the result: a Rich table per profile, or the same data as JSON or YAML.
 """
 
@@ -46,7 +46,7 @@ def plugins(
     Exit codes: 0 shown, 2 invalid configuration or unknown profile.
     """
     with engine_errors(debug, config or "the default configuration"):
-        from kschedx.core.config import default_config, load_config, plugins_report
+        from kschedx.core.config.profile import default_config, load_config, plugins_report
         from kschedx.core.plugins import REGISTRY
         from kschedx.core.versions import NEWEST, SchedulerVersion, parse_feature_gates, parse_version
 

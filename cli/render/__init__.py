@@ -6,9 +6,9 @@ when chosen, so ``-o json`` never loads Rich.
 
 from __future__ import annotations
 
+from kschedx.core.explain.report import Explanation
+from kschedx.core.framework.result import CycleResult
 from kschedx.core.gcpause import without_gc
-from kschedx.core.report import Explanation
-from kschedx.core.result import CycleResult
 
 FORMATS = ("table", "wide", "json", "yaml")
 

@@ -8,7 +8,7 @@ import sys
 from rich.text import Text
 
 from kschedx.cli.lines import print_records
-from kschedx.core.check import ERROR, FITS, PARTIAL, CheckReport
+from kschedx.core.explain.check import ERROR, FITS, PARTIAL, CheckReport
 from kschedx.core.gcpause import without_gc
 
 _MARK = {FITS: ("✓", "bold green"), PARTIAL: ("◐", "bold yellow"), ERROR: ("!", "bold red")}

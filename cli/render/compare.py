@@ -33,7 +33,7 @@ def render_comparison(comparison: Any, fmt: str, *, base: tuple[str | None, str 
         (render_json if fmt == "json" else render_yaml)(comparison)
         return
     from kschedx.cli.render.console import make_console
-    from kschedx.core.compare import summary_lines
+    from kschedx.core.explain.compare import summary_lines
 
     console = make_console(no_color=no_color)
     data = comparison.to_json()

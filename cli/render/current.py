@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from kschedx.core.result import CycleResult
+from kschedx.core.framework.result import CycleResult
 
 
 def current_line(result: CycleResult, ok: str = "bold green", bad: str = "bold red") -> Text:

@@ -9,8 +9,7 @@ from rich.text import Text
 from kschedx.cli.render import fit
 from kschedx.cli.render.console import make_console
 from kschedx.cli.render.table import S_BAD, S_DIM, S_LABEL, S_OK, S_PLUGIN, span
-from kschedx.core.focus import FAIL, PASS, NodeStory
-from kschedx.core.result import CycleResult
+from kschedx.core.framework.result import FAIL, PASS, CycleResult, NodeStory
 
 _OUTCOME = {PASS: ("✓ pass", S_OK), FAIL: ("✗ fail", S_BAD)}
 

@@ -28,8 +28,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from jinja2 import Environment
 
-    from kschedx.core.check import CheckReport
-    from kschedx.core.report import Explanation
+    from kschedx.core.explain.check import CheckReport
+    from kschedx.core.explain.report import Explanation
 
 TEMPLATES = Path(__file__).with_name("templates")
 

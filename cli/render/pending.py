@@ -10,7 +10,7 @@ from __future__ import annotations
 import shutil
 import sys
 
-from kschedx.core.pending import NOMINATED, OTHER_SCHEDULER, PendingPod, PendingReport
+from kschedx.core.explain.pending import NOMINATED, OTHER_SCHEDULER, PendingPod, PendingReport
 
 # The event column: the scheduler's last FailedScheduling event agrees (=), differs (≠),
 # or the source holds none (-).

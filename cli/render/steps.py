@@ -10,8 +10,8 @@ from rich.text import Text
 from kschedx.cli.render import fit
 from kschedx.cli.render.console import make_console
 from kschedx.cli.render.table import S_BAD, S_BEST, S_DIM, S_LABEL, S_OK, S_PLUGIN, S_WARN, big, span
-from kschedx.core.report import Explanation, summarize_step
-from kschedx.core.result import CycleResult
+from kschedx.core.explain.report import Explanation, summarize_step
+from kschedx.core.framework.result import CycleResult
 
 
 def _header(first: CycleResult, rows: list[tuple[str, Text]]) -> Table:

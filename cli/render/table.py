@@ -18,7 +18,7 @@ from rich.text import Text
 from kschedx.cli.render import bigtable, fit
 from kschedx.cli.render.bigtable import BigTable
 from kschedx.cli.render.console import make_console
-from kschedx.core.result import CycleResult, NodeVerdict, PluginScores, PreemptionOutcome
+from kschedx.core.framework.result import CycleResult, NodeVerdict, PluginScores, PreemptionOutcome
 
 # Column titles that fit a 100-column terminal; the wide legend spells them out.
 SHORT_NAMES = {
@@ -433,7 +433,7 @@ def _preemption(p: PreemptionOutcome, wide: bool, width: int) -> list[Renderable
 
 
 def _nominated(result: CycleResult, labels: dict[str, str]) -> list[RenderableType]:
-    """Pending pods nominated to nodes: which counted in each node's filters (kschedx.core.nominated)."""
+    """Pending pods nominated to nodes: which counted in each node's filters (kschedx.core.framework.nominated)."""
     out: list[RenderableType] = [span("Nominated pods (pending, status.nominatedNodeName):", style=S_LABEL)]
     for node, story in sorted(result.nominated.items()):
         t = Text(f"  {labels.get(node, node)}: ")

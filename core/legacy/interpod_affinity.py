@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from kschedx.core.api.model import PodInfo
+from kschedx.core.api.selectors import LabelSelector, SelectorError, parse_label_selector
 from kschedx.core.legacy import MAX_PRIORITY
 from kschedx.core.legacy.base import PriorityError, PriorityFunction
 from kschedx.core.legacy.meta import Meta
-from kschedx.core.model import PodInfo
-from kschedx.core.selectors import LabelSelector, SelectorError, parse_label_selector
 from kschedx.core.snapshot import NodeInfo
 
 _SELECTORS: dict[int, tuple[Any, LabelSelector]] = {}

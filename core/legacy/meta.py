@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from kschedx.core.model import DEFAULT_MEMORY_REQUEST, DEFAULT_MILLI_CPU_REQUEST, PodInfo, amount, container_requests
+from kschedx.core.api.model import DEFAULT_MEMORY_REQUEST, DEFAULT_MILLI_CPU_REQUEST, PodInfo, amount, container_requests
 from kschedx.core.snapshot import NodeInfo, Snapshot
 
 ZONE_BETA = "failure-domain.beta.kubernetes.io/zone"

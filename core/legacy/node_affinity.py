@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from kschedx.core.api.selectors import Requirement
 from kschedx.core.legacy.base import PriorityError, PriorityFunction
 from kschedx.core.legacy.meta import Meta, normalize_reduce
-from kschedx.core.selectors import Requirement
 from kschedx.core.snapshot import NodeInfo
 
 _OPS = {"In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt"}

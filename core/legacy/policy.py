@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kschedx.core.errors import InputError
-from kschedx.core.extenders import Extender
+from kschedx.core.framework.extenders import Extender
 from kschedx.core.legacy.base import PriorityFunction
 from kschedx.core.legacy.registry import BY_ARGUMENT, BY_NAME, PREDICATE_PLUGINS
 from kschedx.core.legacy.requested_to_capacity_ratio import ShapeError

@@ -10,19 +10,19 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from kschedx.core.config import Profile
-from kschedx.core.cycle import Framework
-from kschedx.core.extenders import WIRE_V112, Extender, run_extender_filters, run_extender_prioritize
-from kschedx.core.framework import Code, NodeStatusMap, Status, fit_error_message
+from kschedx.core.api.model import PodInfo
+from kschedx.core.config.profile import Profile
+from kschedx.core.framework.extenders import WIRE_V112, Extender, run_extender_filters, run_extender_prioritize
+from kschedx.core.framework.interface import Code, NodeStatusMap, Status, fit_error_message
+from kschedx.core.framework.result import CycleResult, NodeScore, PluginScores
+from kschedx.core.framework.runtime import Framework
 from kschedx.core.legacy import ALGORITHM, MAX_PRIORITY
 from kschedx.core.legacy.base import PriorityError, PriorityFunction
 from kschedx.core.legacy.equal import EqualPriority
 from kschedx.core.legacy.meta import Meta
 from kschedx.core.legacy.policy import Policy
 from kschedx.core.legacy.registry import default_priorities
-from kschedx.core.model import PodInfo
 from kschedx.core.plugins import REGISTRY
-from kschedx.core.result import CycleResult, NodeScore, PluginScores
 from kschedx.core.snapshot import Snapshot
 
 V112_PERCENTAGE_OF_NODES_TO_SCORE = 50

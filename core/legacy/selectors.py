@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from kschedx.core.api.selectors import LabelSelector, SelectorError, parse_label_selector, selector_from_set
 from kschedx.core.legacy.meta import Meta
-from kschedx.core.selectors import LabelSelector, SelectorError, parse_label_selector, selector_from_set
 
 
 def _in_namespace(obj: dict[str, object], namespace: str) -> bool:

@@ -4,9 +4,9 @@ by the maximum and reversed, so the node with the fewest such taints gets 10."""
 
 from __future__ import annotations
 
+from kschedx.core.api.selectors import Toleration, tolerates
 from kschedx.core.legacy.base import PriorityFunction
 from kschedx.core.legacy.meta import Meta, normalize_reduce
-from kschedx.core.selectors import Toleration, tolerates
 from kschedx.core.snapshot import NodeInfo
 
 PREFER_NO_SCHEDULE = "PreferNoSchedule"

@@ -1,1 +1,7 @@
-"""Input sources: cluster dumps from files, the incoming manifest, and (lazily) live clusters."""
+"""Input sources and admission: cluster dumps (YAML, JSON, gzip, ``kind: List``,
+``kubectl cluster-info dump``), the incoming manifest and the workloads it holds, the live
+cluster (imported lazily, list/get only), API-server validation and admission emulation.
+Everything here produces :mod:`kschedx.core.api` objects.
+
+May import: layer 1 of :mod:`kschedx.core`, ``api`` and itself.
+"""

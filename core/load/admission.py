@@ -7,15 +7,15 @@
 - the pod strategy's matchLabelKeys / mismatchLabelKeys merge into pod (anti-)affinity
   label selectors (see ``merge_affinity_label_keys``).
 Container requests from limits and node allocatable from capacity are defaulted where
-they are read (see :mod:`kschedx.core.model`).
+they are read (see :mod:`kschedx.core.api.model`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from kschedx.core.api.objects import ClusterObjects
 from kschedx.core.errors import InputError
-from kschedx.core.snapshot import ClusterObjects
 
 Dict = dict[str, Any]
 

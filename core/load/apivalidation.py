@@ -28,6 +28,7 @@ import re
 from fractions import Fraction
 from typing import Any
 
+from kschedx.core.api.quantity import parse_quantity
 from kschedx.core.errors import InputError
 from kschedx.core.load.decode import DecodeError, decode_check
 from kschedx.core.load.fielderrors import (
@@ -46,7 +47,6 @@ from kschedx.core.load.fielderrors import (
     required,
 )
 from kschedx.core.load.locate import locate_line
-from kschedx.core.quantity import parse_quantity
 
 Dict = dict[str, Any]
 Errs = list[FieldError]

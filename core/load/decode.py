@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from kschedx.core.api.quantity import QuantityError, parse_quantity
 from kschedx.core.load.apischema import STRUCTS
-from kschedx.core.quantity import QuantityError, parse_quantity
 
 _QUANTITY_REGEX_MSG = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
 

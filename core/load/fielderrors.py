@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from kschedx.core.selector_errors import label_key_errors, label_value_errors, regex_error
+from kschedx.core.api.selector_errors import label_key_errors, label_value_errors, regex_error
 
 # What apimachinery's ErrorType.String() says for each type.
 _TYPE_WORDS = {

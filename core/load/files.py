@@ -18,6 +18,7 @@ from typing import Any, BinaryIO
 import msgspec
 import yaml
 
+from kschedx.core.api.objects import ClusterObjects
 from kschedx.core.errors import InputError
 from kschedx.core.gcpause import gc_paused
 from kschedx.core.load.clusterinfo import (
@@ -31,7 +32,6 @@ from kschedx.core.load.dra_versions import OLD_VERSIONS as OLD_DRA_VERSIONS
 from kschedx.core.load.dra_versions import to_v1 as dra_to_v1
 from kschedx.core.load.yamlload import load_all as load_yaml_documents
 from kschedx.core.progress import listening_now, report
-from kschedx.core.snapshot import ClusterObjects
 
 Dict = dict[str, Any]
 

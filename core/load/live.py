@@ -23,11 +23,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from kschedx.core.api.objects import ClusterObjects
 from kschedx.core.errors import ClusterAccessError, InputError
 from kschedx.core.load.dra_versions import OLD_VERSIONS as OLD_DRA_VERSIONS
 from kschedx.core.load.dra_versions import to_v1 as dra_to_v1
 from kschedx.core.progress import report
-from kschedx.core.snapshot import ClusterObjects
 
 Dict = dict[str, Any]
 

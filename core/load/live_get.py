@@ -10,8 +10,8 @@ import json
 from typing import Any
 
 from kschedx.core.errors import ClusterAccessError, InputError
-from kschedx.core.existing import Reference
 from kschedx.core.load.live import _api_client, _get, _status_message
+from kschedx.core.load.references import Reference
 
 Dict = dict[str, Any]
 

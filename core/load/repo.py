@@ -11,10 +11,10 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
+from kschedx.core.api.objects import ClusterObjects
 from kschedx.core.errors import InputError
 from kschedx.core.load.files import CLUSTER_KINDS
 from kschedx.core.load.manifest import WORKLOAD_KINDS
-from kschedx.core.snapshot import ClusterObjects
 
 Dict = dict[str, Any]
 

@@ -15,8 +15,8 @@ from typing import Any
 
 import msgspec
 
+from kschedx.core.api.objects import ClusterObjects
 from kschedx.core.errors import InputError
-from kschedx.core.snapshot import ClusterObjects
 
 Dict = dict[str, Any]
 

@@ -1,8 +1,11 @@
-"""One module per upstream scheduler plugin; ``REGISTRY`` maps plugin names to classes."""
+"""One module per upstream scheduler plugin; ``REGISTRY`` maps plugin names to classes.
+
+May import: layer 1 of :mod:`kschedx.core`, ``api``, ``snapshot``, ``framework`` and itself.
+"""
 
 from __future__ import annotations
 
-from kschedx.core.framework import Plugin
+from kschedx.core.framework.interface import Plugin
 from kschedx.core.plugins.defaultpreemption import DefaultPreemption
 from kschedx.core.plugins.dynamicresources import DynamicResources
 from kschedx.core.plugins.imagelocality import ImageLocality

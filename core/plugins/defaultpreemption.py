@@ -30,10 +30,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from kschedx.core.framework import Code, CycleState, NodeStatusMap, Plugin, Status, fit_error_message
-from kschedx.core.model import PodInfo
-from kschedx.core.result import Candidate, PreemptionOutcome
-from kschedx.core.selectors import LabelSelector, SelectorError, parse_label_selector
+from kschedx.core.api.model import PodInfo
+from kschedx.core.api.selectors import LabelSelector, SelectorError, parse_label_selector
+from kschedx.core.framework.interface import Code, CycleState, NodeStatusMap, Plugin, Status, fit_error_message
+from kschedx.core.framework.result import Candidate, PreemptionOutcome
 from kschedx.core.snapshot import NodeInfo
 
 NAME = "DefaultPreemption"

@@ -18,7 +18,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from kschedx.core.framework import (
+from kschedx.core.api.model import PodInfo
+from kschedx.core.api.selectors import NodeSelector, parse_node_selector
+from kschedx.core.framework.interface import (
     CycleState,
     NodeStatusMap,
     Plugin,
@@ -26,9 +28,7 @@ from kschedx.core.framework import (
     Status,
     default_normalize,
 )
-from kschedx.core.model import PodInfo
 from kschedx.core.plugins.dynamicresources_claims import ClaimCatalog, PodClaims, resolve
-from kschedx.core.selectors import NodeSelector, parse_node_selector
 from kschedx.core.snapshot import NodeInfo
 
 if TYPE_CHECKING:

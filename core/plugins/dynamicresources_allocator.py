@@ -21,6 +21,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from kschedx.core.api.selectors import NodeSelector, parse_node_selector
 from kschedx.core.plugins.dynamicresources_cel import (
     CelCompileError,
     CelError,
@@ -30,7 +31,6 @@ from kschedx.core.plugins.dynamicresources_cel import (
     device_matches,
     enhance_runtime_error,
 )
-from kschedx.core.selectors import NodeSelector, parse_node_selector
 
 Dict = dict[str, Any]
 DeviceKey = tuple[str, str, str]  # driver, pool, device

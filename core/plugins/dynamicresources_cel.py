@@ -46,7 +46,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from kschedx.core.quantity import QuantityError, parse_quantity
+from kschedx.core.api.quantity import QuantityError, parse_quantity
 
 INT_MIN = -(2**63)
 INT_MAX = 2**63 - 1

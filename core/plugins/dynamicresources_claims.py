@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from kschedx.core.model import PodInfo
+from kschedx.core.api.model import PodInfo
 
 Dict = dict[str, Any]
 

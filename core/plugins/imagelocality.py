@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from kschedx.core.framework import MAX_NODE_SCORE, CycleState, Plugin, Status
-from kschedx.core.model import PodInfo
+from kschedx.core.api.model import PodInfo
+from kschedx.core.framework.interface import MAX_NODE_SCORE, CycleState, Plugin, Status
 from kschedx.core.snapshot import NodeInfo
 
 NAME = "ImageLocality"

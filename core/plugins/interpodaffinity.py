@@ -25,9 +25,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from kschedx.core.affinity import AffinityTerm, WeightedTerm
-from kschedx.core.framework import MAX_NODE_SCORE, CycleState, Plugin, PreFilterResult, ReplicaMemo, Status
-from kschedx.core.model import PodInfo
+from kschedx.core.api.affinity import AffinityTerm, WeightedTerm
+from kschedx.core.api.model import PodInfo
+from kschedx.core.framework.interface import MAX_NODE_SCORE, CycleState, Plugin, PreFilterResult, ReplicaMemo, Status
 from kschedx.core.snapshot import NodeInfo, Snapshot
 
 NAME = "InterPodAffinity"

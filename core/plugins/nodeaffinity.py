@@ -5,15 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from kschedx.core.framework import CycleState, Plugin, PreFilterResult, Status, default_normalize
-from kschedx.core.model import PodInfo
-from kschedx.core.selector_errors import aggregate
-from kschedx.core.selectors import (
+from kschedx.core.api.model import PodInfo
+from kschedx.core.api.selector_errors import aggregate
+from kschedx.core.api.selectors import (
     NodeSelector,
     NodeSelectorTerm,
     parse_node_selector,
     parse_node_selector_term,
 )
+from kschedx.core.framework.interface import CycleState, Plugin, PreFilterResult, Status, default_normalize
 from kschedx.core.snapshot import NodeInfo
 
 NAME = "NodeAffinity"

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from kschedx.core.framework import CycleState, Plugin, PreFilterResult, Status
-from kschedx.core.model import PodInfo
+from kschedx.core.api.model import PodInfo
+from kschedx.core.framework.interface import CycleState, Plugin, PreFilterResult, Status
 from kschedx.core.snapshot import NodeInfo
 
 NAME = "NodeDeclaredFeatures"

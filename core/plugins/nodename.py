@@ -6,8 +6,8 @@ scheduler), so this filter only matters for pods built in code with a node name.
 
 from __future__ import annotations
 
-from kschedx.core.framework import CycleState, Plugin, Status
-from kschedx.core.model import PodInfo
+from kschedx.core.api.model import PodInfo
+from kschedx.core.framework.interface import CycleState, Plugin, Status
 from kschedx.core.snapshot import NodeInfo
 
 NAME = "NodeName"

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from kschedx.core.framework import CycleState, Plugin, PreFilterResult, Status
-from kschedx.core.model import PodInfo
+from kschedx.core.api.model import PodInfo
+from kschedx.core.framework.interface import CycleState, Plugin, PreFilterResult, Status
 from kschedx.core.snapshot import NodeInfo
 
 NAME = "NodePorts"

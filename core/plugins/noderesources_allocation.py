@@ -12,8 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from kschedx.core.framework import MAX_NODE_SCORE
-from kschedx.core.model import (
+from kschedx.core.api.model import (
     DEFAULT_MEMORY_REQUEST,
     DEFAULT_MILLI_CPU_REQUEST,
     PodInfo,
@@ -21,6 +20,7 @@ from kschedx.core.model import (
     is_scalar_resource,
     pod_requests,
 )
+from kschedx.core.framework.interface import MAX_NODE_SCORE
 from kschedx.core.snapshot import NodeInfo
 
 

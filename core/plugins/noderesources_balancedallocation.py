@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from kschedx.core.framework import MAX_NODE_SCORE, CycleState, Plugin, Status
-from kschedx.core.model import PodInfo
+from kschedx.core.api.model import PodInfo
+from kschedx.core.framework.interface import MAX_NODE_SCORE, CycleState, Plugin, Status
 from kschedx.core.plugins.noderesources_allocation import (
     allocation_vectors,
     balanced_scorer,

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from kschedx.core.framework import Code, CycleState, Plugin, PreFilterResult, Status
-from kschedx.core.model import PodInfo, is_extended_resource
+from kschedx.core.api.model import PodInfo, is_extended_resource
+from kschedx.core.framework.interface import Code, CycleState, Plugin, PreFilterResult, Status
 from kschedx.core.plugins.noderesources_allocation import (
     DEFAULT_RESOURCES,
     ResourceSpec,

@@ -15,9 +15,10 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from kschedx.core.api.model import PodInfo
+from kschedx.core.api.selectors import SelectorError
 from kschedx.core.errors import InputError
-from kschedx.core.framework import MAX_NODE_SCORE, CycleState, Handle, Plugin, PreFilterResult, Status
-from kschedx.core.model import PodInfo
+from kschedx.core.framework.interface import MAX_NODE_SCORE, CycleState, Handle, Plugin, PreFilterResult, Status
 from kschedx.core.plugins.podtopologyspread_common import (
     DO_NOT_SCHEDULE,
     LABEL_HOSTNAME,
@@ -30,7 +31,6 @@ from kschedx.core.plugins.podtopologyspread_common import (
     node_has_keys,
     parse_constraints,
 )
-from kschedx.core.selectors import SelectorError
 from kschedx.core.snapshot import NodeInfo
 
 NAME = "PodTopologySpread"

@@ -11,8 +11,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from kschedx.core.model import PodInfo
-from kschedx.core.selectors import (
+from kschedx.core.api.model import PodInfo
+from kschedx.core.api.objects import ClusterObjects
+from kschedx.core.api.selectors import (
     NOTHING,
     LabelSelector,
     SelectorError,
@@ -20,7 +21,7 @@ from kschedx.core.selectors import (
     parse_label_selector,
     selector_from_set,
 )
-from kschedx.core.snapshot import ClusterObjects, NodeInfo, Snapshot
+from kschedx.core.snapshot import NodeInfo, Snapshot
 
 Dict = dict[str, Any]
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from kschedx.core.framework import Code, Plugin, Status
-from kschedx.core.model import PodInfo
+from kschedx.core.api.model import PodInfo
+from kschedx.core.framework.interface import Code, Plugin, Status
 
 NAME = "SchedulingGates"
 

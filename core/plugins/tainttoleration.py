@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from kschedx.core.framework import CycleState, Plugin, Status, default_normalize
-from kschedx.core.model import PodInfo
-from kschedx.core.selectors import Toleration, find_untolerated_taint, tolerates
+from kschedx.core.api.model import PodInfo
+from kschedx.core.api.selectors import Toleration, find_untolerated_taint, tolerates
+from kschedx.core.framework.interface import CycleState, Plugin, Status, default_normalize
 from kschedx.core.snapshot import NodeInfo
 
 NAME = "TaintToleration"

@@ -17,16 +17,17 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from kschedx.core.model import PodInfo
-from kschedx.core.quantity import parse_quantity
-from kschedx.core.selectors import (
+from kschedx.core.api.model import PodInfo
+from kschedx.core.api.objects import ClusterObjects
+from kschedx.core.api.quantity import parse_quantity
+from kschedx.core.api.selectors import (
     LabelSelector,
     NodeSelector,
     SelectorError,
     parse_label_selector,
     parse_node_selector,
 )
-from kschedx.core.snapshot import ClusterObjects, Snapshot
+from kschedx.core.snapshot import Snapshot
 
 Dict = dict[str, Any]
 

@@ -23,8 +23,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from kschedx.core.framework import CycleState, Plugin, PreFilterResult, Status
-from kschedx.core.model import PodInfo
+from kschedx.core.api.model import PodInfo
+from kschedx.core.api.selectors import LabelSelector, SelectorError, parse_node_selector
+from kschedx.core.framework.interface import CycleState, Plugin, PreFilterResult, Status
 from kschedx.core.plugins import volume_intree as intree
 from kschedx.core.plugins.volume_objects import (
     Claim,
@@ -37,7 +38,6 @@ from kschedx.core.plugins.volume_objects import (
     pod_volumes,
     volume_objects,
 )
-from kschedx.core.selectors import LabelSelector, SelectorError, parse_node_selector
 from kschedx.core.snapshot import NodeInfo
 
 NAME = "VolumeBinding"

@@ -15,8 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from kschedx.core.framework import CycleState, Plugin, PreFilterResult, Status
-from kschedx.core.model import PodInfo
+from kschedx.core.api.model import PodInfo
+from kschedx.core.framework.interface import CycleState, Plugin, PreFilterResult, Status
 from kschedx.core.plugins.volume_objects import not_found, pod_volumes, volume_objects
 from kschedx.core.snapshot import NodeInfo
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kschedx.core.framework import CycleState, Plugin, PreFilterResult, Status
-from kschedx.core.model import PodInfo
+from kschedx.core.api.model import PodInfo
+from kschedx.core.framework.interface import CycleState, Plugin, PreFilterResult, Status
 from kschedx.core.plugins.volume_objects import not_found, pod_volumes, split_zones, volume_objects
 from kschedx.core.snapshot import NodeInfo
 

@@ -14,8 +14,8 @@ from typing import Any
 from typer.testing import CliRunner
 
 from kschedx.cli.app import app
-from kschedx.core.batching import unsignable_reason
-from kschedx.core.config import default_profile
+from kschedx.core.config.profile import default_profile
+from kschedx.core.explain.batching import unsignable_reason
 from kschedx.core.plugins import REGISTRY
 
 runner = CliRunner()

@@ -14,9 +14,9 @@ from rich.segment import Segment
 from kschedx.cli.render import bigtable
 from kschedx.cli.render import steps as steps_view
 from kschedx.cli.render import table as table_view
-from kschedx.core import explain as engine
-from kschedx.core.explain import Options
-from kschedx.core.result import CycleResult
+from kschedx.core.explain import front as engine
+from kschedx.core.explain.front import Options
+from kschedx.core.framework.result import CycleResult
 
 ROOT = Path(__file__).resolve().parents[2]
 PODS = sorted((ROOT / "examples" / "pods").glob("*.yaml"))

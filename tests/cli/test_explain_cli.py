@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from kschedx import __version__
 from kschedx.cli.app import app
-from kschedx.core import explain as engine
+from kschedx.core.explain import front as engine
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -322,7 +322,7 @@ def test_help_does_not_import_the_engine_or_rich() -> None:
         "from kschedx.cli.app import main\n"
         "sys.argv = ['kschedx', '--help']\n"
         "try:\n    main()\nexcept SystemExit:\n    pass\n"
-        "heavy = [m for m in ('rich', 'yaml', 'kschedx.core.explain', 'kschedx.core.snapshot') if m in sys.modules]\n"
+        "heavy = [m for m in ('rich', 'yaml', 'kschedx.core.explain.front', 'kschedx.core.snapshot') if m in sys.modules]\n"
         "sys.stderr.write(repr(heavy))\n"
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

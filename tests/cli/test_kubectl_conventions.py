@@ -88,6 +88,6 @@ def test_messages_name_only_the_commands_options(tmp_path: Path) -> None:
 
 def test_help_does_not_load_the_engine_or_rich_for_completion() -> None:
     out = subprocess.run([sys.executable, "-c", "import sys, kschedx.cli.app\n"
-                          "print([m for m in ('rich', 'yaml', 'kubernetes', 'kschedx.core.explain') "
+                          "print([m for m in ('rich', 'yaml', 'kubernetes', 'kschedx.core.explain.front') "
                           "if m in sys.modules])"], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

@@ -12,8 +12,8 @@ import yaml
 from typer.testing import CliRunner
 
 from kschedx.cli.app import app
+from kschedx.core.explain.pending import latest_failed_scheduling, messages_agree, parse_selector
 from kschedx.core.load.files import load_objects
-from kschedx.core.pending import latest_failed_scheduling, messages_agree, parse_selector
 
 ROOT = Path(__file__).resolve().parents[2]
 DUMP = str(ROOT / "examples" / "pending.yaml")
@@ -165,8 +165,8 @@ def test_event_helpers() -> None:
 
 def test_a_terminal_cuts_the_last_column_and_wide_never_does() -> None:
     from kschedx.cli.render.pending import render_lines
-    from kschedx.core import explain as engine
-    from kschedx.core.pending import explain_pending
+    from kschedx.core.explain import front as engine
+    from kschedx.core.explain.pending import explain_pending
 
     report = explain_pending(engine.load_cluster_files([DUMP]))
     cut = render_lines(report, wide=False, width=60)

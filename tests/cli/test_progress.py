@@ -11,7 +11,7 @@ import pytest
 from rich.console import Console
 
 from kschedx.cli.common import progress_bar
-from kschedx.core import explain as engine
+from kschedx.core.explain import front as engine
 from kschedx.core.load import files
 from kschedx.core.progress import listening, report
 

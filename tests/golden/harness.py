@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from kschedx.core import explain as engine
+from kschedx.core.explain import front as engine
 
 
 def run_case(case: Path, explicit_version: bool = False) -> dict[str, Any]:

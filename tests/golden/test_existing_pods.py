@@ -23,7 +23,7 @@ import pytest
 from typer.testing import CliRunner
 
 from kschedx.cli.app import app
-from kschedx.core import explain as engine
+from kschedx.core.explain import front as engine
 from kschedx.core.load.manifest import select_document
 
 from .compare import compare

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from kschedx.core.config import default_profile
-from kschedx.core.cycle import Framework
-from kschedx.core.model import PodInfo
+from kschedx.core.api.model import PodInfo
+from kschedx.core.api.objects import ClusterObjects
+from kschedx.core.config.profile import default_profile
+from kschedx.core.framework.runtime import Framework
 from kschedx.core.plugins import REGISTRY
-from kschedx.core.snapshot import ClusterObjects, Snapshot
+from kschedx.core.snapshot import Snapshot
 
 Dict = dict[str, Any]
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from kschedx.core.api.model import PodInfo
+from kschedx.core.api.objects import ClusterObjects
 from kschedx.core.legacy.base import PriorityFunction
 from kschedx.core.legacy.meta import Meta
-from kschedx.core.model import PodInfo
-from kschedx.core.snapshot import ClusterObjects, Snapshot
+from kschedx.core.snapshot import Snapshot
 
 Dict = dict[str, Any]
 

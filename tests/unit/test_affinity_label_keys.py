@@ -13,9 +13,9 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from kschedx.core.api.model import PodInfo
+from kschedx.core.api.objects import ClusterObjects
 from kschedx.core.load.admission import admit, merge_affinity_label_keys
-from kschedx.core.model import PodInfo
-from kschedx.core.snapshot import ClusterObjects
 
 from .helpers import cycle, node, pod, snapshot
 

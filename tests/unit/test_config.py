@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 import yaml
 
-from kschedx.core.config import (
+from kschedx.core.config.defaults import merge_plugin_set
+from kschedx.core.config.profile import (
     ConfigError,
     configuration_from_dict,
     default_config,
@@ -16,7 +17,6 @@ from kschedx.core.config import (
     load_config,
     profile_from_multipoint,
 )
-from kschedx.core.config_defaults import merge_plugin_set
 from kschedx.core.errors import InputError
 from kschedx.core.plugins import REGISTRY
 

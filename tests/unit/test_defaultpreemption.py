@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from kschedx.core.model import PodInfo
+from kschedx.core.api.model import PodInfo
+from kschedx.core.api.selectors import parse_label_selector
 from kschedx.core.plugins.defaultpreemption import (
     _PDB,
     num_candidates,
     pick_one_node,
     split_by_pdb_violation,
 )
-from kschedx.core.selectors import parse_label_selector
 
 from .helpers import cycle, node, pod, snapshot
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from kschedx.core.explain import explain_object
-from kschedx.core.result import CycleResult
-from kschedx.core.snapshot import ClusterObjects
+from kschedx.core.api.objects import ClusterObjects
+from kschedx.core.explain.front import explain_object
+from kschedx.core.framework.result import CycleResult
 
 from .helpers import node, pod
 
@@ -137,7 +137,7 @@ def test_missing_device_class_rejects_the_pod_for_every_node() -> None:
 
 
 def test_focus_names_the_devices_or_says_why_not() -> None:
-    from kschedx.core.explain import Options
+    from kschedx.core.explain.front import Options
 
     cluster = ClusterObjects()
     for o in (node("a"), node("b"), device_class(), slice_for("a", gpu("gpu-0", "h100")), claim("one", [exactly("gpu")])):
@@ -151,7 +151,7 @@ def test_focus_names_the_devices_or_says_why_not() -> None:
 
 
 def _focus_devices(focus: str, *objs: Dict, claim_name: str) -> list[str]:
-    from kschedx.core.explain import Options
+    from kschedx.core.explain.front import Options
 
     cluster = ClusterObjects()
     for o in objs:

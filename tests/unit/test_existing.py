@@ -8,10 +8,12 @@ from typing import Any
 
 import pytest
 
-from kschedx.core import explain as engine
+from kschedx.core.api.objects import ClusterObjects
 from kschedx.core.errors import InputError
-from kschedx.core.existing import REFERENCE_KINDS, detached, find_object, parse_reference, take_out
-from kschedx.core.snapshot import ClusterObjects, Snapshot
+from kschedx.core.explain import front as engine
+from kschedx.core.explain.existing import detached, find_object, take_out
+from kschedx.core.load.references import REFERENCE_KINDS, parse_reference
+from kschedx.core.snapshot import Snapshot
 
 from .helpers import node, pod
 

@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from kschedx.core import explain as engine
+from kschedx.core.api.objects import ClusterObjects
 from kschedx.core.errors import ClusterAccessError
-from kschedx.core.extenders import Extender
-from kschedx.core.result import CycleResult
-from kschedx.core.snapshot import ClusterObjects
+from kschedx.core.explain import front as engine
+from kschedx.core.framework.extenders import Extender
+from kschedx.core.framework.result import CycleResult
 from tests.unit.extender_server import closed_port_url, extender, node_names
 from tests.unit.helpers import node, pod
 

@@ -6,10 +6,11 @@ from typing import Any
 
 import pytest
 
+from kschedx.core.api.objects import ClusterObjects
 from kschedx.core.errors import InputError
-from kschedx.core.explain import Options, explain_object
-from kschedx.core.focus import FAIL, PASS, SKIPPED, NodeStory, fmt_amount
-from kschedx.core.snapshot import ClusterObjects
+from kschedx.core.explain.focus import fmt_amount
+from kschedx.core.explain.front import Options, explain_object
+from kschedx.core.framework.result import FAIL, PASS, SKIPPED, NodeStory
 
 from .helpers import node, pod
 

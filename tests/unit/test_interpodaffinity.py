@@ -6,13 +6,13 @@ from typing import Any
 
 import yaml
 
-from kschedx.core.config import configuration_from_dict
-from kschedx.core.cycle import Framework
+from kschedx.core.api.model import PodInfo
+from kschedx.core.config.profile import configuration_from_dict
+from kschedx.core.framework.result import CycleResult
+from kschedx.core.framework.runtime import Framework
 from kschedx.core.load.admission import merge_affinity_label_keys
-from kschedx.core.model import PodInfo
 from kschedx.core.plugins import REGISTRY
 from kschedx.core.plugins.interpodaffinity import ERR_AFFINITY, ERR_ANTI_AFFINITY, ERR_EXISTING_ANTI_AFFINITY
-from kschedx.core.result import CycleResult
 from kschedx.core.snapshot import Snapshot
 
 from .helpers import cycle, node, pod, snapshot

@@ -23,11 +23,11 @@ from typing import Any
 
 import pytest
 
+from kschedx.core.api.model import PodInfo
+from kschedx.core.api.objects import ClusterObjects
+from kschedx.core.api.selector_errors import aggregate, requirement_errors
 from kschedx.core.errors import InputError
-from kschedx.core.explain import prepare_object
-from kschedx.core.model import PodInfo
-from kschedx.core.selector_errors import aggregate, requirement_errors
-from kschedx.core.snapshot import ClusterObjects
+from kschedx.core.explain.front import prepare_object
 
 from .helpers import cycle, framework, node, pod, snapshot
 

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from kschedx.core import explain as engine
+from kschedx.core.api.objects import ClusterObjects
 from kschedx.core.errors import InputError
-from kschedx.core.result import CycleResult
-from kschedx.core.snapshot import ClusterObjects
+from kschedx.core.explain import front as engine
+from kschedx.core.framework.result import CycleResult
 from tests.unit.helpers import node, pod
 
 Dict = dict[str, Any]
@@ -206,7 +206,7 @@ def test_node_focus_is_not_available_with_the_legacy_pipeline() -> None:
 
 
 def test_no_equal_priority_when_an_extender_is_configured(tmp_path: Path) -> None:
-    from kschedx.core.extenders import Extender
+    from kschedx.core.framework.extenders import Extender
 
     opts = engine.Options(policy=write(tmp_path, {"kind": "Policy", "priorities": []}), offline=True,
                           extenders=[Extender("http://127.0.0.1:9/x", prioritize_verb="p", weight=1)])

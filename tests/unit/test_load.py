@@ -4,11 +4,11 @@ from pathlib import Path
 
 import pytest
 
+from kschedx.core.api.objects import ClusterObjects
 from kschedx.core.errors import InputError
 from kschedx.core.load.admission import admit
 from kschedx.core.load.files import load_cluster, load_objects
 from kschedx.core.load.manifest import expand, select_document
-from kschedx.core.snapshot import ClusterObjects
 
 NODE = {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1"}}
 

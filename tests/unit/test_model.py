@@ -1,4 +1,4 @@
-from kschedx.core.model import DEFAULT_MEMORY_REQUEST, NodeView, PodInfo
+from kschedx.core.api.model import DEFAULT_MEMORY_REQUEST, NodeView, PodInfo
 
 
 def _pod(spec: dict) -> PodInfo:  # type: ignore[type-arg]

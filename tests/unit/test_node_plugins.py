@@ -1,6 +1,6 @@
 """Filter reasons and score arithmetic of the node-local plugins, through the real framework."""
 
-from kschedx.core.framework import NodeStatusMap, Status, default_normalize, fit_error_message
+from kschedx.core.framework.interface import NodeStatusMap, Status, default_normalize, fit_error_message
 from kschedx.core.plugins.imagelocality import calculate_priority, normalized_image_name
 from kschedx.core.plugins.noderesources_allocation import (
     ResourceSpec,

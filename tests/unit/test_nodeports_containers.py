@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kschedx.core.model import PodInfo
+from kschedx.core.api.model import PodInfo
 
 from .helpers import cycle, node, pod, snapshot
 

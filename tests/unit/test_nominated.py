@@ -16,7 +16,7 @@ from typing import Any
 from typer.testing import CliRunner
 
 from kschedx.cli.app import app
-from kschedx.core.nominated import FAILED_WITH, FAILED_WITHOUT, PASSED_BOTH
+from kschedx.core.framework.result import FAILED_WITH, FAILED_WITHOUT, PASSED_BOTH
 
 from .helpers import cycle, node, pod, snapshot
 
@@ -137,9 +137,9 @@ def test_a_nominated_node_that_no_longer_fits_falls_back_to_every_node() -> None
 
 def test_legacy_v112_has_no_nominated_node_shortcut() -> None:
     # PreferNominatedNode came long after v1.12: the classic pipeline scores every feasible node.
-    from kschedx.core.config import default_profile
+    from kschedx.core.api.model import PodInfo
+    from kschedx.core.config.profile import default_profile
     from kschedx.core.legacy.runner import run_legacy
-    from kschedx.core.model import PodInfo
     from kschedx.core.plugins import REGISTRY
 
     snap = snapshot(node("big", cpu="16"), node("nominated", cpu="2"))

@@ -20,7 +20,7 @@ import pytest
 from typer.testing import CliRunner
 
 from kschedx.cli.app import app
-from kschedx.core.framework import Code, Status
+from kschedx.core.framework.interface import Code, Status
 from kschedx.core.plugins.imagelocality import ImageLocality
 from kschedx.core.plugins.tainttoleration import TaintToleration
 

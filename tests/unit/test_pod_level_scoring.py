@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from kschedx.core.model import PodInfo
-from kschedx.core.result import CycleResult
+from kschedx.core.api.model import PodInfo
+from kschedx.core.framework.result import CycleResult
 
 from .helpers import framework, node, pod, snapshot
 
@@ -90,8 +90,8 @@ def test_fit_score_ignores_status_resources_of_the_incoming_pod() -> None:
 def test_node_focus_shows_what_each_scorer_counted() -> None:
     """``--node``: the Fit facts show the container requests it scored (non-zero defaults)
     and say that spec.resources are not counted; BalancedAllocation's show the pod-level ones."""
-    from kschedx.core.explain import Options, explain_object
-    from kschedx.core.snapshot import ClusterObjects
+    from kschedx.core.api.objects import ClusterObjects
+    from kschedx.core.explain.front import Options, explain_object
 
     cluster = ClusterObjects()
     cluster.add(node("n1", cpu="4", memory="8Gi"))

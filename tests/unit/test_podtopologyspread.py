@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from kschedx.core.config import Profile
-from kschedx.core.cycle import Framework
+from kschedx.core.api.model import PodInfo
+from kschedx.core.config.profile import Profile
 from kschedx.core.errors import InputError
-from kschedx.core.framework import Code, CycleState, Status
-from kschedx.core.model import PodInfo
+from kschedx.core.framework.interface import Code, CycleState, Status
+from kschedx.core.framework.runtime import Framework
 from kschedx.core.plugins import REGISTRY
 from kschedx.core.plugins.podtopologyspread import (
     ERR_REASON_CONSTRAINTS_NOT_MATCH,

@@ -2,7 +2,7 @@ from fractions import Fraction
 
 import pytest
 
-from kschedx.core.quantity import QuantityError, format_amount, milli_value, parse_quantity, value
+from kschedx.core.api.quantity import QuantityError, format_amount, milli_value, parse_quantity, value
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kschedx.core.model import DEFAULT_MEMORY_REQUEST, PodInfo, resize_infeasible
+from kschedx.core.api.model import DEFAULT_MEMORY_REQUEST, PodInfo, resize_infeasible
 
 from .helpers import cycle, node, pod, snapshot
 

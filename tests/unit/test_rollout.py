@@ -1,4 +1,4 @@
-"""Workloads that already run (core/rollout.py): each controller's rule on small clusters."""
+"""Workloads that already run (core/explain/rollout.py): each controller's rule on small clusters."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from kschedx.core.check import check_paths
-from kschedx.core.explain import explain_object
-from kschedx.core.report import Explanation
-from kschedx.core.snapshot import ClusterObjects
-from kschedx.core.template_defaults import same_template
+from kschedx.core.api.objects import ClusterObjects
+from kschedx.core.api.template_defaults import same_template
+from kschedx.core.explain.check import check_paths
+from kschedx.core.explain.front import explain_object
+from kschedx.core.explain.report import Explanation
 
 from .helpers import node
 from .test_volume_builders import pv, pvc, storage_class

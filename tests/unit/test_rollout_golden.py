@@ -15,9 +15,9 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from kschedx.core.check import check_paths
-from kschedx.core.explain import load_cluster_files
-from kschedx.core.snapshot import ClusterObjects
+from kschedx.core.api.objects import ClusterObjects
+from kschedx.core.explain.check import check_paths
+from kschedx.core.explain.front import load_cluster_files
 
 CASES = Path(__file__).resolve().parents[1] / "golden" / "cases"
 HASH = "pod-template-hash"

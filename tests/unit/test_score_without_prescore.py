@@ -18,11 +18,11 @@ from typing import Any
 
 import pytest
 
-from kschedx.core.config import configuration_from_dict
-from kschedx.core.cycle import Framework
-from kschedx.core.model import PodInfo
+from kschedx.core.api.model import PodInfo
+from kschedx.core.config.profile import configuration_from_dict
+from kschedx.core.framework.result import CycleResult
+from kschedx.core.framework.runtime import Framework
 from kschedx.core.plugins import REGISTRY
-from kschedx.core.result import CycleResult
 
 from .helpers import node, pod, snapshot
 

@@ -1,6 +1,6 @@
 import pytest
 
-from kschedx.core.selectors import (
+from kschedx.core.api.selectors import (
     SelectorError,
     Taint,
     Toleration,

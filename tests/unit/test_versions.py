@@ -9,15 +9,15 @@ from typing import Any
 
 import pytest
 
-from kschedx.core.config import default_profile
-from kschedx.core.cycle import Framework
+from kschedx.core.api.model import PodInfo
+from kschedx.core.api.objects import ClusterObjects
+from kschedx.core.config.profile import default_profile
 from kschedx.core.errors import InputError
+from kschedx.core.framework.runtime import Framework
 from kschedx.core.load.dra_versions import to_v1
 from kschedx.core.load.files import load_cluster
 from kschedx.core.load.snapshot_file import write_snapshot
-from kschedx.core.model import PodInfo
 from kschedx.core.plugins import REGISTRY
-from kschedx.core.snapshot import ClusterObjects
 from kschedx.core.versions import (
     SchedulerVersion,
     choose_version,
@@ -186,7 +186,7 @@ def test_snapshot_records_the_server_version(tmp_path: Path) -> None:
 
 
 def _config(raw_profile: dict[str, Any], version: str, gates: dict[str, bool] | None = None) -> Any:
-    from kschedx.core.config import configuration_from_dict
+    from kschedx.core.config.profile import configuration_from_dict
 
     raw = {"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",
            "profiles": [{"schedulerName": "default-scheduler", **raw_profile}]}
@@ -196,7 +196,7 @@ def _config(raw_profile: dict[str, Any], version: str, gates: dict[str, bool] | 
 def test_dynamic_resources_args_per_version() -> None:
     """DynamicResourcesArgs from v1.34 (kubernetes#132033), bindingTimeout from v1.35
     (kubernetes#134905), defaulted and allowed only with its gates (on by default in v1.36)."""
-    from kschedx.core.config import ConfigError
+    from kschedx.core.config.profile import ConfigError
 
     args = {"pluginConfig": [{"name": "DynamicResources", "args": {"filterTimeout": "5s"}}]}
     # v1.33 has no typed args for DynamicResources: nothing decoded or defaulted.
@@ -216,7 +216,7 @@ def test_dynamic_resources_args_per_version() -> None:
 
 
 def test_placement_plugin_sets_from_v1_36() -> None:
-    from kschedx.core.config import ConfigError
+    from kschedx.core.config.profile import ConfigError
 
     placement = {"plugins": {"placementScore": {"enabled": []}}}
     _config(placement, "v1.36")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from kschedx.core.framework import CycleState
-from kschedx.core.model import PodInfo
+from kschedx.core.api.model import PodInfo
+from kschedx.core.framework.interface import CycleState
 from kschedx.core.plugins.volumebinding import (
     ERR_REASON_BIND_CONFLICT,
     ERR_REASON_NODE_CONFLICT,

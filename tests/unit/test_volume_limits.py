@@ -113,8 +113,8 @@ def test_intree_pv_of_existing_pod_is_counted_as_its_csi_driver() -> None:
 
 
 def test_missing_claim_of_new_pod_and_existing_pod() -> None:
-    from kschedx.core.framework import CycleState
-    from kschedx.core.model import PodInfo
+    from kschedx.core.api.model import PodInfo
+    from kschedx.core.framework.interface import CycleState
     from kschedx.core.plugins.nodevolumelimits import NodeVolumeLimits
 
     from .helpers import framework

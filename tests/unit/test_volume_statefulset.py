@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from kschedx.core.config import default_profile
-from kschedx.core.explain import build_snapshot, pod_info, run
+from kschedx.core.api.objects import ClusterObjects
+from kschedx.core.config.profile import default_profile
+from kschedx.core.explain.front import build_snapshot, pod_info, run
 from kschedx.core.load.manifest import expand
 from kschedx.core.plugins import REGISTRY
 from kschedx.core.plugins.volumebinding import ERR_UNBOUND_IMMEDIATE
-from kschedx.core.snapshot import ClusterObjects
 
 from .helpers import node
 from .test_volume_builders import storage_class

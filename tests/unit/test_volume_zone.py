@@ -82,8 +82,8 @@ def test_skips_without_topology_and_for_delayed_claims() -> None:
 
 def test_prefilter_errors() -> None:
     # VolumeBinding rejects first when it can, so look at VolumeZone's own PreFilter.
-    from kschedx.core.framework import CycleState
-    from kschedx.core.model import PodInfo
+    from kschedx.core.api.model import PodInfo
+    from kschedx.core.framework.interface import CycleState
     from kschedx.core.plugins.volumezone import VolumeZone
 
     from .helpers import framework

@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 import yaml
 
+from kschedx.core.api.objects import ClusterObjects
 from kschedx.core.errors import InputError
-from kschedx.core.explain import Options, explain_object, resolve_replicas
+from kschedx.core.explain.front import Options, explain_object, resolve_replicas
+from kschedx.core.explain.report import summarize_step
+from kschedx.core.explain.whatif import Edits, apply_edits
 from kschedx.core.load.manifest import IncomingPod
-from kschedx.core.report import summarize_step
-from kschedx.core.snapshot import ClusterObjects
-from kschedx.core.whatif import Edits, apply_edits
 
 from .helpers import node, pod
 
@@ -231,14 +231,14 @@ def test_replica_memo_changes_no_decision() -> None:
     import copy
     from pathlib import Path as _Path
 
-    from kschedx.core.explain import build_snapshot, load_cluster_files, prepare_pod, run, run_replicas, select_profile
-    from kschedx.core.model import PodInfo
+    from kschedx.core.api.model import PodInfo
+    from kschedx.core.explain.front import build_snapshot, load_cluster_files, prepare_pod, run, run_replicas, select_profile
 
     root = _Path(__file__).resolve().parents[2] / "examples"
     objs = load_cluster_files([str(root / "cluster.yaml")])
     import tempfile
 
-    from kschedx.core.explain import Options
+    from kschedx.core.explain.front import Options
 
     affine = _Path(tempfile.mkdtemp()) / "affine.yaml"
     affine.write_text(yaml.safe_dump({

@@ -3,12 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple
-
-if TYPE_CHECKING:
-    from kschedx.core.existing import CurrentPlacement
-    from kschedx.core.focus import NodeStory
-    from kschedx.core.nominated import NominatedOnNode
+from typing import Any, NamedTuple
 
 
 @dataclass
@@ -115,6 +110,177 @@ class PreemptionOutcome:
             "tiedBestNodes": list(self.tied_best_nodes),
             "victimDetails": list(self.victim_details),
             "candidatesLost": dict(self.lost_by),
+        }
+
+
+# --- pods nominated to a node (kschedx.core.framework.nominated works them out)
+
+# Which pass of the two decided a node's verdict (Framework.filter_with_nominated records it).
+FAILED_WITH = "failed with them"  # the first pass, nominated pods added, rejected the node
+FAILED_WITHOUT = "failed without them"  # passed with them, the second pass without them rejected it
+PASSED_BOTH = "passed both"
+
+
+def _pods(n: int) -> str:
+    return "pod" if n == 1 else "pods"
+
+
+@dataclass
+class NominatedPod:
+    pod: str
+    priority: int
+    counted: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"pod": self.pod, "priority": self.priority, "counted": self.counted}
+
+
+@dataclass
+class NominatedOnNode:
+    """The pods nominated to one node and what they did to its filters."""
+
+    node: str
+    pods: list[NominatedPod]
+    # FAILED_WITH, FAILED_WITHOUT, PASSED_BOTH; None: no pod counted (filters ran once, without
+    # them) or the node never reached Filter.
+    outcome: str | None = None
+    # With FAILED_WITH: whether the filters pass once the counted pods are left out, i.e. the
+    # nominated pods alone cost the pod this node.
+    fits_without: bool | None = None
+    counted: list[NominatedPod] = field(init=False)
+    ignored: list[NominatedPod] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.counted = [p for p in self.pods if p.counted]
+        self.ignored = [p for p in self.pods if not p.counted]
+
+    def describe(self, pod_priority: int) -> str:
+        """One plain sentence for the table, the node story and the JSON."""
+        parts: list[str] = []
+        if self.counted:
+            names = ", ".join(f"{p.pod} (priority {p.priority})" for p in self.counted)
+            parts.append(f"counted {names}: priority >= the pod's {pod_priority}")
+        if self.ignored:
+            names = ", ".join(f"{p.pod} (priority {p.priority})" for p in self.ignored)
+            parts.append(f"ignored {names}: lower priority than the pod's {pod_priority}, "
+                         "whose room the pod may take")
+        text = "; ".join(parts)
+        they = "it" if len(self.counted) == 1 else "them"
+        if self.outcome == FAILED_WITH:
+            if self.fits_without:
+                text += f"; the node fails only with {they} counted: without {they} the filters pass"
+            else:
+                text += f"; the filters fail with {they} counted (and would fail without {they} too)"
+        elif self.outcome == FAILED_WITHOUT:
+            text += (f"; the filters pass with {they} but fail without {they}: the scheduler requires both, "
+                     "since a nominated pod may still land elsewhere")
+        elif self.outcome == PASSED_BOTH:
+            text += f"; the filters pass with and without {they}"
+        return text
+
+    def hint(self) -> str | None:
+        """For --node: what would free the node, when the nominated pods alone cost it."""
+        if self.outcome != FAILED_WITH or not self.fits_without:
+            return None
+        names = ", ".join(p.pod for p in self.counted)
+        top = max(p.priority for p in self.counted)
+        return (f"the room is kept for nominated {_pods(len(self.counted))} {names}: the node fits once "
+                f"{'it is' if len(self.counted) == 1 else 'they are'} bound or gone, or if the pod's priority "
+                f"were above {top}")
+
+    def to_json(self, pod_priority: int) -> dict[str, Any]:
+        return {
+            "pods": [p.to_json() for p in self.pods],
+            "outcome": self.outcome,
+            "fitsWithout": self.fits_without,
+            "summary": self.describe(pod_priority),
+        }
+
+
+# --- the story of one node (--node): every filter, every score input, the hints
+
+PASS, FAIL, SKIPPED, NOT_RUN = "pass", "fail", "skipped", "not run"
+
+
+@dataclass
+class FilterCheck:
+    plugin: str
+    outcome: str  # pass, fail, skipped (PreFilter Skip), not run (node cut before Filter)
+    code: str | None = None
+    reasons: list[str] = field(default_factory=list)
+    reported: bool = False  # the failure the scheduler reports for this node
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"plugin": self.plugin, "outcome": self.outcome}
+        if self.outcome == FAIL:
+            out.update({"code": self.code, "reasons": list(self.reasons), "reported": self.reported})
+        return out
+
+
+@dataclass
+class ScoreDetail:
+    plugin: str
+    weight: int
+    skipped: bool
+    raw: int | None
+    normalized: int | None
+    weighted: int | None
+    facts: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"plugin": self.plugin, "weight": self.weight, "skipped": self.skipped, "raw": self.raw,
+                "normalized": self.normalized, "weighted": self.weighted, "facts": list(self.facts)}
+
+
+@dataclass
+class NodeStory:
+    node: str
+    feasible: bool
+    rejected_at: str | None
+    filters: list[FilterCheck]
+    scores: list[ScoreDetail]
+    total: int | None
+    rank: int | None
+    winner: str | None
+    hints: list[str]
+    volumes: list[str] = field(default_factory=list)
+    devices: list[str] = field(default_factory=list)
+    # Pods nominated to this node and what they did to its filters (kschedx.core.framework.nominated).
+    nominated: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "node": self.node, "feasible": self.feasible, "rejectedAt": self.rejected_at,
+            "filters": [f.to_json() for f in self.filters], "scores": [s.to_json() for s in self.scores],
+            "total": self.total, "rank": self.rank, "winner": self.winner, "hints": list(self.hints),
+            "volumes": list(self.volumes),
+            "devices": list(self.devices),
+            **({"nominated": self.nominated} if self.nominated is not None else {}),
+        }
+
+
+# --- a pod that exists in the cluster source
+
+@dataclass
+class CurrentPlacement:
+    """Where the explained pod is now, and whether this cycle agrees."""
+
+    node: str | None  # None: Pending
+    phase: str
+    nominated_node: str | None = None
+    scheduler_name: str = "default-scheduler"
+    agrees: bool | None = None
+    causes: list[str] = field(default_factory=list)
+    # Internal: the pod as the cluster source holds it.
+    raw: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "currentNode": self.node,
+            "agreesWithCurrentNode": self.agrees,
+            "currentPhase": self.phase,
+            **({"currentNominatedNode": self.nominated_node} if self.nominated_node else {}),
+            "disagreementCauses": list(self.causes),
         }
 
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from kschedx.core.report import Explanation
-from kschedx.core.result import CycleResult
+from kschedx.core.explain.report import Explanation
+from kschedx.core.framework.result import CycleResult
 
 Dict = dict[str, Any]
 
@@ -37,7 +37,7 @@ def compare_setup(base: Setup, *, version: str | None, config: str | None, gates
 
 
 def options_for(options: Any, setup: Setup) -> Any:
-    """Engine options (kschedx.core.explain.Options) for ``setup``: the version is resolved
+    """Engine options (kschedx.core.explain.front.Options) for ``setup``: the version is resolved
     again for each setup."""
     return replace(options, kubernetes_version=setup.kubernetes_version, feature_gates=setup.feature_gates,
                    version=None, version_note=None)
@@ -160,7 +160,7 @@ def summary_lines(c: Comparison) -> list[str]:
 def explain_compared(manifest: str, objects: Any, *, options: Any, config: str | None, compare: Setup,
                      **kwargs: Any) -> Comparison:
     """``explain_objects`` under the base setup and under ``compare`` on the same cluster."""
-    from kschedx.core.explain import Options, explain_objects
+    from kschedx.core.explain.front import Options, explain_objects
 
     options = options or Options()
     base = Setup(options.kubernetes_version, config, options.feature_gates)
@@ -171,7 +171,7 @@ def explain_compared(manifest: str, objects: Any, *, options: Any, config: str |
 
 @dataclass
 class CheckComparison:
-    base: Any  # kschedx.core.check.CheckReport
+    base: Any  # kschedx.core.explain.check.CheckReport
     compare: Any
     changes: list[Dict] = field(default_factory=list)
 
@@ -189,8 +189,8 @@ class CheckComparison:
 def check_compared(paths: list[str], objects: Any, *, options: Any, config: str | None, compare: Setup,
                    **kwargs: Any) -> CheckComparison:
     """``check_paths`` under both setups; per document, what its verdict and cycles changed."""
-    from kschedx.core.check import check_paths
-    from kschedx.core.explain import Options
+    from kschedx.core.explain.check import check_paths
+    from kschedx.core.explain.front import Options
 
     options = options or Options()
     base = Setup(options.kubernetes_version, config, options.feature_gates)

@@ -14,14 +14,14 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from kschedx.core.config_defaults import (
+from kschedx.core.config.defaults import (
     DEFAULT_MULTIPOINT_PLUGINS,
     DEFAULT_SCHEDULER_NAME,
     default_args,
     default_configuration,
     has_typed_args,
 )
-from kschedx.core.config_validation import (
+from kschedx.core.config.validation import (
     API_VERSION,
     FACTORY_VALIDATORS,
     KIND,
@@ -32,7 +32,7 @@ from kschedx.core.config_validation import (
     index,
     validate_configuration,
 )
-from kschedx.core.config_versions import (
+from kschedx.core.config.versions import (
     args_schemas,
     config_schema,
     dynamic_resources_args_errors,

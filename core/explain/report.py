@@ -9,12 +9,10 @@ A run is one of three shapes, each a plain dataclass over ``CycleResult``s:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from kschedx.core.result import CycleResult
-
-if TYPE_CHECKING:
-    from kschedx.core.rollout import WorkloadPlan
+from kschedx.core.explain.rollout import SCALE_UP, UNCHANGED, WorkloadPlan
+from kschedx.core.framework.result import CycleResult
 
 # Plugins whose rejection means the DaemonSet controller would not even create the pod for
 # that node (its NodeShouldRunDaemonPod check: taints the pod doesn't tolerate, and the
@@ -104,7 +102,7 @@ class Explanation:
     daemon_nodes: list[DaemonNodeVerdict] = field(default_factory=list)
     # The DaemonSet's own cycle pinned to no node: its header (pod, profile, warnings).
     daemon_template: CycleResult | None = None
-    # A workload manifest: what its controller creates now (core/rollout.py WorkloadPlan).
+    # A workload manifest: what its controller creates now (core/explain/rollout.py WorkloadPlan).
     workload: WorkloadPlan | None = None
 
     @property
@@ -161,3 +159,25 @@ class Explanation:
             **({"workload": self.workload.to_json()} if self.workload is not None else {}),
             "steps": (s.to_json() for s in self.steps),
         }
+
+
+def finish_plan(plan: WorkloadPlan, out: Explanation) -> None:
+    """The counts after placing, on the explanation and its first cycle (JSON and table)."""
+    if out.mode == "daemonset":
+        targeted = [v for v in out.daemon_nodes if v.targeted]
+        plan.replicas = len(targeted)
+        plan.placed = sum(1 for v in targeted if v.fits and not v.running)
+        if plan.rule == UNCHANGED and plan.placed + sum(1 for v in targeted if not v.fits):
+            plan.rule = SCALE_UP
+    elif out.mode == "single":
+        # One cycle: the plan's first pod, or (nothing to place) where one more would go.
+        plan.placed = min(out.replicas_placed, plan.to_place)
+        if plan.to_place == 0:
+            plan.note += "; the cycle shows where one more pod would go"
+    else:
+        plan.placed = out.replicas_placed
+    out.workload = plan
+    first = out.daemon_template if out.daemon_template is not None else (out.steps[0] if out.steps else None)
+    if first is not None:
+        first.notes.append(plan.line())
+        first.workload = plan.to_json()

@@ -12,12 +12,13 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
-from kschedx.core.model import PodInfo
-from kschedx.core.snapshot import ClusterObjects, NodeInfo, Snapshot
+from kschedx.core.api.model import PodInfo
+from kschedx.core.api.objects import ClusterObjects
+from kschedx.core.snapshot import NodeInfo, Snapshot
 from kschedx.core.versions import SchedulerVersion, baseline
 
 if TYPE_CHECKING:
-    from kschedx.core.config import Profile
+    from kschedx.core.config.profile import Profile
 
 MAX_NODE_SCORE = 100
 MIN_NODE_SCORE = 0

@@ -12,91 +12,22 @@ where the pod is now.
 from __future__ import annotations
 
 import copy
-import os
-import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from kschedx.core.api.objects import ClusterObjects
 from kschedx.core.errors import InputError
-from kschedx.core.snapshot import ClusterObjects
+from kschedx.core.framework.result import CurrentPlacement, CycleResult
+from kschedx.core.load.references import Reference, parse_reference
 
 if TYPE_CHECKING:
-    from kschedx.core.config import Profile
-    from kschedx.core.model import PodInfo
-    from kschedx.core.report import Explanation
-    from kschedx.core.result import CycleResult
+    from kschedx.core.api.model import PodInfo
+    from kschedx.core.config.profile import Profile
+    from kschedx.core.explain.report import Explanation
     from kschedx.core.snapshot import Snapshot
 
 Dict = dict[str, Any]
-
-
-@dataclass(frozen=True)
-class RefKind:
-    kind: str
-    resource: str  # the plural, as in the API path and kubectl's NotFound message
-    group_version: str  # "v1" for the core group
-
-    @property
-    def qualified(self) -> str:
-        """``deployments.apps``: how kubectl names the resource in its messages."""
-        group = self.group_version.rpartition("/")[0]
-        return f"{self.resource}.{group}" if group else self.resource
-
-    def path(self, namespace: str, name: str) -> str:
-        root = "/api/v1" if self.group_version == "v1" else f"/apis/{self.group_version}"
-        return f"{root}/namespaces/{namespace}/{self.resource}/{name}"
-
-
-_POD = RefKind("Pod", "pods", "v1")
-_DEPLOYMENT = RefKind("Deployment", "deployments", "apps/v1")
-_STATEFULSET = RefKind("StatefulSet", "statefulsets", "apps/v1")
-_DAEMONSET = RefKind("DaemonSet", "daemonsets", "apps/v1")
-_REPLICASET = RefKind("ReplicaSet", "replicasets", "apps/v1")
-_JOB = RefKind("Job", "jobs", "batch/v1")
-_CRONJOB = RefKind("CronJob", "cronjobs", "batch/v1")
-
-# kubectl's names for each kind: singular, plural, short name, and Kind.
-REFERENCE_KINDS: dict[str, RefKind] = {}
-for _k, _names in (
-    (_POD, ("pod", "pods", "po")),
-    (_DEPLOYMENT, ("deployment", "deployments", "deploy")),
-    (_STATEFULSET, ("statefulset", "statefulsets", "sts")),
-    (_DAEMONSET, ("daemonset", "daemonsets", "ds")),
-    (_REPLICASET, ("replicaset", "replicasets", "rs")),
-    (_JOB, ("job", "jobs")),
-    (_CRONJOB, ("cronjob", "cronjobs", "cj")),
-):
-    for _n in (*_names, _k.kind.lower(), f"{_k.resource}.{_k.group_version.rpartition('/')[0]}".rstrip(".")):
-        REFERENCE_KINDS[_n] = _k
-
-# A DNS-1123 subdomain name, as every object name of these kinds is.
-_NAME = re.compile(r"^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$")
-
-
-@dataclass(frozen=True)
-class Reference:
-    kind: RefKind
-    name: str
-    text: str  # as the user wrote it
-
-    def __str__(self) -> str:
-        return self.text
-
-
-def parse_reference(arg: str) -> Reference | None:
-    """``pod/web-1``, ``deploy/web``, …; None when ``arg`` is a file (an existing path
-    wins: ``pods/x.yaml`` in a folder named ``pods`` stays a file) or not KIND/NAME."""
-    if arg == "-" or os.path.exists(arg):
-        return None
-    kind, sep, name = arg.partition("/")
-    if not sep:
-        return None
-    ref_kind = REFERENCE_KINDS.get(kind.lower())
-    if ref_kind is None or not _NAME.match(name):
-        return None
-    return Reference(ref_kind, name, arg)
 
 
 def find_object(objects: ClusterObjects, ref: Reference, namespace: str, source: str) -> Dict:
@@ -146,29 +77,6 @@ def resolve_manifest(
 
 
 # --------------------------------------------------------------------------- identity
-
-
-@dataclass
-class CurrentPlacement:
-    """Where the explained pod is now, and whether this cycle agrees."""
-
-    node: str | None  # None: Pending
-    phase: str
-    nominated_node: str | None = None
-    scheduler_name: str = "default-scheduler"
-    agrees: bool | None = None
-    causes: list[str] = field(default_factory=list)
-    # Internal: the pod as the cluster source holds it.
-    raw: Dict = field(default_factory=dict, repr=False)
-
-    def to_json(self) -> Dict:
-        return {
-            "currentNode": self.node,
-            "agreesWithCurrentNode": self.agrees,
-            "currentPhase": self.phase,
-            **({"currentNominatedNode": self.nominated_node} if self.nominated_node else {}),
-            "disagreementCauses": list(self.causes),
-        }
 
 
 def _pod_key(pod: Dict) -> tuple[str, str, str]:

@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from kschedx.core.api.objects import ClusterObjects
+from kschedx.core.api.selectors import LabelSelector, SelectorError, parse_label_selector
 from kschedx.core.errors import InputError
-from kschedx.core.existing import detached, pod_events
-from kschedx.core.selectors import LabelSelector, SelectorError, parse_label_selector
-from kschedx.core.snapshot import ClusterObjects
+from kschedx.core.explain.existing import detached, pod_events
 
 Dict = dict[str, Any]
 
@@ -240,8 +240,8 @@ def explain_pending(
     """Every Pending pod of ``objects`` (in ``namespace``, matching ``selector``), each with
     the cycle it would get now. ``events_for(ns, name)`` gives a pod's events (the live
     cluster's); by default they come from the Events of ``objects``."""
-    from kschedx.core import explain as engine
-    from kschedx.core.quantity import QuantityError
+    from kschedx.core.api.quantity import QuantityError
+    from kschedx.core.explain import front as engine
 
     sel = parse_selector(selector) if selector else None
     pods = pending_pods(objects, namespace, sel)

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from kschedx.core.config import Profile
-from kschedx.core.framework import (
+from kschedx.core.api.model import PodInfo
+from kschedx.core.api.objects import ClusterObjects
+from kschedx.core.config.profile import Profile
+from kschedx.core.framework.interface import (
     MAX_NODE_SCORE,
     MIN_NODE_SCORE,
     Code,
@@ -19,22 +21,17 @@ from kschedx.core.framework import (
     fit_error_message,
     go_string_list,
 )
-from kschedx.core.model import PodInfo
-from kschedx.core.nominated import (
-    FAILED_WITH,
-    FAILED_WITHOUT,
-    PASSED_BOTH,
-    nominated_story,
-    prefer_nominated_node,
-    run_without,
-)
-from kschedx.core.plugin_errors import (
+from kschedx.core.framework.nominated import nominated_story, prefer_nominated_node, run_without
+from kschedx.core.framework.plugin_errors import (
     add_pod_error_message,
     cycle_error_warning,
     filter_error_message,
     filter_error_warning,
 )
-from kschedx.core.result import (
+from kschedx.core.framework.result import (
+    FAILED_WITH,
+    FAILED_WITHOUT,
+    PASSED_BOTH,
     CycleResult,
     NodeScore,
     NodeVerdict,
@@ -42,7 +39,7 @@ from kschedx.core.result import (
     PreemptionOutcome,
     PreFilterOutcome,
 )
-from kschedx.core.snapshot import ClusterObjects, NodeInfo, Snapshot
+from kschedx.core.snapshot import NodeInfo, Snapshot
 
 # Upstream's ErrNoNodesAvailable (scheduler.go).
 NO_NODES_AVAILABLE = "no nodes available to schedule pods"
@@ -82,7 +79,7 @@ class Framework:
         # Warnings plugins raise during a cycle (bound to the cycle result's list).
         self.warnings: list[str] = []
         self.plugins = PluginSet(profile, self, registry)
-        # Scheduler extenders (kschedx.core.extenders.Extender), called after Filter and Score.
+        # Scheduler extenders (kschedx.core.framework.extenders.Extender), called after Filter and Score.
         self.extenders: list[Any] = []
         # Node-local answers shared by the cycles of one replica run (None: no reuse).
         self.memo: ReplicaMemo | None = None
@@ -176,7 +173,7 @@ class Framework:
     ) -> list[Status]:
         """``RunFilterPluginsWithNominatedPods``: first with equal-or-higher priority nominated
         pods added to the node, then (if that passed) without them.  ``passes`` records, per
-        node with such pods, which pass decided (kschedx.core.nominated)."""
+        node with such pods, which pass decided (kschedx.core.framework.nominated)."""
         nominated = self._nominated_for(pod, node) if self.snapshot.nominated else None
         if nominated:
             st2 = state.clone()
@@ -336,7 +333,7 @@ class Framework:
                     continue
                 first = failures[0]
                 if not first.is_rejected:
-                    # The real cycle ends here (see kschedx.core.plugin_errors); the other nodes
+                    # The real cycle ends here (see kschedx.core.framework.plugin_errors); the other nodes
                     # are still evaluated, for the explanation.
                     errors.append(ni.name)
                     result.nodes[ni.name] = NodeVerdict(False, Code.ERROR.label, first.plugin, [first.message],
@@ -363,7 +360,7 @@ class Framework:
 
         if feasible and self.extenders:
             # findNodesThatPassExtenders: the extenders' filters narrow the feasible nodes.
-            from kschedx.core.extenders import WIRE_V135, run_extender_filters
+            from kschedx.core.framework.extenders import WIRE_V135, run_extender_filters
 
             passed = run_extender_filters(self.extenders, pod, feasible, result, statuses, WIRE_V135)
             if passed is None:
@@ -451,7 +448,7 @@ class Framework:
                 totals[name] += v * weight
         if self.extenders:
             # prioritizeNodes: each extender's 0-10 score × 10 × its weight joins the totals.
-            from kschedx.core.extenders import WIRE_V135, run_extender_prioritize
+            from kschedx.core.framework.extenders import WIRE_V135, run_extender_prioritize
 
             run_extender_prioritize(self.extenders, pod, feasible, result, totals, WIRE_V135, 10)
         result.totals = totals

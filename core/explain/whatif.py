@@ -13,9 +13,9 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
+from kschedx.core.api.objects import ClusterObjects
 from kschedx.core.errors import InputError
 from kschedx.core.load.files import load_objects
-from kschedx.core.snapshot import ClusterObjects
 
 Dict = dict[str, Any]
 

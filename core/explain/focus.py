@@ -11,79 +11,18 @@ describe them, and never changes a decision.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
 from difflib import get_close_matches
 from fractions import Fraction
 from typing import Any
 
-from kschedx.core.framework import PluginSet
-from kschedx.core.model import PodInfo, pod_level_requests
+from kschedx.core.api.model import PodInfo, pod_level_requests
+from kschedx.core.api.selectors import parse_node_selector_term, tolerates
+from kschedx.core.framework.interface import PluginSet
+from kschedx.core.framework.result import FAIL, NOT_RUN, PASS, SKIPPED, CycleResult, FilterCheck, NodeStory, ScoreDetail
 from kschedx.core.plugins.imagelocality import normalized_image_name
 from kschedx.core.plugins.noderesources_allocation import allocation_vectors, pod_request_list
 from kschedx.core.plugins.noderesources_fit import fits_request, score_requests
-from kschedx.core.result import CycleResult
-from kschedx.core.selectors import parse_node_selector_term, tolerates
 from kschedx.core.snapshot import NodeInfo, Snapshot
-
-PASS, FAIL, SKIPPED, NOT_RUN = "pass", "fail", "skipped", "not run"
-
-
-@dataclass
-class FilterCheck:
-    plugin: str
-    outcome: str  # pass, fail, skipped (PreFilter Skip), not run (node cut before Filter)
-    code: str | None = None
-    reasons: list[str] = field(default_factory=list)
-    reported: bool = False  # the failure the scheduler reports for this node
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"plugin": self.plugin, "outcome": self.outcome}
-        if self.outcome == FAIL:
-            out.update({"code": self.code, "reasons": list(self.reasons), "reported": self.reported})
-        return out
-
-
-@dataclass
-class ScoreDetail:
-    plugin: str
-    weight: int
-    skipped: bool
-    raw: int | None
-    normalized: int | None
-    weighted: int | None
-    facts: list[str] = field(default_factory=list)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"plugin": self.plugin, "weight": self.weight, "skipped": self.skipped, "raw": self.raw,
-                "normalized": self.normalized, "weighted": self.weighted, "facts": list(self.facts)}
-
-
-@dataclass
-class NodeStory:
-    node: str
-    feasible: bool
-    rejected_at: str | None
-    filters: list[FilterCheck]
-    scores: list[ScoreDetail]
-    total: int | None
-    rank: int | None
-    winner: str | None
-    hints: list[str]
-    volumes: list[str] = field(default_factory=list)
-    devices: list[str] = field(default_factory=list)
-    # Pods nominated to this node and what they did to its filters (kschedx.core.nominated).
-    nominated: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "node": self.node, "feasible": self.feasible, "rejectedAt": self.rejected_at,
-            "filters": [f.to_json() for f in self.filters], "scores": [s.to_json() for s in self.scores],
-            "total": self.total, "rank": self.rank, "winner": self.winner, "hints": list(self.hints),
-            "volumes": list(self.volumes),
-            "devices": list(self.devices),
-            **({"nominated": self.nominated} if self.nominated is not None else {}),
-        }
-
 
 # --------------------------------------------------------------------------- formatting
 

@@ -3,7 +3,7 @@
 A workload manifest that names a controller of the cluster source (same kind, namespace and
 name; a Deployment also through the ReplicaSets it owns) is not a new workload: its
 controller compares the manifest's pod template with what runs (after API defaulting, see
-core/template_defaults.py) and creates only
+core/api/template_defaults.py) and creates only
 
 - nothing, when the template and replica count are unchanged and every pod is bound;
 - the missing replicas on a scale-up (and the workload's own Pending pods, which still
@@ -12,7 +12,7 @@ core/template_defaults.py) and creates only
   (pkg/controller/deployment rolling.go / recreate.go, statefulset
   stateful_set_control.go, daemonset update.go, job controller).
 
-``plan_workload`` returns that decision as a :class:`WorkloadPlan`; core/explain.py takes
+``plan_workload`` returns that decision as a :class:`WorkloadPlan`; core/explain/front.py takes
 the plan's pods out of the snapshot, places ``to_place`` copies, and reports the counts.
 """
 
@@ -24,11 +24,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from kschedx.core.api.model import PodInfo
+from kschedx.core.api.objects import ClusterObjects
+from kschedx.core.api.template_defaults import same_template
 from kschedx.core.load.manifest import IncomingPod
-from kschedx.core.model import PodInfo
-from kschedx.core.report import Explanation
-from kschedx.core.snapshot import ClusterObjects, Snapshot
-from kschedx.core.template_defaults import same_template
+from kschedx.core.snapshot import Snapshot
 
 Dict = dict[str, Any]
 
@@ -487,25 +487,3 @@ def resolve_count(plan: WorkloadPlan | None, replicas: int | str | None, resolve
     if plan is None or plan.rule == NEW or not isinstance(replicas, str):
         return resolved
     return plan.to_place if replicas.strip().lower() == "auto" else resolved
-
-
-def finish_plan(plan: WorkloadPlan, out: Explanation) -> None:
-    """The counts after placing, on the explanation and its first cycle (JSON and table)."""
-    if out.mode == "daemonset":
-        targeted = [v for v in out.daemon_nodes if v.targeted]
-        plan.replicas = len(targeted)
-        plan.placed = sum(1 for v in targeted if v.fits and not v.running)
-        if plan.rule == UNCHANGED and plan.placed + sum(1 for v in targeted if not v.fits):
-            plan.rule = SCALE_UP
-    elif out.mode == "single":
-        # One cycle: the plan's first pod, or (nothing to place) where one more would go.
-        plan.placed = min(out.replicas_placed, plan.to_place)
-        if plan.to_place == 0:
-            plan.note += "; the cycle shows where one more pod would go"
-    else:
-        plan.placed = out.replicas_placed
-    out.workload = plan
-    first = out.daemon_template if out.daemon_template is not None else (out.steps[0] if out.steps else None)
-    if first is not None:
-        first.notes.append(plan.line())
-        first.workload = plan.to_json()

@@ -12,96 +12,14 @@ output format shows, and never changes a verdict.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from kschedx.core.model import PodInfo
+from kschedx.core.api.model import PodInfo
+from kschedx.core.framework.result import FAILED_WITH, PASSED_BOTH, CycleResult, NominatedOnNode, NominatedPod
 
 if TYPE_CHECKING:
-    from kschedx.core.framework import CycleState
-    from kschedx.core.result import CycleResult
+    from kschedx.core.framework.interface import CycleState
     from kschedx.core.snapshot import NodeInfo, Snapshot
-
-# Which pass of the two decided a node's verdict (Framework.filter_with_nominated records it).
-FAILED_WITH = "failed with them"  # the first pass, nominated pods added, rejected the node
-FAILED_WITHOUT = "failed without them"  # passed with them, the second pass without them rejected it
-PASSED_BOTH = "passed both"
-
-
-@dataclass
-class NominatedPod:
-    pod: str
-    priority: int
-    counted: bool
-
-    def to_json(self) -> dict[str, Any]:
-        return {"pod": self.pod, "priority": self.priority, "counted": self.counted}
-
-
-@dataclass
-class NominatedOnNode:
-    """The pods nominated to one node and what they did to its filters."""
-
-    node: str
-    pods: list[NominatedPod]
-    # FAILED_WITH, FAILED_WITHOUT, PASSED_BOTH; None: no pod counted (filters ran once, without
-    # them) or the node never reached Filter.
-    outcome: str | None = None
-    # With FAILED_WITH: whether the filters pass once the counted pods are left out, i.e. the
-    # nominated pods alone cost the pod this node.
-    fits_without: bool | None = None
-    counted: list[NominatedPod] = field(init=False)
-    ignored: list[NominatedPod] = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.counted = [p for p in self.pods if p.counted]
-        self.ignored = [p for p in self.pods if not p.counted]
-
-    def describe(self, pod_priority: int) -> str:
-        """One plain sentence for the table, the node story and the JSON."""
-        parts: list[str] = []
-        if self.counted:
-            names = ", ".join(f"{p.pod} (priority {p.priority})" for p in self.counted)
-            parts.append(f"counted {names}: priority >= the pod's {pod_priority}")
-        if self.ignored:
-            names = ", ".join(f"{p.pod} (priority {p.priority})" for p in self.ignored)
-            parts.append(f"ignored {names}: lower priority than the pod's {pod_priority}, "
-                         "whose room the pod may take")
-        text = "; ".join(parts)
-        they = "it" if len(self.counted) == 1 else "them"
-        if self.outcome == FAILED_WITH:
-            if self.fits_without:
-                text += f"; the node fails only with {they} counted: without {they} the filters pass"
-            else:
-                text += f"; the filters fail with {they} counted (and would fail without {they} too)"
-        elif self.outcome == FAILED_WITHOUT:
-            text += (f"; the filters pass with {they} but fail without {they}: the scheduler requires both, "
-                     "since a nominated pod may still land elsewhere")
-        elif self.outcome == PASSED_BOTH:
-            text += f"; the filters pass with and without {they}"
-        return text
-
-    def hint(self) -> str | None:
-        """For --node: what would free the node, when the nominated pods alone cost it."""
-        if self.outcome != FAILED_WITH or not self.fits_without:
-            return None
-        names = ", ".join(p.pod for p in self.counted)
-        top = max(p.priority for p in self.counted)
-        return (f"the room is kept for nominated {_pods(len(self.counted))} {names}: the node fits once "
-                f"{'it is' if len(self.counted) == 1 else 'they are'} bound or gone, or if the pod's priority "
-                f"were above {top}")
-
-    def to_json(self, pod_priority: int) -> dict[str, Any]:
-        return {
-            "pods": [p.to_json() for p in self.pods],
-            "outcome": self.outcome,
-            "fitsWithout": self.fits_without,
-            "summary": self.describe(pod_priority),
-        }
-
-
-def _pods(n: int) -> str:
-    return "pod" if n == 1 else "pods"
 
 
 def counts_on_node(nominated: PodInfo, pod: PodInfo) -> bool:

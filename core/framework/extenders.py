@@ -23,9 +23,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from kschedx.core.framework import Code, NodeStatusMap, Status
-from kschedx.core.model import PodInfo
-from kschedx.core.result import CycleResult, NodeScore, NodeVerdict, PluginScores
+from kschedx.core.api.model import PodInfo
+from kschedx.core.framework.interface import Code, NodeStatusMap, Status
+from kschedx.core.framework.result import CycleResult, NodeScore, NodeVerdict, PluginScores
 from kschedx.core.snapshot import NodeInfo
 
 Dict = dict[str, Any]
@@ -50,7 +50,7 @@ def _duration_seconds(value: Any, policy: bool) -> float:
     if policy and isinstance(value, int | float):
         # A v1.12 Policy's httpTimeout is a time.Duration: nanoseconds.
         return float(value) / 1e9 or DEFAULT_TIMEOUT
-    from kschedx.core.config_validation import parse_duration
+    from kschedx.core.config.validation import parse_duration
 
     secs = parse_duration(str(value))
     return secs if secs else DEFAULT_TIMEOUT

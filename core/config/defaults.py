@@ -11,8 +11,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from kschedx.core.config_validation import PLUGIN_SET_FIELDS
-from kschedx.core.config_versions import has_typed_args_in
+from kschedx.core.config.validation import PLUGIN_SET_FIELDS
+from kschedx.core.config.versions import has_typed_args_in
 from kschedx.core.versions import SchedulerVersion, baseline
 
 Dict = dict[str, Any]
@@ -196,7 +196,7 @@ def default_args(name: str, args: Dict | None, version: SchedulerVersion | None 
     if fn is not None:
         fn(a)
     if name == "DynamicResources" and version is not None:
-        from kschedx.core.config_versions import default_dynamic_resources_args
+        from kschedx.core.config.versions import default_dynamic_resources_args
 
         default_dynamic_resources_args(a, args or {}, version)
     return a

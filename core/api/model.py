@@ -14,8 +14,8 @@ from fractions import Fraction
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from kschedx.core.quantity import QuantityError, parse_quantity
-from kschedx.core.selectors import (
+from kschedx.core.api.quantity import QuantityError, parse_quantity
+from kschedx.core.api.selectors import (
     NodeSelector,
     Taint,
     Toleration,
@@ -25,7 +25,7 @@ from kschedx.core.selectors import (
 )
 
 if TYPE_CHECKING:
-    from kschedx.core.affinity import PodAffinityTerms
+    from kschedx.core.api.affinity import PodAffinityTerms
 
 Dict = dict[str, Any]
 
@@ -308,7 +308,7 @@ class PodInfo:
     @cached_property
     def pod_terms(self) -> PodAffinityTerms:
         """The pod (anti-)affinity terms, compiled once."""
-        from kschedx.core.affinity import compile_pod_terms
+        from kschedx.core.api.affinity import compile_pod_terms
 
         return compile_pod_terms(self.affinity, self.namespace)
 

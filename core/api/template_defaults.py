@@ -15,7 +15,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from kschedx.core.quantity import QuantityError, parse_quantity
+from kschedx.core.api.quantity import QuantityError, parse_quantity
 
 Dict = dict[str, Any]
 

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from kschedx.core.selector_errors import (
+from kschedx.core.api.selector_errors import (
     aggregate,
     child,
     go_quote,

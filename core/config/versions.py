@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kschedx.core.config_validation import ARGS_SCHEMAS, CONFIG_SCHEMA, FieldError, child, forbidden, index
+from kschedx.core.config.validation import ARGS_SCHEMAS, CONFIG_SCHEMA, FieldError, child, forbidden, index
 from kschedx.core.versions import SchedulerVersion, baseline
 
 Schema = Any

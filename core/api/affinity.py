@@ -14,8 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from kschedx.core.selector_errors import aggregate
-from kschedx.core.selectors import NOTHING, LabelSelector, SelectorError, parse_label_selector
+from kschedx.core.api.selector_errors import aggregate
+from kschedx.core.api.selectors import NOTHING, LabelSelector, SelectorError, parse_label_selector
 
 Labels = Mapping[str, str]
 

@@ -29,8 +29,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from kschedx.core.config import Profile
-from kschedx.core.result import CycleResult
+from kschedx.core.config.profile import Profile
+from kschedx.core.framework.result import CycleResult
 
 # The in-tree plugins of v1.35.4 that implement SignPlugin.
 SIGNABLE_PLUGINS = frozenset({

@@ -11,28 +11,29 @@ from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from kschedx.core import existing
-from kschedx.core.config import Profile, default_profile
-from kschedx.core.cycle import Framework
+from kschedx.core.api.model import PodInfo
+from kschedx.core.api.objects import ClusterObjects
+from kschedx.core.api.quantity import QuantityError
+from kschedx.core.api.selectors import SelectorError
+from kschedx.core.config.profile import Profile, default_profile
 from kschedx.core.errors import InputError
-from kschedx.core.framework import ReplicaMemo
+from kschedx.core.explain import existing
+from kschedx.core.explain.report import DaemonNodeVerdict, Explanation, daemon_verdict, finish_plan
+from kschedx.core.explain.rollout import WorkloadPlan, plan_workload, resolve_count, taken_out
+from kschedx.core.explain.whatif import Edits, apply_edits
+from kschedx.core.framework.interface import ReplicaMemo
+from kschedx.core.framework.result import CycleResult
+from kschedx.core.framework.runtime import Framework
 from kschedx.core.gcpause import gc_paused, without_gc
 from kschedx.core.load.admission import admit, resolve_cluster_pod_priorities
 from kschedx.core.load.apivalidation import check_manifest
 from kschedx.core.load.files import load_cluster
 from kschedx.core.load.manifest import IncomingPod, expand, pin_to_node, select_document
 from kschedx.core.load.validate import check_pod_shape
-from kschedx.core.model import PodInfo
 from kschedx.core.plugins import REGISTRY
 from kschedx.core.progress import report
-from kschedx.core.quantity import QuantityError
-from kschedx.core.report import DaemonNodeVerdict, Explanation, daemon_verdict
-from kschedx.core.result import CycleResult
-from kschedx.core.rollout import WorkloadPlan, finish_plan, plan_workload, resolve_count, taken_out
-from kschedx.core.selectors import SelectorError
-from kschedx.core.snapshot import ClusterObjects, Snapshot
+from kschedx.core.snapshot import Snapshot
 from kschedx.core.versions import SchedulerVersion, choose_version, parse_feature_gates
-from kschedx.core.whatif import Edits, apply_edits
 
 Dict = dict[str, Any]
 
@@ -50,7 +51,7 @@ class Options:
     # --policy: a v1.12 Policy file; load_profiles puts the loaded Policy in legacy_policy.
     policy: str | None = None
     legacy_policy: Any = None
-    # Scheduler extenders (kschedx.core.extenders.Extender) of --config; --offline: never call them.
+    # Scheduler extenders (kschedx.core.framework.extenders.Extender) of --config; --offline: never call them.
     extenders: list[Any] = field(default_factory=list)
     offline: bool = False
     # False: stop after Filter and the extenders' filters, without PostFilter, scores or the
@@ -200,7 +201,7 @@ def _finish(
 ) -> CycleResult:
     """What every cycle's result gets: claims, volumes, the node story, notes and warnings."""
     if options.offline and options.extenders:
-        from kschedx.core.extenders import offline_warnings
+        from kschedx.core.framework.extenders import offline_warnings
 
         result.warnings.extend(offline_warnings(options.extenders))
     dra = fw.plugins.instances.get("DynamicResources") if fw is not None else None
@@ -211,11 +212,11 @@ def _finish(
         result.device_allocations = device_allocations(dra_state, result.selected_node)
         result.bound_claims = claims_after_binding(dra_state, result.selected_node, pod)
     if pod.spec.get("volumes"):
-        from kschedx.core.focus import volume_summary
+        from kschedx.core.explain.focus import volume_summary
 
         result.volumes = volume_summary(pod, snapshot)
     if options.focus is not None and fw is not None:
-        from kschedx.core.focus import node_story
+        from kschedx.core.explain.focus import node_story
 
         result.focus = node_story(result, fw.plugins, pod, snapshot, options.focus)
         verdict = result.nodes.get(options.focus)
@@ -263,8 +264,8 @@ def load_profiles(config: str | None, options: Options | None) -> tuple[dict[str
     options with the file's extenders and the --policy file loaded."""
     profiles: dict[str, Profile] | None = None
     if config is not None:
-        from kschedx.core.config import load_config
-        from kschedx.core.extenders import extenders_from
+        from kschedx.core.config.profile import load_config
+        from kschedx.core.framework.extenders import extenders_from
 
         loaded = load_config(config, REGISTRY, options.version if options is not None else None)
         profiles = loaded.profiles
@@ -457,7 +458,7 @@ def _explain_on(
                 incoming.ordinals = plan.ordinals_for(count)
             steps = run_replicas(snapshot, incoming, profile, count, options, path, added)
             if replicas is not None and (options is None or options.algorithm in (None, "v1.35")):
-                from kschedx.core.batching import annotate_replicas
+                from kschedx.core.explain.batching import annotate_replicas
 
                 annotate_replicas(steps, profile, incoming.pod, bool(options and options.extenders), incoming.source_kind)
             out = Explanation("replicas" if replicas is not None else "single", steps, edit_lines,

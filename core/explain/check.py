@@ -14,15 +14,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kschedx.core.api.objects import ClusterObjects
+from kschedx.core.api.quantity import QuantityError
+from kschedx.core.api.selectors import SelectorError
 from kschedx.core.errors import InputError
-from kschedx.core.explain import Options, build_snapshot, explain_object, load_profiles, resolve_version
+from kschedx.core.explain.front import Options, build_snapshot, explain_object, load_profiles, resolve_version
+from kschedx.core.explain.report import Explanation
 from kschedx.core.load.files import load_objects
 from kschedx.core.load.repo import ManifestFile, classify, inside, lay_over, same_file
 from kschedx.core.progress import report as report_progress
-from kschedx.core.quantity import QuantityError
-from kschedx.core.report import Explanation
-from kschedx.core.selectors import SelectorError
-from kschedx.core.snapshot import ClusterObjects
 
 Dict = dict[str, Any]
 
@@ -53,7 +53,7 @@ class CheckEntry:
 
     @property
     def running(self) -> int:
-        """Pods of the workload's current template already bound (core/rollout.py)."""
+        """Pods of the workload's current template already bound (core/explain/rollout.py)."""
         e = self.explanation
         return e.workload.running if e is not None and e.workload is not None else 0
 
