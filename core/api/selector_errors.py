@@ -45,24 +45,36 @@ def regex_error(msg: str, fmt: str, *examples: str) -> str:
     return f"{msg} (e.g. {shown}regex used for validation is '{fmt}')"
 
 
-def _max_len(n: int) -> str:
-    return f"must be no more than {n} bytes"
+# apimachinery measures names in bytes (``content``, v1.35) where older helpers still say
+# characters (``util/validation``, which the configuration API and v1.33/1.34 use): the
+# checks below take the unit their caller's upstream counterpart names.
+BYTES, CHARACTERS = "bytes", "characters"
 
 
-def label_value_errors(value: str) -> list[str]:
-    """``content.IsLabelValue``."""
+def _too_long(value: str, n: int) -> bool:
+    # Go's len() of a string counts bytes, whichever unit the message names.
+    return len(value.encode()) > n
+
+
+def _max_len(n: int, unit: str = BYTES) -> str:
+    return f"must be no more than {n} {unit}"
+
+
+def label_value_errors(value: str, unit: str = BYTES) -> list[str]:
+    """``content.IsLabelValue`` (``validation.IsValidLabelValue`` with ``CHARACTERS``)."""
     errs = []
-    if len(value.encode()) > 63:
-        errs.append(_max_len(63))
+    if _too_long(value, 63):
+        errs.append(_max_len(63, unit))
     if not _VALUE_RE.fullmatch(value):
         errs.append(regex_error(_VALUE_MSG, _VALUE_FMT, "MyValue", "my_value", "12345"))
     return errs
 
 
-def _dns_subdomain_errors(value: str) -> list[str]:
+def dns_subdomain_errors(value: str, unit: str = BYTES) -> list[str]:
+    """``IsDNS1123Subdomain``."""
     errs = []
-    if len(value.encode()) > 253:
-        errs.append(_max_len(253))
+    if _too_long(value, 253):
+        errs.append(_max_len(253, unit))
     if not _DNS_SUBDOMAIN_RE.fullmatch(value):
         errs.append(regex_error(_DNS_SUBDOMAIN_MSG, _DNS_SUBDOMAIN_FMT, "example.com"))
     return errs
@@ -70,6 +82,12 @@ def _dns_subdomain_errors(value: str) -> list[str]:
 
 def label_key_errors(key: str) -> list[str]:
     """``content.IsLabelKey``: an optional DNS-subdomain prefix and a name part."""
+    return qualified_name_errors(key)
+
+
+def qualified_name_errors(key: str, noun: str = "a valid label key", unit: str = BYTES) -> list[str]:
+    """An optional DNS-subdomain prefix and a name part: ``content.IsLabelKey`` as it is,
+    ``validation.IsQualifiedName`` with ``noun="a qualified name", unit=CHARACTERS``."""
     errs: list[str] = []
     parts = key.split("/")
     if len(parts) == 1:
@@ -79,16 +97,16 @@ def label_key_errors(key: str) -> list[str]:
         if not prefix:
             errs.append("prefix part must be non-empty")
         else:
-            errs.extend("prefix part " + m for m in _dns_subdomain_errors(prefix))
+            errs.extend("prefix part " + m for m in dns_subdomain_errors(prefix, unit))
     else:
         return [
-            "a valid label key " + regex_error(_KEY_MSG, _KEY_FMT, "MyName", "my.name", "123-abc")
+            noun + " " + regex_error(_KEY_MSG, _KEY_FMT, "MyName", "my.name", "123-abc")
             + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"
         ]
     if not name:
         errs.append("name part must be non-empty")
-    elif len(name.encode()) > 63:
-        errs.append("name part " + _max_len(63))
+    elif _too_long(name, 63):
+        errs.append("name part " + _max_len(63, unit))
     if not _KEY_RE.fullmatch(name):
         errs.append("name part " + regex_error(_KEY_MSG, _KEY_FMT, "MyName", "my.name", "123-abc"))
     return errs

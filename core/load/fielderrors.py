@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from kschedx.core.api.selector_errors import label_key_errors, label_value_errors, regex_error
+from kschedx.core.api.selector_errors import CHARACTERS, dns_subdomain_errors, label_key_errors, label_value_errors, regex_error
 
 # What apimachinery's ErrorType.String() says for each type.
 _TYPE_WORDS = {
@@ -105,13 +105,8 @@ def _fullmatch(rx: re.Pattern[str], s: str) -> bool:
     return rx.match(s) is not None and "\n" not in s
 
 
-def is_dns1123_subdomain(value: str, unit: str = "characters") -> list[str]:
-    errs = []
-    if len(value.encode()) > 253:
-        errs.append(f"must be no more than 253 {unit}")
-    if not _fullmatch(_DNS1123_SUBDOMAIN_RE, value):
-        errs.append(regex_error(_DNS1123_SUBDOMAIN_MSG, _DNS1123_SUBDOMAIN_FMT, "example.com"))
-    return errs
+def is_dns1123_subdomain(value: str, unit: str = CHARACTERS) -> list[str]:
+    return dns_subdomain_errors(value, unit)
 
 
 def is_dns1123_label(value: str) -> list[str]:
