@@ -13,6 +13,7 @@ from typing import Annotated
 
 import typer
 
+from kschedx.cli import options as shared
 from kschedx.cli.common import EXIT_FITS, EXIT_UNSCHEDULABLE, engine_errors, progress_bar
 from kschedx.cli.options import ClusterFiles, ConfigFile, Context, Debug, Kubeconfig, NoColor
 
@@ -23,6 +24,7 @@ class Output(StrEnum):
     json = "json"
     yaml = "yaml"
     markdown = "markdown"
+    html = "html"
 
 
 def pending(
@@ -41,9 +43,15 @@ def pending(
                      show_default=False),
     ] = None,
     config: ConfigFile = None,
+    kubernetes_version: shared.KubernetesVersion = None,
+    feature_gates: shared.FeatureGates = None,
+    compare_version: shared.CompareVersion = None,
+    compare_config: shared.CompareConfig = None,
+    compare_feature_gates: shared.CompareFeatureGates = None,
     output: Annotated[
         Output,
-        typer.Option("--output", "-o", metavar="FORMAT", help="table, wide, json, yaml or markdown.",
+        typer.Option("--output", "-o", metavar="FORMAT", help="table, wide, json, yaml, markdown or html (one "
+                     "self-contained file).",
                      case_sensitive=False),
     ] = Output.table,
     no_color: NoColor = False,
@@ -54,7 +62,8 @@ def pending(
     FailedScheduling event says the same (= agrees, ≠ differs).
 
     Exit codes: 0 every pending pod would fit now, 1 at least one would not, 2 usage or
-    input error, 3 cluster access error.
+    input error, 3 cluster access error. With a comparison (--compare-*): 1 when any pod's
+    verdict changes.
     """
     with engine_errors(debug, ", ".join(cluster or []) or "the live cluster"), progress_bar():
         from kschedx.core.explain import front as engine
@@ -71,13 +80,39 @@ def pending(
             objects, warnings = engine.load_live_cluster(kubeconfig, context)
             events_for = LiveReader(kubeconfig, context).pod_events
             source = "the live cluster"
-        report = explain_pending(objects, namespace=namespace, selector=selector, config=config, source=source,
-                                 events_for=events_for)
+        options = engine.Options(kubernetes_version=kubernetes_version, feature_gates=feature_gates)
+        comparison = None
+        if compare_version or compare_config or compare_feature_gates:
+            # Both setups on the same cluster; exit 1 when any pod's verdict changes.
+            from kschedx.core.explain import compare as cmp
+            from kschedx.core.explain.pending import pending_compared
+
+            setup = cmp.compare_setup(cmp.Setup(kubernetes_version, config, feature_gates), version=compare_version,
+                                      config=compare_config, gates=compare_feature_gates)
+            comparison = pending_compared(objects, namespace=namespace, selector=selector, options=options,
+                                          config=config, compare=setup, source=source, events_for=events_for)
+            report = comparison.base
+        else:
+            report = explain_pending(objects, namespace=namespace, selector=selector, config=config, options=options,
+                                     source=source, events_for=events_for)
         report.warnings[:0] = warnings
     for w in report.warnings:
         sys.stderr.write(f"warning: {w}\n")
+    no_color = no_color or os.environ.get("NO_COLOR", "") != ""
+    if comparison is not None:
+        from kschedx.cli.render.pending import render_pending_comparison
+
+        render_pending_comparison(comparison, output.value, base=(config, feature_gates),
+                                  compare=(setup.config, setup.feature_gates))
+        raise typer.Exit(comparison.exit_code)
+    if output is Output.html:
+        from kschedx.cli.render.html import render_pending_html
+        from kschedx.cli.render.pending import html_rows
+
+        render_pending_html(html_rows(report), source=source)
+        raise typer.Exit(EXIT_FITS if report.ok else EXIT_UNSCHEDULABLE)
 
     from kschedx.cli.render.pending import render_pending
 
-    render_pending(report, output.value, no_color=no_color or os.environ.get("NO_COLOR", "") != "")
+    render_pending(report, output.value, no_color=no_color)
     raise typer.Exit(EXIT_FITS if report.ok else EXIT_UNSCHEDULABLE)

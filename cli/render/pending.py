@@ -1,16 +1,20 @@
 """``kschedx pending`` output: one line per pod in every text format.
 
 Off a terminal each pod is exactly one line whatever its length (``grep``, ``wc -l`` and
-``awk`` see one record per line); on a terminal the last column is cut to the width with
-an ellipsis (``-o wide`` never cuts). JSON and YAML are the report's ``to_json()``.
+``awk`` see one record per line); on a terminal a row wider than the screen wraps at word
+boundaries with a hanging indent, so no character of a reason or a name is lost (``-o
+wide`` never wraps). JSON and YAML are the report's ``to_json()``.
 """
 
 from __future__ import annotations
 
 import shutil
 import sys
+import textwrap
+from typing import Any
 
-from kschedx.core.explain.pending import NOMINATED, OTHER_SCHEDULER, PendingPod, PendingReport
+from kschedx.cli.lines import HANGING_INDENT
+from kschedx.core.explain.pending import NOMINATED, OTHER_SCHEDULER, PendingComparison, PendingPod, PendingReport, change_lines
 
 # The event column: the scheduler's last FailedScheduling event agrees (=), differs (≠),
 # or the source holds none (-).
@@ -62,18 +66,42 @@ def _summary(report: PendingReport) -> str:
     return f"{len(report.pods)} Pending: {parts}{events}"
 
 
+# The last column keeps its place on the screen when at least this many cells are left
+# for it; else a long row wraps as a whole.
+MIN_LAST_COLUMN = 30
+
+
+def _wrap(line: str, prefix: int, width: int) -> list[str]:
+    """A row wider than ``width``, wrapped at word boundaries: the last column (starting at
+    ``prefix``) under itself when there is room; else the other columns with a hanging
+    indent, and the last one below them, indented the same. Words are never broken: one
+    longer than the line (a long node name) overflows it whole and the terminal folds it,
+    losing nothing."""
+    def wrap(text: str, first: str, rest: str) -> list[str]:
+        return textwrap.wrap(text, width, initial_indent=first, subsequent_indent=rest, break_long_words=False,
+                             break_on_hyphens=False)
+
+    indent = " " * HANGING_INDENT
+    if width - prefix >= MIN_LAST_COLUMN:
+        return wrap(line[prefix:], line[:prefix], " " * prefix) or [line[:prefix].rstrip()]
+    return wrap(line[:prefix], "", indent) + wrap(line[prefix:], indent, indent)
+
+
 def render_lines(report: PendingReport, wide: bool, width: int | None) -> list[str]:
-    """The table as lines; ``width`` (a terminal's) cuts the last column, None never cuts."""
+    """The table as lines; ``width`` (a terminal's) wraps long rows (see _wrap), None
+    keeps each row on one line."""
     head, body = rows(report, wide)
     body = [[_one_line(c) for c in r] for r in body]
     widths = [max([len(head[i]), *(len(r[i]) for r in body)]) for i in range(len(head) - 1)]
+    prefix = sum(w + 2 for w in widths)
     lines = []
     for r in [head, *body]:
         line = "  ".join(c.ljust(w) for c, w in zip(r[:-1], widths, strict=False)) + "  " + r[-1]
         line = line.rstrip()
         if width is not None and len(line) > width:
-            line = line[: max(width - 1, 0)] + "…"
-        lines.append(line)
+            lines.extend(_wrap(line, prefix, width))
+        else:
+            lines.append(line)
     return lines
 
 
@@ -106,3 +134,34 @@ def render_pending(report: PendingReport, fmt: str, *, no_color: bool = False) -
     sys.stdout.write("\n".join(render_lines(report, fmt == "wide", width)) + "\n")
     if tty:
         sys.stdout.write(_summary(report) + "\n")
+
+
+def html_rows(report: PendingReport) -> list[dict[str, Any]]:
+    """The rows ``render_pending_html`` takes, from the same report the JSON output has."""
+    return [{"pod": p.key, "class": p.status, "node": _node(p) if p.node or p.status == NOMINATED else None,
+             "fitError": p.fit_error, "agreement": p.event_agrees,
+             "eventMessage": p.event.message if p.event is not None else None}
+            for p in report.pods]
+
+
+def render_pending_comparison(comparison: PendingComparison, fmt: str, *, base: tuple[str | None, str | None],
+                              compare: tuple[str | None, str | None]) -> None:
+    """Only what changes per pod between the two setups (``base``/``compare``: each
+    setup's configuration and feature gates, for the header); one line per change."""
+    if fmt in ("json", "yaml"):
+        from kschedx.cli.render.json_yaml import render_json, render_yaml
+
+        (render_json if fmt == "json" else render_yaml)(comparison)
+        return
+    from kschedx.cli.render.compare import _setup_line
+
+    data = comparison.to_json()
+    out = [_setup_line("Base   ", data["base"], *base), _setup_line("Compare", data["compare"], *compare)]
+    lines = change_lines(comparison)
+    if not lines:
+        out.append(f"No change: same verdict, node and FitError for each of the {len(comparison.base.pods)} "
+                   "Pending pod(s).")
+    else:
+        out.append(f"{len(lines)} change(s):")
+        out += [f"  {_one_line(line)}" for line in lines]
+    sys.stdout.write("\n".join(out) + "\n")

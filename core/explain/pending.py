@@ -97,6 +97,8 @@ class PendingPod:
 class PendingReport:
     pods: list[PendingPod]
     warnings: list[str] = field(default_factory=list)
+    # The kube-scheduler release reproduced (--kubernetes-version, else the cluster's own).
+    kubernetes_version: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -112,6 +114,7 @@ class PendingReport:
     def to_json(self) -> Dict:
         compared = [p for p in self.pods if p.event_agrees is not None]
         return {
+            "kubernetesVersion": self.kubernetes_version,
             "pending": len(self.pods),
             "wouldFit": sum(1 for p in self.pods if p.would_fit),
             "byStatus": self.counts(),
@@ -245,9 +248,12 @@ def explain_pending(
 
     sel = parse_selector(selector) if selector else None
     pods = pending_pods(objects, namespace, sel)
-    profiles, options = engine.load_profiles(config, options or engine.Options())
+    # The release is chosen once for the run, before the configuration is read (what a
+    # configuration may hold depends on it).
+    options = engine.resolve_version(options, objects, source)
+    profiles, options = engine.load_profiles(config, options)
     known = set(profiles) if profiles is not None else {"default-scheduler"}
-    report = PendingReport([])
+    report = PendingReport([], kubernetes_version=options.version.name if options.version is not None else None)
     if not pods:
         return report
     try:
@@ -283,7 +289,7 @@ def _one(raw: Dict, ns: str, name: str, events: list[Dict], objects: ClusterObje
         return out
     try:
         incoming = engine.prepare_object(raw, f"pod/{name}", objects, namespace=ns)
-        profile = engine.select_profile(incoming.pod, None, profiles)
+        profile = engine.select_profile(incoming.pod, None, profiles, options.version)
         with detached(snapshot, raw):
             result = engine.run(snapshot, incoming, profile, options, f"pod/{name}")
     except InputError as e:
@@ -324,3 +330,73 @@ def _one(raw: Dict, ns: str, name: str, events: list[Dict], objects: ClusterObje
             # makes the scheduler requeue it).
             out.detail += f"; its last FailedScheduling event ({out.event.time or 'undated'}) said no node fit"
     return out
+
+
+# --------------------------------------------------------------------------- comparison
+
+
+def pod_verdict(p: PendingPod) -> str:
+    """A pod's verdict for a comparison: its class; a nominated pod's also says whether it
+    fits now (on its nominated node or elsewhere)."""
+    if p.status == NOMINATED:
+        return f"{NOMINATED} ({'fits now' if p.would_fit else 'does not fit now'})"
+    return p.status
+
+
+@dataclass
+class PendingComparison:
+    """The pending pods under two scheduler setups (core.compare.Setup): per pod, only
+    what changes: its verdict, the node it would go to, its FitError."""
+
+    base: PendingReport
+    compare: PendingReport
+    changes: list[Dict] = field(default_factory=list)
+
+    @property
+    def exit_code(self) -> int:
+        """1 when any pod's verdict changes, else 0."""
+        return 1 if any(c["what"] == "status" for c in self.changes) else 0
+
+    def to_json(self) -> Dict:
+        return {"base": self.base.to_json(), "compare": self.compare.to_json(), "changes": list(self.changes)}
+
+
+def compare_reports(a: PendingReport, b: PendingReport) -> PendingComparison:
+    out = PendingComparison(a, b)
+    other = {p.key: p for p in b.pods}
+    for pa in a.pods:
+        pb = other.get(pa.key)
+        if pb is None:  # both runs read the same cluster: the same pods are pending
+            continue
+        where = {"pod": pa.key}
+        if pod_verdict(pa) != pod_verdict(pb):
+            out.changes.append({**where, "what": "status", "base": pod_verdict(pa), "compare": pod_verdict(pb)})
+        if pa.selected_node != pb.selected_node:
+            out.changes.append({**where, "what": "selectedNode", "base": pa.selected_node,
+                                "compare": pb.selected_node})
+        if pa.fit_error != pb.fit_error:
+            out.changes.append({**where, "what": "fitError", "base": pa.fit_error, "compare": pb.fit_error})
+    return out
+
+
+def pending_compared(objects: ClusterObjects, *, options: Any, config: str | None, compare: Any,
+                     **kwargs: Any) -> PendingComparison:
+    """``explain_pending`` under the base setup and under ``compare`` (a core.compare.Setup)
+    on the same cluster."""
+    from kschedx.core.explain.compare import Setup, options_for
+    from kschedx.core.explain.front import Options
+
+    options = options or Options()
+    base = Setup(options.kubernetes_version, config, options.feature_gates)
+    a = explain_pending(objects, options=options_for(options, base), config=base.config, **kwargs)
+    b = explain_pending(objects, options=options_for(options, compare), config=compare.config, **kwargs)
+    return compare_reports(a, b)
+
+
+def change_lines(c: PendingComparison) -> list[str]:
+    """One line per change, for the text output."""
+    lines = []
+    for ch in c.changes:
+        what = {"status": "status", "selectedNode": "node", "fitError": "FitError"}[ch["what"]]
+        lines.append(f"{ch['pod']}: {what} {ch['base'] or '(none)'} → {ch['compare'] or '(none)'}")
+    return lines

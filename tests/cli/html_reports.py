@@ -72,6 +72,26 @@ spec:
   containers: [{name: c, image: nginx, resources: {requests: {cpu: 100m}}}]
 """
 
+# Pending pods on the hostile cluster: one fits (on a node with markup in its name), one is
+# kept off by the taint with markup in its key, which v1.33's TaintToleration names in the
+# FitError.
+HOSTILE_PENDING = """\
+apiVersion: v1
+kind: Pod
+metadata: {name: web-pending, namespace: default, labels: {app: web}}
+spec:
+  containers: [{name: c, image: nginx, resources: {requests: {cpu: 100m}}}]
+status: {phase: Pending}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: pinned-pending, namespace: default}
+spec:
+  nodeSelector: {kubernetes.io/hostname: n3}
+  containers: [{name: c, image: nginx, resources: {requests: {cpu: 100m}}}]
+status: {phase: Pending}
+"""
+
 DAEMONSET = """\
 apiVersion: apps/v1
 kind: DaemonSet
@@ -182,6 +202,14 @@ def _explain(name: str, *args: str) -> Report:
     return Report(name, html.stdout, json.loads(js.stdout), html.exit_code)
 
 
+def _pending(name: str, *args: str) -> Report:
+    html = run("pending", *args, "-o", "html")
+    js = run("pending", *args, "-o", "json")
+    assert html.exit_code == js.exit_code, html.output
+    assert html.exit_code in (0, 1), html.output
+    return Report(name, html.stdout, json.loads(js.stdout), html.exit_code)
+
+
 def make_reports(tmp: Path) -> dict[str, Report]:
     """Every kind of report the issue names, from the examples and the golden cases, made
     from the checkout's root."""
@@ -213,4 +241,7 @@ def _make_reports(tmp: Path) -> dict[str, Report]:
     from kschedx.cli.render.html import pending_html
 
     reports.append(Report("pending", pending_html(PENDING_ROWS, source="pending.yaml"), PENDING_ROWS))
+    reports.append(_pending("pending-dump", "--cluster", "examples/pending.yaml"))
+    hostile_pending = write(tmp, "hostile-pending.yaml", HOSTILE_CLUSTER + "---\n" + HOSTILE_PENDING)
+    reports.append(_pending("pending-hostile", "--cluster", hostile_pending, "--kubernetes-version", "1.33"))
     return {r.name: r for r in reports}

@@ -81,7 +81,8 @@ def _assert_self_contained(page: Page, html: str) -> None:
     assert page.unbalanced == [] and page.stack == [], page.unbalanced or page.stack
 
 
-NAMES = ["explain", "unschedulable", "replicas", "focus", "preemption", "dra", "daemonset", "hostile", "check", "pending"]
+NAMES = ["explain", "unschedulable", "replicas", "focus", "preemption", "dra", "daemonset", "hostile", "check", "pending",
+         "pending-dump", "pending-hostile"]
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -244,6 +245,36 @@ def test_pending_rows(reports: dict[str, Report]) -> None:
     assert page.stripped.count("✓ same as the scheduler's event") == 1
     assert page.stripped.count("≠ differs from the scheduler's event") == 2
     assert page.has_text("0/11 nodes are available: 11 Insufficient cpu.")
+
+
+@pytest.mark.parametrize("name", ["pending-dump", "pending-hostile"])
+def test_pending_from_the_cli_shows_every_pod_node_and_fit_error_whole(reports: dict[str, Report], name: str) -> None:
+    r = reports[name]
+    page = parse(r.html)
+    pods = r.data["pods"]
+    assert pods and r.exit_code == (0 if all(p["status"] == "fits" for p in pods) else 1)
+    for p in pods:
+        assert page.has_text(p["pod"]) and page.has_text(p["status"])
+        if p["node"]:
+            assert page.has_text(p["node"]) or page.has_text(f"{p['node']} (nominated)"), p["node"]
+        if p["fitError"]:
+            assert page.has_text(p["fitError"]), p["fitError"]
+    if name == "pending-dump":
+        assert page.stripped.count("✓ same as the scheduler's event") == r.data["eventsAgree"] == 1
+        assert page.stripped.count("≠ differs from the scheduler's event") == 1
+        # The one event that differs is quoted in full.
+        web = next(p for p in pods if p["pod"].startswith("shop/web"))
+        assert page.has_text(web["event"]["message"])
+
+
+def test_pending_hostile_names_and_taints_come_out_as_text(reports: dict[str, Report]) -> None:
+    r = reports["pending-hostile"]
+    page = parse(r.html)
+    by_pod = {p["pod"]: p for p in r.data["pods"]}
+    assert by_pod["default/web-pending"]["node"] in (HOSTILE_NODE, HOSTILE_QUOTES)
+    fit_error = by_pod["default/pinned-pending"]["fitError"]
+    assert "untolerated taint {k<b>: " in fit_error and page.has_text(fit_error)
+    assert page.tags["b"] == 0 and page.tags["script"] == 1 and "<script>alert" not in r.html
 
 
 def test_hostile_strings_come_out_as_text(reports: dict[str, Report]) -> None:

@@ -163,14 +163,96 @@ def test_event_helpers() -> None:
     assert not sel.matches({"a": "b", "c": "e", "e": "y", "f": "q", "g": "", "h": "1"})
 
 
-def test_a_terminal_cuts_the_last_column_and_wide_never_does() -> None:
+def test_a_terminal_wraps_long_rows_and_wide_never_does() -> None:
     from kschedx.cli.render.pending import render_lines
     from kschedx.core.explain import front as engine
     from kschedx.core.explain.pending import explain_pending
 
     report = explain_pending(engine.load_cluster_files([DUMP]))
-    cut = render_lines(report, wide=False, width=60)
-    assert len(cut) == 6 and all(len(line) <= 60 for line in cut)
-    assert any(line.endswith("…") for line in cut)
+    one_line = render_lines(report, wide=False, width=None)
+    for width in (60, 80, 100, 120, 200):
+        wrapped = render_lines(report, wide=False, width=width)
+        # Nothing is cut: the same words, only the line breaks differ.
+        assert " ".join(wrapped).split() == " ".join(one_line).split()
+        assert all(len(line) <= width for line in wrapped), width
+        # Each record starts at the left edge; its continuation lines are indented.
+        starts = [line for line in wrapped if not line.startswith(" ")]
+        assert [line.split()[0] for line in starts] == [line.split()[0] for line in one_line]
     whole = render_lines(report, wide=True, width=None)
     assert any(line.rstrip().endswith("Preemption is not helpful for scheduling.") for line in whole)
+
+
+# --------------------------------------------------------------------------- versions and comparisons
+
+
+def test_kubernetes_version_and_feature_gates() -> None:
+    code, out = pods_json("--kubernetes-version", "v1.33.3")
+    assert code == 1 and out["kubernetesVersion"] == "v1.33"
+    report = next(p for p in out["pods"] if p["pod"] == "batch/report-big-x7k2p")
+    # v1.33's TaintToleration names the taint; the v1.35 event no longer agrees.
+    assert "1 node(s) had untolerated taint {dedicated: gpu}" in report["fitError"]
+    assert report["eventAgrees"] is False
+    _code, out = pods_json("--kubernetes-version", "1.35")
+    assert out["kubernetesVersion"] == "v1.35"
+    report = next(p for p in out["pods"] if p["pod"] == "batch/report-big-x7k2p")
+    assert "1 node(s) had untolerated taint(s)" in report["fitError"] and report["eventAgrees"] is True
+    # DRA is off by default on 1.33; turned on, its words are back in the FitError.
+    _code, out = pods_json("--kubernetes-version", "1.33", "--feature-gates", "DynamicResourceAllocation=true")
+    report = next(p for p in out["pods"] if p["pod"] == "batch/report-big-x7k2p")
+    assert "no new claims to deallocate" in report["fitError"]
+    y = run("pending", "-c", DUMP, "-o", "yaml", "--kubernetes-version", "1.34")
+    assert yaml.safe_load(y.stdout)["kubernetesVersion"] == "v1.34"
+    for bad in (("--kubernetes-version", "1.20"), ("--kubernetes-version", "1.33", "--feature-gates", "NoSuchGate=true")):
+        res = run("pending", "-c", DUMP, *bad)
+        assert res.exit_code == 2 and "Traceback" not in res.output, res.output
+
+
+def test_compare_version_shows_the_fit_error_that_changes() -> None:
+    res = run("pending", "-c", DUMP, "--kubernetes-version", "1.35", "--compare-version", "1.33", "-o", "json")
+    assert res.exit_code == 0, res.output  # a FitError's words change, no pod's verdict
+    out = json.loads(res.stdout)
+    assert set(out) == {"base", "compare", "changes"}
+    assert out["base"]["kubernetesVersion"] == "v1.35" and out["compare"]["kubernetesVersion"] == "v1.33"
+    assert [(c["pod"], c["what"]) for c in out["changes"]] == [("batch/report-big-x7k2p", "fitError")]
+    change = out["changes"][0]
+    assert "untolerated taint(s)" in change["base"] and "untolerated taint {dedicated: gpu}" in change["compare"]
+    text = run("pending", "-c", DUMP, "--kubernetes-version", "1.35", "--compare-version", "1.33", columns="60")
+    assert text.exit_code == 0
+    lines = text.stdout.splitlines()
+    assert lines[0].split() == ["Base", ":", "Kubernetes", "v1.35,", "config", "(defaults)"]
+    assert lines[2] == "1 change(s):" and len(lines) == 4  # one line per change, whatever the width
+    assert change["base"] in lines[3] and change["compare"] in lines[3]
+
+
+def test_compare_version_with_nothing_changing() -> None:
+    res = run("pending", "-c", DUMP, "--kubernetes-version", "1.35", "--compare-version", "1.34", "-o", "json")
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    assert out["changes"] == [] and out["compare"]["kubernetesVersion"] == "v1.34"
+    text = run("pending", "-c", DUMP, "--kubernetes-version", "1.35", "--compare-version", "1.34")
+    assert text.exit_code == 0 and "No change" in text.stdout
+
+
+def test_compare_config_exits_1_when_a_verdict_changes(tmp_path: Path) -> None:
+    config = tmp_path / "no-fit.yaml"
+    config.write_text(yaml.safe_dump({
+        "apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",
+        "profiles": [{"schedulerName": "default-scheduler",
+                      "plugins": {"multiPoint": {"disabled": [{"name": "NodeResourcesFit"}]}}}]}))
+    res = run("pending", "-c", DUMP, "--compare-config", str(config), "-o", "json")
+    assert res.exit_code == 1, res.output
+    changes = {(c["pod"], c["what"]): c for c in json.loads(res.stdout)["changes"]}
+    assert changes[("batch/report-big-x7k2p", "status")] == {
+        "pod": "batch/report-big-x7k2p", "what": "status", "base": "unschedulable", "compare": "fits"}
+    assert changes[("batch/report-big-x7k2p", "fitError")]["compare"] is None
+    assert changes[("batch/report-big-x7k2p", "selectedNode")]["base"] is None
+    assert not any(pod.startswith("batch/export") for pod, _ in changes)  # gated under both
+    text = run("pending", "-c", DUMP, "--compare-config", str(config))
+    assert text.exit_code == 1
+    assert "batch/report-big-x7k2p: status unschedulable → fits" in text.stdout
+    # Compare feature gates: 1.33 with DRA turned on, the FitError gains DRA's words.
+    gates = run("pending", "-c", DUMP, "--kubernetes-version", "1.33", "--compare-feature-gates",
+                "DynamicResourceAllocation=true", "-o", "json")
+    assert gates.exit_code == 0, gates.output
+    (change,) = json.loads(gates.stdout)["changes"]
+    assert "no new claims" not in change["base"] and "no new claims to deallocate" in change["compare"]

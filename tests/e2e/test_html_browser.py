@@ -22,7 +22,8 @@ import pytest
 from tests.cli.html_reports import Report, make_reports
 
 WINDOW = (1000, 1300)
-NAMES = ["explain", "unschedulable", "replicas", "focus", "preemption", "dra", "daemonset", "hostile", "check", "pending"]
+NAMES = ["explain", "unschedulable", "replicas", "focus", "preemption", "dra", "daemonset", "hostile", "check", "pending",
+         "pending-dump", "pending-hostile"]
 
 
 def chromium() -> str:

@@ -222,7 +222,10 @@ def test_pending_reads_each_pods_events_by_field_selector(tmp_path: Path, certs:
         assert live.exit_code == 1, live.output
         event_reads = sorted((p, q["fieldSelector"][0]) for p, q in srv.requests if p.endswith("/events"))
         assert set(srv.methods) == {"GET"}
-    offline = run("pending", "-c", str(PENDING_DUMP), "-o", "json")
+    # Live, the release is the server's (/version: v1.35.4); the dump names none, so offline
+    # it is given.
+    assert json.loads(live.stdout)["kubernetesVersion"] == "v1.35"
+    offline = run("pending", "-c", str(PENDING_DUMP), "-o", "json", "--kubernetes-version", "1.35")
     assert json.loads(live.stdout) == json.loads(offline.stdout)
     pods = json.loads(live.stdout)["pods"]
     # One filtered list per pending pod, never a list of every event.
