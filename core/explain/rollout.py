@@ -275,9 +275,19 @@ def _deployment(objects: ClusterObjects, ns: str, name: str, spec: Dict, tpl: Di
     # allows, then the new one scaled up into the room.
     min_available = desired - unavailable
     new_unavailable = max(0, new_replicas - len(running))
-    down = max(0, min(current - min_available - new_unavailable, len(old_pods)))
+    old_spec = current - new_replicas
+    old_available = sum(1 for p in old_pods if _node(p))
+    # reconcileOldReplicaSets counts ReplicaSet replicas, not pods: the old slots without an
+    # available pod go first (cleanupUnhealthyReplicas), then only the available pods above
+    # minAvailable. The pods actually deleted are what the old ReplicaSets then hold too many.
+    max_down = current - min_available - new_unavailable
+    cleanup = max(0, min(max_down, old_spec - old_available))
+    scale_down = max(0, min(old_available + len(running) - min_available, old_spec - cleanup)) \
+        if max_down > 0 else 0
+    slots_down = cleanup + scale_down
+    down = max(0, min(len(old_pods) - (old_spec - slots_down), len(old_pods)))
     victims = _deletion_order(old_pods)[:down]
-    up = max(0, min(desired + surge - (current - down), desired - new_replicas))
+    up = max(0, min(desired + surge - (current - slots_down), desired - new_replicas))
     return WorkloadPlan("Deployment", name, ROLLOUT, desired, len(running), up + pending,
                         f"RollingUpdate (maxSurge {surge}, maxUnavailable {unavailable}): {down} old pod(s) "
                         f"removed, then {up} new placed", remove=[p for p in victims if _node(p)])

@@ -185,6 +185,20 @@ def test_rolling_update_surges_beside_every_old_pod_and_recreate_removes_them_fi
     assert len(w.remove) == 1
 
 
+def test_rolling_scale_down_counts_replicaset_slots_without_a_pod_apart() -> None:
+    # web-6d4 asks for 7 pods and 6 run; the manifest wants 3 of a new template with
+    # maxSurge 1, maxUnavailable 0. reconcileOldReplicaSets first drops the slot without a
+    # pod, then the available pods above minAvailable (6 - 3): 3 pods deleted, not 4, and
+    # the new ReplicaSet gets 3 + 1 - 3 = 1 pod.
+    objects = _running_deployment(7, nodes=3, node_cpu="8")
+    objects.by_kind["Pod"] = [p for p in objects.by_kind["Pod"] if p["metadata"]["name"] != "web-6d4-6"]
+    out = _explain(_deployment(3, image="web:2"), objects)
+    w = out.workload
+    assert w is not None and (w.rule, w.placed) == ("rollout", 1)
+    assert len(w.remove) == 3
+    assert "3 old pod(s) removed" in w.note
+
+
 def test_paused_deployment_does_not_roll_out() -> None:
     dep = _deployment(3, image="web:2")
     dep["spec"]["paused"] = True
