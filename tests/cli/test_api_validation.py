@@ -366,7 +366,7 @@ def test_node_affinity_values_are_not_label_checked(tmp_path: Path) -> None:
     del manifest["spec"]["volumes"]  # no claim to look for
     res, _ = _explain(tmp_path, manifest)
     assert res.exit_code == 1, res.output
-    assert "didn't match Pod's node affinity/selector" in res.stdout
+    assert "didn't match Pod's node affinity/selector" in " ".join(res.stdout.split())
 
 
 def test_statefulset_claim_template_volumes_count_as_volumes(tmp_path: Path) -> None:
@@ -405,7 +405,7 @@ def test_check_reports_the_invalid_document_and_exits_2(tmp_path: Path) -> None:
     path.write_text(yaml.safe_dump_all([DEPLOYMENT, _set(JOB, "spec.parallelism", -1)], sort_keys=False))
     res = runner.invoke(app, ["check", str(path), "--cluster", str(cluster), "-o", "json"])
     assert res.exit_code == 2, res.output
-    assert "spec.parallelism: Invalid value: -1: must be greater than or equal to 0" in res.stdout
+    assert "spec.parallelism: Invalid value: -1: must be greater than or equal to 0" in " ".join(res.stdout.split())
 
 
 # --- every field of a pod spec, malformed: never Python's words ------------------------------
