@@ -304,11 +304,8 @@ def _one(raw: Dict, ns: str, name: str, events: list[Dict], objects: ClusterObje
     if nominated:
         out.status = NOMINATED
         out.node = str(nominated)
-        verdict = result.nodes.get(out.node)
-        if verdict is not None and verdict.feasible:
-            # findNodesThatFitPod tries a pod's nominated node first and takes it when it
-            # passes every filter, without looking at (or scoring) the other nodes.
-            out.selected_node = out.node
+        if result.selected_node == out.node:
+            # The cycle tried the nominated node first and took it (prefer_nominated_node).
             out.detail = f"fits now on its nominated node {out.node} (tried first)"
         else:
             out.detail = (f"its nominated node does not fit now; fits on {result.selected_node}"
