@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from kschedx.core.api.objects import ClusterObjects
+from kschedx.core.api.objects import ClusterObjects, pod_key
 from kschedx.core.errors import InputError
 from kschedx.core.framework.result import CurrentPlacement, CycleResult
 from kschedx.core.load.references import Reference, parse_reference
@@ -79,19 +79,9 @@ def resolve_manifest(
 # --------------------------------------------------------------------------- identity
 
 
-def _pod_key(pod: Dict) -> tuple[str, str, str]:
-    meta = pod.get("metadata") or {}
-    return (meta.get("namespace") or "default", meta.get("name") or "", meta.get("uid") or "")
-
-
 def find_existing(objects: ClusterObjects, pod: Dict) -> Dict | None:
     """The cluster source's copy of ``pod``: same namespace and name, or same uid."""
-    ns, name, uid = _pod_key(pod)
-    for o in objects.of("Pod"):
-        ons, oname, ouid = _pod_key(o)
-        if (oname == name and ons == ns) or (uid and ouid == uid):
-            return o
-    return None
+    return objects.find_pod(*pod_key(pod))
 
 
 def _phase(raw: Dict) -> str:
@@ -107,7 +97,7 @@ def _names_pod(entry: Dict, ns: str, name: str, uid: str) -> bool:
 
 def _strip_reservations(claims: list[Dict], raw: Dict) -> list[Dict] | None:
     """The claims with ``raw``'s reservedFor entries removed; None when none names it."""
-    ns, name, uid = _pod_key(raw)
+    ns, name, uid = pod_key(raw)
     out: list[Dict] = []
     changed = False
     for c in claims:
@@ -152,7 +142,7 @@ def detached(snapshot: Snapshot, raw: Dict) -> Iterator[CurrentPlacement]:
     """The pod ``raw`` (a Pod of ``snapshot.objects``) taken out of a built snapshot for the
     duration of the block, and put back afterwards: for commands that run many cycles on one
     snapshot (``pending``, ``check``), where rebuilding it per pod would cost pods × pods."""
-    ns, name, uid = _pod_key(raw)
+    ns, name, uid = pod_key(raw)
     bound: PodInfo | None = None
     for p in snapshot.pods_by_namespace.get(ns, {}).values():
         if p.raw is raw or (p.name == name) or (uid and p.uid == uid):
@@ -187,7 +177,7 @@ def detached(snapshot: Snapshot, raw: Dict) -> Iterator[CurrentPlacement]:
 
 def pod_events(objects: ClusterObjects, raw: Dict) -> list[Dict]:
     """The events of the cluster source about pod ``raw`` (its uid decides when both have one)."""
-    ns, name, uid = _pod_key(raw)
+    ns, name, uid = pod_key(raw)
     out = []
     for e in objects.of("Event"):
         inv = e.get("involvedObject") or e.get("regarding") or {}

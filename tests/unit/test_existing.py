@@ -195,3 +195,41 @@ def test_no_nodes() -> None:
     assert res.fit_error == "no nodes available to schedule pods" and not out.ok
     assert res.preemption is None and res.nodes == {}
     assert any(w.startswith("no Node in empty.yaml") for w in res.warnings)
+
+
+def _scan(objects: ClusterObjects, ns: str, name: str, uid: str) -> object:
+    """The definition find_pod's index must equal: the first pod by namespace/name or uid."""
+    for p in objects.of("Pod"):
+        meta = p.get("metadata") or {}
+        if (meta.get("name") == name and (meta.get("namespace") or "default") == ns) or (uid and meta.get("uid") == uid):
+            return p
+    return None
+
+
+def test_find_pod_index_equals_a_scan_through_changes() -> None:
+    """ClusterObjects.find_pod (an index, for check and pending over large sources) returns what
+    a scan of the pod list returns, also after appends, in-place replacement and a new list."""
+    def raw(ns: str | None, name: str, uid: str = "") -> dict:
+        meta: dict = {"name": name, **({"namespace": ns} if ns else {}), **({"uid": uid} if uid else {})}
+        return {"kind": "Pod", "metadata": meta, "spec": {}}
+
+    objs = ClusterObjects()
+    for p in (raw(None, "a", "u1"), raw("x", "a", "u2"), raw("default", "a", "u3"), raw("x", "b", "u1"), raw("y", "c")):
+        objs.add(p)
+    probes = [("default", "a", ""), ("x", "a", ""), ("x", "b", ""), ("z", "nope", "u1"), ("x", "b", "u2"),
+              ("y", "c", ""), ("y", "c", "u9"), ("q", "q", "")]
+
+    def same() -> None:
+        for ns, name, uid in probes:
+            assert objs.find_pod(ns, name, uid) is _scan(objs, ns, name, uid), (ns, name, uid)
+
+    same()
+    objs.add(raw("q", "q"))
+    same()
+    pods = objs.by_kind["Pod"]
+    pods[1] = raw("x", "a", "u2")  # replaced in place: the index must hand out the new object
+    same()
+    pods[0] = raw("moved", "elsewhere", "u7")  # in place, under another key
+    same()
+    objs.by_kind["Pod"] = [p for p in pods if (p["metadata"].get("namespace") != "x")]
+    same()
