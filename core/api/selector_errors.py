@@ -179,10 +179,10 @@ def is_go_int64(text: str) -> bool:
     return bool(_GO_INT.fullmatch(text)) and -(2**63) <= int(text) < 2**63
 
 
-def aggregate(messages: Sequence[str]) -> str:
+def aggregate(messages: Sequence[object]) -> str:
     """``utilerrors.NewAggregate(...).Error()``: duplicates dropped, one message as it is,
     several in brackets joined by ", "."""
-    seen = list(dict.fromkeys(messages))
+    seen = list(dict.fromkeys(str(m) for m in messages))
     if len(seen) == 1:
         return seen[0]
     return "[" + ", ".join(seen) + "]"

@@ -14,6 +14,8 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
+from kschedx.core.api.field_errors import go_quote
+from kschedx.core.api.selector_errors import aggregate
 from kschedx.core.config.defaults import (
     DEFAULT_MULTIPOINT_PLUGINS,
     DEFAULT_SCHEDULER_NAME,
@@ -26,9 +28,7 @@ from kschedx.core.config.validation import (
     FACTORY_VALIDATORS,
     KIND,
     DecodeErrors,
-    aggregate,
     decode,
-    go_quote,
     index,
     validate_configuration,
 )

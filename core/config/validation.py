@@ -9,13 +9,12 @@ turns the messages into one ``InputError`` naming the file.
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from kschedx.core.api.selector_errors import CHARACTERS, dns_subdomain_errors
+from kschedx.core.api.field_errors import FieldError, duplicate, forbidden, go_quote, invalid, not_supported, required
+from kschedx.core.api.selector_errors import CHARACTERS, child, dns_subdomain_errors
 from kschedx.core.api.selector_errors import label_value_errors as api_label_value_errors
 from kschedx.core.api.selector_errors import qualified_name_errors as api_qualified_name_errors
 
@@ -26,81 +25,6 @@ KIND = "KubeSchedulerConfiguration"
 
 
 # --------------------------------------------------------------------------- field errors
-
-
-class _Omit:
-    """Marks an error whose bad value is not printed (Required, Forbidden, ...)."""
-
-
-OMIT: Any = _Omit()
-
-
-def go_quote(s: str) -> str:
-    """Go's %q for the strings that occur in configs (printable text)."""
-    return json.dumps(s, ensure_ascii=False)
-
-
-def _render_value(value: Any) -> str:
-    """How apimachinery prints a bad value: simple types plainly, strings quoted."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return str(value)
-    if isinstance(value, str):
-        return go_quote(value)
-    return json.dumps(value, separators=(",", ":"), sort_keys=True, default=str)
-
-
-@dataclass(frozen=True)
-class FieldError:
-    """One ``field.Error``: the field path, the error type, the bad value and a detail."""
-
-    field: str
-    type: str
-    value: Any = OMIT
-    detail: str = ""
-
-    def __str__(self) -> str:
-        body = self.type
-        if self.value is not OMIT:
-            body = f"{self.type}: {_render_value(self.value)}"
-        if self.detail:
-            body += f": {self.detail}"
-        return f"{self.field}: {body}" if self.field else body
-
-
-def invalid(path: str, value: Any, detail: str) -> FieldError:
-    return FieldError(path, "Invalid value", value, detail)
-
-
-def required(path: str, detail: str = "") -> FieldError:
-    return FieldError(path, "Required value", OMIT, detail)
-
-
-def forbidden(path: str, detail: str) -> FieldError:
-    return FieldError(path, "Forbidden", OMIT, detail)
-
-
-def duplicate(path: str, value: Any) -> FieldError:
-    return FieldError(path, "Duplicate value", value)
-
-
-def not_supported(path: str, value: Any, supported: Sequence[str]) -> FieldError:
-    return FieldError(path, "Unsupported value", value, "supported values: " + ", ".join(go_quote(s) for s in supported))
-
-
-def aggregate(errors: Sequence[object]) -> str:
-    """``utilerrors.Aggregate``'s text: one error alone, several in brackets."""
-    msgs = [str(e) for e in errors]
-    if len(msgs) == 1:
-        return msgs[0]
-    return "[" + ", ".join(msgs) + "]"
-
-
-def child(path: str, name: str) -> str:
-    return f"{path}.{name}" if path else name
 
 
 def index(path: str, i: int) -> str:

@@ -16,7 +16,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from kschedx.core.config.validation import ARGS_SCHEMAS, CONFIG_SCHEMA, FieldError, child, forbidden, index
+from kschedx.core.api.field_errors import FieldError, forbidden
+from kschedx.core.api.selector_errors import child
+from kschedx.core.config.validation import ARGS_SCHEMAS, CONFIG_SCHEMA, index
 from kschedx.core.versions import SchedulerVersion, baseline
 
 Schema = Any

@@ -28,10 +28,7 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from kschedx.core.api.quantity import parse_quantity
-from kschedx.core.errors import InputError
-from kschedx.core.load.decode import DecodeError, decode_check
-from kschedx.core.load.fielderrors import (
+from kschedx.core.api.field_errors import (
     FieldError,
     duplicate,
     forbidden,
@@ -46,6 +43,9 @@ from kschedx.core.load.fielderrors import (
     not_supported,
     required,
 )
+from kschedx.core.api.quantity import parse_quantity
+from kschedx.core.errors import InputError
+from kschedx.core.load.decode import DecodeError, decode_check
 from kschedx.core.load.locate import locate_line
 
 Dict = dict[str, Any]

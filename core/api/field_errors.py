@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -60,7 +61,7 @@ class FieldError:
         body = words if self.type in _NO_VALUE else f"{words}: {go_value(self.value)}"
         if self.detail:
             body += f": {self.detail}"
-        return f"{self.field}: {body}"
+        return f"{self.field}: {body}" if self.field else body
 
 
 def invalid(path: str, value: Any, detail: str) -> FieldError:
@@ -83,7 +84,7 @@ def not_found(path: str, value: Any, detail: str = "") -> FieldError:
     return FieldError("NotFound", path, value, detail)
 
 
-def not_supported(path: str, value: Any, supported: list[str]) -> FieldError:
+def not_supported(path: str, value: Any, supported: Sequence[str]) -> FieldError:
     detail = "supported values: " + ", ".join(go_quote(s) for s in supported) if supported else ""
     return FieldError("NotSupported", path, value, detail)
 
