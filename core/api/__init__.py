@@ -1,5 +1,5 @@
-"""Kubernetes objects as the scheduler reads them: quantities, label and node selectors and
-their errors, pod (anti-)affinity terms, PodInfo/NodeView (requests, tolerations, ports
+"""Kubernetes objects as the scheduler reads them: quantities, label and node selectors,
+field errors and name checks in apimachinery's words, pod (anti-)affinity terms, PodInfo/NodeView (requests, tolerations, ports
 computed once per object), the API defaults of a pod template, and ClusterObjects (the
 raw objects of a cluster source by kind).
 
