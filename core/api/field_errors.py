@@ -148,3 +148,19 @@ def is_valid_port_name(port: str) -> list[str]:
     if port and (port[0] == "-" or port[-1] == "-"):
         errs.append("must not begin or end with a hyphen")
     return errs
+
+
+def json_kind(value: Any) -> str:
+    """What encoding/json's UnmarshalTypeError calls a JSON value of the wrong type. (A number
+    that an integer field can't hold is ``number 2.5``: the callers that check integers say so.)"""
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return "string"  # YAML dates and the like arrive as JSON strings

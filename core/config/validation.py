@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from kschedx.core.api.field_errors import FieldError, duplicate, forbidden, go_quote, invalid, not_supported, required
+from kschedx.core.api.field_errors import FieldError, duplicate, forbidden, go_quote, invalid, json_kind, not_supported, required
 from kschedx.core.api.selector_errors import CHARACTERS, child, dns_subdomain_errors
 from kschedx.core.api.selector_errors import label_value_errors as api_label_value_errors
 from kschedx.core.api.selector_errors import qualified_name_errors as api_qualified_name_errors
@@ -200,20 +200,6 @@ ARGS_SCHEMAS: dict[str, Schema] = {
 _INT_RANGES = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
 
 
-def _json_kind(value: Any) -> str:
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, (int, float)):
-        return f"number {value}"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, dict):
-        return "object"
-    return type(value).__name__
-
-
 def _go_type(schema: Schema) -> str:
     if isinstance(schema, str):
         return {"string": "string", "int32": "int32", "int64": "int64", "float": "float32", "bool": "bool",
@@ -262,13 +248,16 @@ def decode(value: Any, schema: Schema, path: str, errs: DecodeErrors, struct: st
                 return
         if not ok:
             where = f"Go struct field {struct}.{go_field}" if struct else "Go value"
-            errs.type_errors.append(f"json: cannot unmarshal {_json_kind(value)} into {where} of type {_go_type(schema)}")
+            # encoding/json names the literal when a number doesn't fit an integer field.
+            what = (f"number {value}" if schema in _INT_RANGES and isinstance(value, (int, float))
+                    and not isinstance(value, bool) else json_kind(value))
+            errs.type_errors.append(f"json: cannot unmarshal {what} into {where} of type {_go_type(schema)}")
         return
     kind = schema[0]
     if kind == "list":
         if not isinstance(value, list):
             errs.type_errors.append(
-                f"json: cannot unmarshal {_json_kind(value)} into Go struct field {struct}.{go_field} of type {_go_type(schema)}"
+                f"json: cannot unmarshal {json_kind(value)} into Go struct field {struct}.{go_field} of type {_go_type(schema)}"
             )
             return
         for i, item in enumerate(value):
@@ -277,7 +266,7 @@ def decode(value: Any, schema: Schema, path: str, errs: DecodeErrors, struct: st
     if kind == "map":
         if not isinstance(value, dict):
             errs.type_errors.append(
-                f"json: cannot unmarshal {_json_kind(value)} into Go struct field {struct}.{go_field} of type {_go_type(schema)}"
+                f"json: cannot unmarshal {json_kind(value)} into Go struct field {struct}.{go_field} of type {_go_type(schema)}"
             )
             return
         for k, v in value.items():
@@ -286,9 +275,9 @@ def decode(value: Any, schema: Schema, path: str, errs: DecodeErrors, struct: st
     _, go_type, fields = schema
     if not isinstance(value, dict):
         errs.type_errors.append(
-            f"json: cannot unmarshal {_json_kind(value)} into Go struct field {struct}.{go_field} of type {_go_type(schema)}"
+            f"json: cannot unmarshal {json_kind(value)} into Go struct field {struct}.{go_field} of type {_go_type(schema)}"
             if struct
-            else f"json: cannot unmarshal {_json_kind(value)} into Go value of type {_go_type(schema)}"
+            else f"json: cannot unmarshal {json_kind(value)} into Go value of type {_go_type(schema)}"
         )
         return
     for k, v in value.items():

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kschedx.core.api.field_errors import json_kind
 from kschedx.core.api.quantity import QuantityError, parse_quantity
 from kschedx.core.load.apischema import STRUCTS
 
@@ -38,20 +39,6 @@ class DecodeError(Exception):
         super().__init__(message)
         self.message = message
         self.path = path
-
-
-def _json_kind(v: Any) -> str:
-    if isinstance(v, bool):
-        return "bool"
-    if isinstance(v, (int, float)):
-        return "number"
-    if isinstance(v, str):
-        return "string"
-    if isinstance(v, list):
-        return "array"
-    if isinstance(v, dict):
-        return "object"
-    return "string"  # dates and the like arrive as JSON strings
 
 
 def _go_type(t: str) -> str:
@@ -90,7 +77,7 @@ def decode_check(obj: dict[str, Any]) -> None:
 
 
 def _fail(v: Any, struct: str, names: tuple[str, ...], t: str, path: Path, value: str | None = None) -> None:
-    what = value or _json_kind(v)
+    what = value or json_kind(v)
     owner = struct.split(".", 1)[1]
     raise DecodeError(
         f"json: cannot unmarshal {what} into Go struct field {owner}.{'.'.join(names)} of type {_go_type(t)}", path
@@ -161,4 +148,4 @@ def _scalar(v: Any, t: str, owner: str, names: tuple[str, ...], path: Path) -> N
             raise DecodeError(_QUANTITY_REGEX_MSG, path) from None
     elif base == "intstr":
         if isinstance(v, bool) or not isinstance(v, (str, int)):
-            raise DecodeError(f"json: cannot unmarshal {_json_kind(v)} into Go value of type int32", path)
+            raise DecodeError(f"json: cannot unmarshal {json_kind(v)} into Go value of type int32", path)

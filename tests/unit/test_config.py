@@ -263,6 +263,11 @@ def test_extenders_are_kept_and_warned_about() -> None:
         ("profiles: [{plugins: {score: {enabled: [{name: ImageLocality, weight: three}]}}}]",
          "cannot unmarshal string into Go struct field Plugin.profiles.plugins.score.enabled.weight of type int32"),
         ("profiles: [{plugins: {score: {enabled: [{name: ImageLocality, weight: 3000000000}]}}}]", "of type int32"),
+        # encoding/json's UnmarshalTypeError: the literal only when an integer field can't hold the number.
+        ("profiles: [{plugins: {score: {enabled: [{name: ImageLocality, weight: 2.5}]}}}]",
+         "cannot unmarshal number 2.5 into Go struct field Plugin.profiles.plugins.score.enabled.weight of type int32"),
+        ("profiles: [{schedulerName: 5}]",
+         "cannot unmarshal number into Go struct field KubeSchedulerProfile.profiles.schedulerName of type string"),
         ("profiles: [{plugins: {score: {enabled: [{name: ImageLocality, wieght: 3}]}}}]",
          'strict decoding error: unknown field "profiles[0].plugins.score.enabled[0].wieght"'),
         ("profiles: [{schedulerName: a}, {schedulerName: a}]", 'profiles[1].schedulerName: Duplicate value: "a"'),
