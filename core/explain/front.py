@@ -22,6 +22,7 @@ from kschedx.core.explain.report import DaemonNodeVerdict, Explanation, daemon_v
 from kschedx.core.explain.rollout import WorkloadPlan, plan_workload, resolve_count, taken_out
 from kschedx.core.explain.whatif import Edits, apply_edits
 from kschedx.core.framework.interface import ReplicaMemo
+from kschedx.core.framework.replica_inc import ReplicaEngine
 from kschedx.core.framework.result import CycleResult
 from kschedx.core.framework.runtime import Framework
 from kschedx.core.gcpause import gc_paused, without_gc
@@ -236,7 +237,7 @@ def _finish(
         result.focus_node = incoming.bound_node
     if len(result.best_nodes) > 1:
         result.warnings.append(
-            f"{len(result.best_nodes)} nodes tie at total {result.totals[result.best_nodes[0]]} "
+            f"{len(result.best_nodes)} nodes tie at total {_best_total(result)} "
             f"({', '.join(result.best_nodes)}): the real scheduler picks one of them at random; "
             f"kschedx reports the first by name"
         )
@@ -257,6 +258,12 @@ def _finish(
         kinds = ", ".join(f"{k} ({v})" for k, v in sorted(snapshot.objects.skipped_kinds.items()))
         result.warnings.append(f"skipped objects of kinds the scheduler doesn't read: {kinds}")
     return result
+
+
+def _best_total(result: CycleResult) -> int:
+    """The winning total (a replica step answers without building every node's total)."""
+    best = getattr(result, "best_total", None)
+    return int(best) if best is not None else result.totals[result.best_nodes[0]]
 
 
 def load_profiles(config: str | None, options: Options | None) -> tuple[dict[str, Profile] | None, Options | None]:
@@ -557,8 +564,10 @@ def run_replicas(
     """
     base_name = (incoming.pod.get("metadata") or {}).get("name") or "pod"
     steps: list[CycleResult] = []
-    # The copies differ only by name and uid: node-local answers carry over between cycles.
+    # The copies differ only by name and uid: node-local answers carry over between cycles,
+    # and each cycle updates the previous copy's (kschedx.core.framework.replica_inc).
     memo = ReplicaMemo()
+    memo.engine = ReplicaEngine()
     ordinals = incoming.ordinals or list(range(replicas))
     for i in range(replicas):
         report(f"placing {base_name}: copy {i + 1} of {replicas}", i, replicas)

@@ -168,6 +168,9 @@ class Plugin:
     # node's own NodeInfo (no other node, no other object that a binding changes): their
     # answers for an unchanged node can be reused between the cycles of one replica run.
     node_local: ClassVar[bool] = False
+    # Set when NormalizeScore is exactly ``default_normalize`` with this ``reverse``: replica
+    # runs then normalize from the maximum alone (kschedx.core.framework.replica_inc).
+    normalize_reverse: ClassVar[bool | None] = None
 
     def __init__(self, handle: Handle, args: dict[str, Any] | None = None) -> None:
         self.handle = handle
@@ -184,7 +187,7 @@ class ReplicaMemo:
     over to the next cycle. Only ever used for pods that differ by name and uid alone.
     """
 
-    __slots__ = ("filters", "scores", "_split", "bound", "states")
+    __slots__ = ("filters", "scores", "_split", "bound", "states", "engine")
 
     def __init__(self) -> None:
         # The copies bound so far, in order (pod, node name): plugins whose cycle-wide state
@@ -197,6 +200,10 @@ class ReplicaMemo:
         # plugin -> node -> (generation, raw score)
         self.scores: dict[str, dict[str, tuple[int, int]]] = {}
         self._split: tuple[list[Plugin], set[str], list[Plugin], list[Plugin]] | None = None
+        # A replica run's kschedx.core.framework.replica_inc.ReplicaEngine: the copies are bound
+        # one after another, so PodTopologySpread carries its counts over and each cycle updates
+        # the previous copy's verdicts and scores instead of judging every node again.
+        self.engine: Any = None
 
     def split(self, plugins: list[Plugin], skipped: set[str]) -> tuple[list[Plugin], list[Plugin]]:
         """The Filter plugins that run, as the leading node-local ones and the rest (of this

@@ -28,6 +28,7 @@ from kschedx.core.framework.plugin_errors import (
     filter_error_message,
     filter_error_warning,
 )
+from kschedx.core.framework.replica_inc import LazyCycleResult
 from kschedx.core.framework.result import (
     FAILED_WITH,
     FAILED_WITHOUT,
@@ -206,7 +207,7 @@ class Framework:
         snapshot = self.snapshot
         nodes = snapshot.nodes()
         num_all = len(nodes)
-        result = CycleResult(
+        result = (CycleResult if self.memo is None or self.memo.engine is None else LazyCycleResult)(
             kubernetes_version=self.version.name,
             profile=self.profile.scheduler_name,
             pod=pod.key,
@@ -277,6 +278,9 @@ class Framework:
         result.pre_filter.plugins_with_nodes = list(plugins_with_nodes)
 
         prefilter_msg = ""
+        # The feasible nodes as a replica run's engine found them (None: the ordinary Filter loop).
+        fast: list[NodeInfo] | None = None
+        engine: Any = None
         if prefilter_status is not None:
             if prefilter_status.code == Code.ERROR:
                 result.error = f'running PreFilter plugin "{prefilter_status.plugin}": {prefilter_status.message}'
@@ -325,6 +329,16 @@ class Framework:
             feasible = []
             passes: dict[str, str] = {}
             errors: list[str] = []
+            engine = self.memo.engine if self.memo is not None else None
+            if (engine is not None and merged.node_names is None and not all_reasons and not snapshot.nominated
+                    and not self.extenders):
+                # A copy of a replica run: the previous copy's verdicts, updated (replica_inc).
+                fast = engine.filter(self, state, pod, self.memo)
+            if fast is not None:
+                feasible = fast
+                result.nodes = engine.eager_nodes()
+                unschedulable_plugins.update(engine.unschedulable_plugins())
+                candidates = []
             for ni in candidates:
                 failures = self.filter_with_nominated(state, pod, ni, all_reasons, self.memo, passes)
                 if not failures:
@@ -399,6 +413,10 @@ class Framework:
                 result.warnings.append(cycle_error_warning(result.error))
                 return result
 
+        if fast is not None and engine.score(self, state, pod, feasible, result, self.memo):
+            if self.nominated_node_first:
+                prefer_nominated_node(result, pod)
+            return result
         totals = {ni.name: 0 for ni in feasible}
         for pl, weight in self.plugins.score:
             ps = PluginScores(pl.name, weight, pl.name in state.skip_score)

@@ -75,6 +75,7 @@ class DRAState:
 
 class DynamicResources(Plugin):
     name = NAME
+    normalize_reverse = False  # NormalizeScore is default_normalize(reverse=False)
 
     def __init__(self, handle: Any, args: dict[str, Any] | None = None) -> None:
         super().__init__(handle, args)
@@ -221,6 +222,12 @@ class DynamicResources(Plugin):
             if not reserved or (len(reserved) == 1 and reserved[0].get("uid") == pod.uid):
                 return None, Status.unschedulable("deallocation of ResourceClaim completed")
         return None, Status.unschedulable("still not schedulable")
+
+    def replica_node_local_score(self, state: CycleState) -> bool:
+        """Whether this cycle's Score answers depend on the node alone: a pod without
+        claims scores 0 everywhere (replica runs keep such answers per node)."""
+        s: DRAState | None = state.data.get(NAME)
+        return s is not None and not s.claims
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> tuple[int, Status]:
         s: DRAState | None = state.data.get(NAME)

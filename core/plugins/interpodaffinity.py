@@ -231,6 +231,21 @@ class InterPodAffinity(Plugin):
                     return Status.unschedulable(ERR_EXISTING_ANTI_AFFINITY)
         return Status.success()
 
+    def replica_changes(self, before: CycleState, after: CycleState, node: NodeInfo) -> list[Pair] | None:
+        """The label pairs whose nodes may get another Filter answer once a copy is bound to
+        ``node``: its pairs whose counts moved; None (every node) when the first pod
+        matching the pod's affinity appears, which ends the first-pod exception everywhere."""
+        a: PreFilterState | None = before.data.get(PRE_FILTER_KEY)
+        b: PreFilterState | None = after.data.get(PRE_FILTER_KEY)
+        if a is None or b is None or bool(a.affinity) != bool(b.affinity):
+            return None
+        return [
+            pair for pair in node.node.labels.items()
+            if a.existing_anti_affinity.get(pair) != b.existing_anti_affinity.get(pair)
+            or a.affinity.get(pair) != b.affinity.get(pair)
+            or a.anti_affinity.get(pair) != b.anti_affinity.get(pair)
+        ]
+
     @staticmethod
     def _satisfies_affinity(s: PreFilterState, labels: dict[str, str]) -> bool:
         pods_exist = True

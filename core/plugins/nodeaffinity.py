@@ -61,6 +61,7 @@ def _weighted_terms(items: list[dict[str, Any]] | None) -> tuple[list[tuple[int,
 
 class NodeAffinity(Plugin):
     name = NAME
+    normalize_reverse = False  # NormalizeScore is default_normalize(reverse=False)
     node_local = True
 
     def __init__(self, handle: Any, args: dict[str, Any] | None = None) -> None:

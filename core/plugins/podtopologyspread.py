@@ -11,6 +11,7 @@ the weighted number of matching pods in their domains, fewer being better.
 
 from __future__ import annotations
 
+import heapq
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,7 +19,15 @@ from typing import Any
 from kschedx.core.api.model import PodInfo
 from kschedx.core.api.selectors import SelectorError
 from kschedx.core.errors import InputError
-from kschedx.core.framework.interface import MAX_NODE_SCORE, CycleState, Handle, Plugin, PreFilterResult, Status
+from kschedx.core.framework.interface import (
+    MAX_NODE_SCORE,
+    CycleState,
+    Handle,
+    Plugin,
+    PreFilterResult,
+    ReplicaMemo,
+    Status,
+)
 from kschedx.core.plugins.podtopologyspread_common import (
     DO_NOT_SCHEDULE,
     LABEL_HOSTNAME,
@@ -197,6 +206,44 @@ def _validate_args(args: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
 # --------------------------------------------------------------------------- the plugin
 
 
+def _signature(constraints: list[Constraint]) -> tuple[Any, ...]:
+    return tuple((c.topology_key, c.max_skew, c.min_domains, c.selector, c.honor_node_affinity, c.honor_node_taints)
+                 for c in constraints)
+
+
+def replica_counts(memo: Any, pod: PodInfo, constraints: list[Constraint], snapshot: Any) -> list[dict[str, int]] | None:
+    """PreFilter's counts for a copy of a replica run: the previous copy's counts plus the
+    copies bound since, counted as PreFilter counts them (None: count from scratch)."""
+    cached = memo.states.get(PRE_FILTER_KEY)
+    if cached is None:
+        return None
+    seen, (sig, earlier) = cached
+    if sig != _signature(constraints) or seen > len(memo.bound):
+        return None
+    counts = [dict(m) for m in earlier]
+    policy = InclusionPolicy(pod)
+    by_name = snapshot.by_name
+    for copy, node_name in memo.bound[seen:]:
+        ni = by_name.get(node_name)
+        if ni is None:
+            return None
+        labels = ni.node.labels
+        if not node_has_keys(labels, constraints):
+            continue
+        # matching_pods_per_node's rules: the pod's namespace, not terminating, a selector
+        # with requirements.
+        if copy.namespace != pod.namespace or copy.deletion_timestamp is not None:
+            continue
+        for i, ok in enumerate(policy.eligible(constraints, ni)):
+            sel = constraints[i].selector
+            if not ok or sel.nothing or sel.empty or not sel.matches(copy.labels):
+                continue
+            m = counts[i]
+            value = labels[constraints[i].topology_key]
+            m[value] = m.get(value, 0) + 1
+    return counts
+
+
 class PodTopologySpread(Plugin):
     name = NAME
 
@@ -238,31 +285,59 @@ class PodTopologySpread(Plugin):
             return None, Status.skip()
 
         snapshot = self.handle.snapshot
-        per_node = [matching_pods_per_node(snapshot, pod.namespace, c.selector) for c in constraints]
-        counts: list[dict[str, int]] = [{} for _ in constraints]
-        policy = InclusionPolicy(pod)
-        for ni in nodes:
-            labels = ni.node.labels
-            if not node_has_keys(labels, constraints):
-                continue
-            name = ni.name
-            for i, ok in enumerate(policy.eligible(constraints, ni)):
-                if not ok:
+        memo = getattr(self.handle, "memo", None)
+        engine_run = isinstance(memo, ReplicaMemo) and memo.engine is not None
+        counts = replica_counts(memo, pod, constraints, snapshot) if engine_run else None
+        if counts is None:
+            per_node = [matching_pods_per_node(snapshot, pod.namespace, c.selector) for c in constraints]
+            counts = [{} for _ in constraints]
+            policy = InclusionPolicy(pod)
+            for ni in nodes:
+                labels = ni.node.labels
+                if not node_has_keys(labels, constraints):
                     continue
-                value = labels[constraints[i].topology_key]
-                m = counts[i]
-                m[value] = m.get(value, 0) + per_node[i].get(name, 0)
+                name = ni.name
+                for i, ok in enumerate(policy.eligible(constraints, ni)):
+                    if not ok:
+                        continue
+                    value = labels[constraints[i].topology_key]
+                    m = counts[i]
+                    m[value] = m.get(value, 0) + per_node[i].get(name, 0)
+        if engine_run:
+            assert isinstance(memo, ReplicaMemo)
+            memo.states[PRE_FILTER_KEY] = (len(memo.bound), (_signature(constraints), [dict(m) for m in counts]))
 
         paths: list[CriticalPaths] = []
         for m in counts:
             cp = CriticalPaths()
             # Upstream feeds the domains in Go map order (random); feeding them from the
-            # fewest pods up keeps paths[1] the true second minimum, deterministically.
-            for value, num in sorted(m.items(), key=lambda kv: (kv[1], kv[0])):
+            # fewest pods up keeps paths[1] the true second minimum, deterministically
+            # (only the two smallest matter: fed in order, they are what the paths keep).
+            for num, value in heapq.nsmallest(2, ((num, value) for value, num in m.items())):
                 cp.update(value, num)
             paths.append(cp)
         state.data[PRE_FILTER_KEY] = PreFilterState(constraints, paths, counts)
         return None, Status.success()
+
+    # ------------------------------------------------------------------ replica runs
+
+    def replica_class_keys(self, state: CycleState) -> tuple[str, ...] | None:
+        """Filter's answer for a node depends only on its values for these keys."""
+        s: PreFilterState | None = state.data.get(PRE_FILTER_KEY)
+        return tuple(c.topology_key for c in s.constraints) if s is not None else None
+
+    def replica_changes(self, before: CycleState, after: CycleState, node: NodeInfo) -> list[tuple[str, str]] | None:
+        """The label pairs whose nodes may get another Filter answer once a copy is bound to
+        ``node`` (its domains), or None when every node may (a global minimum moved)."""
+        a: PreFilterState | None = before.data.get(PRE_FILTER_KEY)
+        b: PreFilterState | None = after.data.get(PRE_FILTER_KEY)
+        if a is None or b is None or _signature(a.constraints) != _signature(b.constraints):
+            return None
+        for i in range(len(b.constraints)):
+            if a.min_match(i) != b.min_match(i) or len(a.counts[i]) != len(b.counts[i]):
+                return None
+        labels = node.node.labels
+        return [(c.topology_key, labels[c.topology_key]) for c in b.constraints if c.topology_key in labels]
 
     def _update_with_pod(
         self, state: CycleState, pod: PodInfo, other: PodInfo, node: NodeInfo, delta: int

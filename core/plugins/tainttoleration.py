@@ -14,6 +14,7 @@ _FILTER_EFFECTS = frozenset({"NoSchedule", "NoExecute"})
 
 class TaintToleration(Plugin):
     name = NAME
+    normalize_reverse = True  # NormalizeScore is default_normalize(reverse=True)
     node_local = True
 
     def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status:

@@ -1,0 +1,507 @@
+"""Incremental cycles for the copies of one pod template (``--replicas N``).
+
+Binding a copy changes one node (its generation) and, for the plugins that look beyond a
+node, the counts of that node's topology domains. The next copy's cycle is therefore the
+previous one plus what that binding can change:
+
+* Filter: the bound node is judged again in full; a non-node-local Filter plugin
+  (PodTopologySpread, InterPodAffinity) names, through ``replica_changes``, the label
+  pairs whose nodes may get another answer, or ``None`` when every node may (a global
+  minimum moved). A plugin whose answer depends only on a node's values for a few label
+  keys says so through ``replica_class_keys`` and is asked once per domain, not per node.
+* Score: when every scoring plugin is node-local (or skipped) and normalizes with
+  ``default_normalize`` (or not at all), raw scores are kept per node and generation,
+  the maximum over the feasible set is taken again per copy, and a node's total is worked
+  out again only when its raw scores or a normalization maximum changed.
+* Results: a step's per-node verdicts, score tables and totals are built on first access
+  from what the step kept (its verdicts, its feasible nodes and their totals, and the raw
+  score versions), so thousands of copies cost neither per-node work nor memory per copy.
+
+Anything else (nominated pods, extenders, --all-reasons, a PreFilter that narrows the
+nodes, a plugin without these hooks that doesn't skip, an error status, a single or no
+feasible node) runs the ordinary cycle; the decision is taken per cycle from what the pod
+and the cluster use.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Hashable
+from itertools import compress
+from typing import TYPE_CHECKING, Any
+
+from kschedx.core.framework.interface import CycleState, Plugin, Status, default_normalize
+from kschedx.core.framework.result import CycleResult, NodeScore, NodeVerdict, PluginScores
+from kschedx.core.snapshot import NodeInfo
+
+if TYPE_CHECKING:
+    from kschedx.core.api.model import PodInfo
+    from kschedx.core.framework.interface import ReplicaMemo
+
+_FEASIBLE = NodeVerdict(True)
+
+
+class LazyCycleResult(CycleResult):
+    """A replica step whose ``nodes``, ``score_plugins`` and ``totals`` are built when first
+    read (each is a plain value once built; assigning one replaces it as on any result)."""
+
+    def _lazy(self, name: str) -> Any:
+        d = self.__dict__
+        if name not in d:
+            build = d.pop("_build_" + name, None)
+            d[name] = build() if build is not None else None
+        return d[name]
+
+    @property
+    def nodes(self) -> dict[str, NodeVerdict]:
+        value: dict[str, NodeVerdict] = self._lazy("nodes")
+        return value
+
+    @nodes.setter
+    def nodes(self, value: dict[str, NodeVerdict]) -> None:
+        self.__dict__["nodes"] = value
+        self.__dict__.pop("_build_nodes", None)
+
+    @property
+    def score_plugins(self) -> list[PluginScores]:
+        value: list[PluginScores] = self._lazy("score_plugins")
+        return value
+
+    @score_plugins.setter
+    def score_plugins(self, value: list[PluginScores]) -> None:
+        self.__dict__["score_plugins"] = value
+        self.__dict__.pop("_build_score_plugins", None)
+
+    @property
+    def totals(self) -> dict[str, int]:
+        value: dict[str, int] = self._lazy("totals")
+        return value
+
+    @totals.setter
+    def totals(self, value: dict[str, int]) -> None:
+        self.__dict__["totals"] = value
+        self.__dict__.pop("_build_totals", None)
+
+    def defer(self, name: str, build: Any) -> None:
+        self.__dict__.pop(name, None)
+        self.__dict__["_build_" + name] = build
+
+    @property
+    def best_total(self) -> int | None:
+        """The winning total, without building the totals of every node."""
+        best: int | None = self.__dict__.get("_best_total")
+        if best is None and self.best_nodes:
+            best = self.totals[self.best_nodes[0]]
+        return best
+
+
+def _verdict_of(st: Status, cache: dict[tuple[Any, ...], NodeVerdict]) -> NodeVerdict:
+    key = (st.code, st.plugin, tuple(st.reasons))
+    v = cache.get(key)
+    if v is None:
+        v = cache[key] = NodeVerdict(False, st.code.label, st.plugin, list(st.reasons), "Filter")
+    return v
+
+
+class ReplicaEngine:
+    """What the previous copy's cycle decided, kept for the next one (see the module doc)."""
+
+    def __init__(self) -> None:
+        self.ready = False
+        self.disabled = False
+        self.seen = 0  # copies bound when the engine last ran
+        self.snapshot_generation = -1
+        self.node_list: list[NodeInfo] = []
+        self.names: list[str] = []
+        self.index: dict[str, int] = {}
+        self.rest: list[Plugin] = []
+        self.rest_key: tuple[str, ...] = ()
+        self.gens: list[int] = []
+        self.head: list[Status | None] = []
+        self.status: dict[str, list[Status | None]] = {}
+        self.classes: dict[str, list[Hashable] | None] = {}
+        self.pairs: dict[str, dict[str, list[int]]] = {}
+        self.verdicts: list[NodeVerdict] = []
+        self.feas: list[bool] = []
+        self.unsched: Counter[str] = Counter()
+        self.prev_state: CycleState | None = None
+        self.vcache: dict[tuple[Any, ...], NodeVerdict] = {}
+        self.changed: list[int] | None = None  # None: every node (a full pass)
+        # scoring
+        self.step = -1
+        self.score_key: tuple[Any, ...] | None = None
+        self.tops: dict[str, int] = {}
+        self.total: dict[str, int] = {}
+        self.stamp: dict[str, int] = {}
+        self.epoch = 0
+        # plugin -> node -> [(step, raw)], the raw score versions (newest last)
+        self.hist: dict[str, dict[str, list[tuple[int, int]]]] = {}
+
+    # ------------------------------------------------------------------ Filter
+
+    def _by_pair(self, key: str) -> dict[str, list[int]]:
+        m = self.pairs.get(key)
+        if m is None:
+            m = {}
+            for i, ni in enumerate(self.node_list):
+                v = ni.node.labels.get(key)
+                if v is not None:
+                    m.setdefault(v, []).append(i)
+            self.pairs[key] = m
+        return m
+
+    def filter(self, fw: Any, state: CycleState, pod: PodInfo, memo: ReplicaMemo) -> list[NodeInfo] | None:
+        """The feasible nodes in node order (the engine's verdicts updated), or None when
+        this cycle must run the ordinary way."""
+        if self.disabled:
+            return None
+        nodes = fw.snapshot.nodes()
+        local, rest = memo.split(fw.plugins.filter, state.skip_filter)
+        for pl in rest:
+            if not pl.node_local and not hasattr(pl, "replica_changes"):
+                return None
+        rest_key = tuple(pl.name for pl in rest)
+        bound = memo.bound
+        generation = fw.snapshot.generation
+        # Anything but one more copy bound since the last cycle (an edit, a removed copy): start over.
+        full = (not self.ready or nodes is not self.node_list or len(nodes) != len(self.names)
+                or rest_key != self.rest_key or len(bound) != self.seen + 1 or self.prev_state is None
+                or generation != self.snapshot_generation + 1)
+        if full:
+            ok = self._full(fw, state, pod, memo, nodes, local, rest)
+        else:
+            ok = self._update(fw, state, pod, memo, local, rest, bound[-1][1])
+        if not ok:
+            self.ready = False
+            return None
+        self.seen = len(bound)
+        self.snapshot_generation = generation
+        self.prev_state = state
+        if not any(self.feas):
+            return None  # the FitError needs every node's status: the ordinary cycle builds it
+        return list(compress(self.node_list, self.feas))
+
+    def _head(self, fw: Any, state: CycleState, pod: PodInfo, memo: ReplicaMemo,
+              local: list[Plugin], ni: NodeInfo) -> Status | None | bool:
+        """The first failure of the leading node-local plugins (memoized as the ordinary
+        cycle does), None when they pass, False on an error status."""
+        hit = memo.filters.get(ni.name)
+        if hit is not None and hit[0] == ni.generation:
+            head = hit[1]
+        else:
+            head = []
+            for pl in local:
+                st0: Status = pl.filter(state, pod, ni)  # type: ignore[attr-defined]
+                if not st0.is_success:
+                    if not st0.is_rejected:
+                        return False  # an error ends the cycle: the ordinary loop words it
+                    head.append(st0.with_plugin(pl.name))
+            memo.filters[ni.name] = (ni.generation, head)
+        if not head:
+            return None
+        if not head[0].is_rejected:
+            return False
+        return head[0]
+
+    def _one(self, state: CycleState, pod: PodInfo, pl: Plugin, ni: NodeInfo) -> Status | None | bool:
+        st: Status = pl.filter(state, pod, ni)  # type: ignore[attr-defined]
+        if st.is_success:
+            return None
+        # An error ends the cycle: the ordinary loop words it.
+        return st.with_plugin(pl.name) if st.is_rejected else False
+
+    def _full(self, fw: Any, state: CycleState, pod: PodInfo, memo: ReplicaMemo, nodes: list[NodeInfo],
+              local: list[Plugin], rest: list[Plugin]) -> bool:
+        self.node_list = nodes
+        self.names = [ni.name for ni in nodes]
+        self.index = {n: i for i, n in enumerate(self.names)}
+        self.rest = rest
+        self.rest_key = tuple(pl.name for pl in rest)
+        self.pairs = {}
+        n = len(nodes)
+        self.gens = [ni.generation for ni in nodes]
+        self.head = [None] * n
+        self.status = {pl.name: [None] * n for pl in rest}
+        self.classes = {}
+        for pl in rest:
+            keys = pl.replica_class_keys(state) if hasattr(pl, "replica_class_keys") else None
+            self.classes[pl.name] = (
+                None if keys is None else [tuple(ni.node.labels.get(k) for k in keys) for ni in nodes]
+            )
+        for i, ni in enumerate(nodes):
+            h = self._head(fw, state, pod, memo, local, ni)
+            if h is False:
+                return False
+            self.head[i] = h  # type: ignore[assignment]
+        for pl in rest:
+            if not self._recompute(state, pod, pl, range(n)):
+                return False
+        self.verdicts = [_FEASIBLE] * n
+        self.feas = [True] * n
+        self.unsched = Counter()
+        self.ready = True
+        self.changed = None
+        self._verdicts(range(n))
+        return True
+
+    def _recompute(self, state: CycleState, pod: PodInfo, pl: Plugin, which: Any) -> bool:
+        """Plugin ``pl``'s answers for the nodes ``which`` whose leading filters pass."""
+        col = self.status[pl.name]
+        head = self.head
+        nodes = self.node_list
+        classes = self.classes.get(pl.name)
+        if classes is not None:
+            cache: dict[Hashable, Status | None | bool] = {}
+            for i in which:
+                if head[i] is not None:
+                    continue
+                c = classes[i]
+                if c in cache:
+                    st = cache[c]
+                else:
+                    st = cache[c] = self._one(state, pod, pl, nodes[i])
+                if st is False:
+                    return False
+                col[i] = st  # type: ignore[assignment]
+            return True
+        for i in which:
+            if head[i] is not None:
+                continue
+            st = self._one(state, pod, pl, nodes[i])
+            if st is False:
+                return False
+            col[i] = st  # type: ignore[assignment]
+        return True
+
+    def _verdicts(self, which: Any) -> list[int]:
+        """Work out the verdicts of the nodes ``which`` again; the indices that changed."""
+        cols = [self.status[pl.name] for pl in self.rest]
+        head = self.head
+        verdicts = self.verdicts
+        feas = self.feas
+        unsched = self.unsched
+        vcache = self.vcache
+        changed: list[int] = []
+        for i in which:
+            first = head[i]
+            if first is None:
+                for col in cols:
+                    first = col[i]
+                    if first is not None:
+                        break
+            v = _FEASIBLE if first is None else _verdict_of(first, vcache)
+            old = verdicts[i]
+            if v is old:
+                continue
+            changed.append(i)
+            if not old.feasible:
+                unsched[old.plugin or ""] -= 1
+            if not v.feasible:
+                unsched[v.plugin or ""] += 1
+            verdicts[i] = v
+            feas[i] = v.feasible
+        return changed
+
+    def _update(self, fw: Any, state: CycleState, pod: PodInfo, memo: ReplicaMemo,
+                local: list[Plugin], rest: list[Plugin], bound_name: str) -> bool:
+        b = self.index.get(bound_name)
+        if b is None:
+            return False
+        bnode = self.node_list[b]
+        prev = self.prev_state
+        assert prev is not None
+        # The bound node: every answer again.
+        h = self._head(fw, state, pod, memo, local, bnode)
+        if h is False:
+            return False
+        self.head[b] = h  # type: ignore[assignment]
+        self.gens[b] = bnode.generation
+        dirty: set[int] = {b}
+        everything = False
+        for pl in rest:
+            if pl.node_local:
+                if not self._recompute(state, pod, pl, (b,)):
+                    return False
+                continue
+            pairs = pl.replica_changes(prev, state, bnode)  # type: ignore[attr-defined]
+            if pairs is None:
+                which: Any = range(len(self.node_list))
+                everything = True
+            else:
+                idx: set[int] = {b}
+                for key, value in pairs:
+                    idx.update(self._by_pair(key).get(value, ()))
+                which = sorted(idx)
+                dirty.update(idx)
+            if not self._recompute(state, pod, pl, which):
+                return False
+        if everything:
+            self.changed = self._verdicts(range(len(self.node_list)))
+        else:
+            self.changed = self._verdicts(sorted(dirty))
+        if b not in self.changed:
+            self.changed.append(b)  # its raw scores changed with it, even when its verdict didn't
+        return True
+
+    # ------------------------------------------------------------------ Score
+
+    def score(self, fw: Any, state: CycleState, pod: PodInfo, feasible: list[NodeInfo],
+              result: CycleResult, memo: ReplicaMemo) -> bool:
+        """Fill ``result``'s scores and choice for the feasible nodes the engine's filter
+        found; False when this cycle's scoring must run the ordinary way."""
+        done = self._score(fw, state, pod, feasible, result, memo)
+        if not done:
+            self.score_key = None  # the next scored copy starts over
+        return done
+
+    def _score(self, fw: Any, state: CycleState, pod: PodInfo, feasible: list[NodeInfo],
+               result: CycleResult, memo: ReplicaMemo) -> bool:
+        if not self.ready or len(feasible) < 2:
+            return False
+        plugins: list[tuple[Plugin, int, bool]] = []
+        for pl, weight in fw.plugins.score:
+            skipped = pl.name in state.skip_score
+            if skipped:
+                pass
+            elif not pl.node_local and not (hasattr(pl, "replica_node_local_score")
+                                            and pl.replica_node_local_score(state)):
+                return False
+            elif hasattr(pl, "normalize_score") and pl.normalize_reverse is None:
+                return False
+            plugins.append((pl, weight, skipped))
+        key = tuple((pl.name, w, s) for pl, w, s in plugins)
+        self.step += 1
+        step = self.step
+        names = self.names
+        fl = list(compress(names, self.feas))
+        full = key != self.score_key or self.changed is None
+        if full:
+            self.score_key = key
+            self.tops = {}
+            self.total = {}
+            self.stamp = {}
+            self.hist = {pl.name: {} for pl, _, s in plugins if not s}
+            todo: Any = feasible
+        else:
+            feas = self.feas
+            nodes = self.node_list
+            todo = [nodes[i] for i in self.changed or () if feas[i]]
+        active = [(pl, w) for pl, w, s in plugins if not s]
+        # Raw scores of the nodes that are new to the feasible set or changed.
+        for pl, _w in active:
+            cache = memo.scores.setdefault(pl.name, {})
+            hist = self.hist[pl.name]
+            for ni in todo:
+                hit = cache.get(ni.name)
+                if hit is None or hit[0] != ni.generation:
+                    s, st = pl.score(state, pod, ni)  # type: ignore[attr-defined]
+                    if not st.is_success:
+                        return False
+                    cache[ni.name] = hit = (ni.generation, s)
+                versions = hist.setdefault(ni.name, [])
+                if not versions or versions[-1][1] != hit[1]:
+                    versions.append((step, hit[1]))
+        # Each normalization's maximum over the feasible nodes.
+        tops: dict[str, int] = {}
+        for pl, _w in active:
+            if pl.normalize_reverse is not None:
+                hist = self.hist[pl.name]
+                tops[pl.name] = max(map(_newest, map(hist.__getitem__, fl)))
+        total = self.total
+        stamp = self.stamp
+        if tops != self.tops:
+            self.tops = tops
+            self.epoch += 1
+            redo: Any = fl
+        else:
+            redo = [ni.name for ni in todo]
+        epoch = self.epoch
+        forms = [(self.hist[pl.name], w, pl.normalize_reverse, tops.get(pl.name, 0)) for pl, w in active]
+        for name in redo:
+            t = 0
+            for hist, w, reverse, top in forms:
+                raw = hist[name][-1][1]
+                if reverse is None:
+                    t += raw * w
+                else:
+                    t += _normalized(raw, top, reverse) * w
+            total[name] = t
+            stamp[name] = epoch
+        # Nodes that left and came back keep a total of an older epoch.
+        for name in fl:
+            if stamp[name] != epoch:
+                t = 0
+                for hist, w, reverse, top in forms:
+                    raw = hist[name][-1][1]
+                    t += (raw if reverse is None else _normalized(raw, top, reverse)) * w
+                total[name] = t
+                stamp[name] = epoch
+        tl = list(map(total.__getitem__, fl))
+        best = max(tl)
+        result.best_nodes = sorted(compress(fl, map(best.__eq__, tl)))
+        result.selected_node = result.best_nodes[0]
+        self._defer(result, fl, tl, best, plugins, step)
+        return True
+
+    def _defer(self, result: CycleResult, fl: list[str], tl: list[int], best: int,
+               plugins: list[tuple[Plugin, int, bool]], step: int) -> None:
+        names = self.names
+        verdicts = list(self.verdicts)
+        hists = self.hist
+        forms = [(pl.name, w, s, pl.normalize_reverse) for pl, w, s in plugins]
+
+        def build_nodes() -> dict[str, NodeVerdict]:
+            return dict(zip(names, verdicts, strict=True))
+
+        def build_totals() -> dict[str, int]:
+            return dict(zip(fl, tl, strict=True))
+
+        def build_scores() -> list[PluginScores]:
+            out: list[PluginScores] = []
+            for name, w, skipped, reverse in forms:
+                ps = PluginScores(name, w, skipped)
+                out.append(ps)
+                if skipped:
+                    continue
+                hist = hists[name]
+                raw = {n: _at(hist[n], step) for n in fl}
+                normalized = dict(raw)
+                if reverse is not None:
+                    default_normalize(normalized, reverse)
+                ps.scores = {n: NodeScore(raw[n], v, v * w) for n, v in normalized.items()}
+            return out
+
+        if isinstance(result, LazyCycleResult):
+            result.defer("nodes", build_nodes)
+            result.defer("totals", build_totals)
+            result.defer("score_plugins", build_scores)
+            result.__dict__["_best_total"] = best
+        else:
+            result.nodes = build_nodes()
+            result.totals = build_totals()
+            result.score_plugins = build_scores()
+
+    def eager_nodes(self) -> dict[str, NodeVerdict]:
+        return dict(zip(self.names, self.verdicts, strict=True))
+
+    def unschedulable_plugins(self) -> list[str]:
+        return sorted(p for p, c in self.unsched.items() if p and c > 0)
+
+
+def _newest(versions: list[tuple[int, int]]) -> int:
+    return versions[-1][1]
+
+
+def _at(versions: list[tuple[int, int]], step: int) -> int:
+    for s, raw in reversed(versions):
+        if s <= step:
+            return raw
+    return versions[0][1]
+
+
+def _normalized(raw: int, top: int, reverse: bool) -> int:
+    """``default_normalize`` of one score, given the maximum over the feasible nodes."""
+    if top == 0:
+        return 100 if reverse else raw
+    s = 100 * raw // top
+    return 100 - s if reverse else s
