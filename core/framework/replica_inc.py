@@ -39,6 +39,8 @@ if TYPE_CHECKING:
     from kschedx.core.framework.interface import ReplicaMemo
 
 _FEASIBLE = NodeVerdict(True)
+# Up to this many domains, a per-domain plugin's nodes are visited by domain (below).
+_FEW_CLASSES = 64
 
 
 class LazyCycleResult(CycleResult):
@@ -95,11 +97,17 @@ class LazyCycleResult(CycleResult):
         return best
 
 
-def _verdict_of(st: Status, cache: dict[tuple[Any, ...], NodeVerdict]) -> NodeVerdict:
+def _verdict_of(st: Status, cache: dict[Any, Any]) -> NodeVerdict:
+    # By the status object first (one object serves a whole domain), then by its content.
+    hit = cache.get(id(st))
+    if hit is not None and hit[0] is st:
+        verdict: NodeVerdict = hit[1]
+        return verdict
     key = (st.code, st.plugin, tuple(st.reasons))
     v = cache.get(key)
     if v is None:
         v = cache[key] = NodeVerdict(False, st.code.label, st.plugin, list(st.reasons), "Filter")
+    cache[id(st)] = (st, v)
     return v
 
 
@@ -119,21 +127,32 @@ class ReplicaEngine:
         self.gens: list[int] = []
         self.head: list[Status | None] = []
         self.status: dict[str, list[Status | None]] = {}
-        self.classes: dict[str, list[Hashable] | None] = {}
+        self.classes: dict[str, list[tuple[str | None, ...]] | None] = {}
+        # plugin -> (its keys, domain class -> nodes) when it has few domains
+        self.members: dict[str, tuple[tuple[str, ...], dict[tuple[str | None, ...], list[int]]]] = {}
+        # plugin -> domain class -> its last answer (reused while equal)
+        self.class_last: dict[str, dict[Hashable, Status | None]] = {}
         self.pairs: dict[str, dict[str, list[int]]] = {}
         self.verdicts: list[NodeVerdict] = []
         self.feas: list[bool] = []
         self.unsched: Counter[str] = Counter()
         self.prev_state: CycleState | None = None
-        self.vcache: dict[tuple[Any, ...], NodeVerdict] = {}
+        self.vcache: dict[Any, Any] = {}
         self.changed: list[int] | None = None  # None: every node (a full pass)
         # scoring
         self.step = -1
         self.score_key: tuple[Any, ...] | None = None
         self.tops: dict[str, int] = {}
         self.total: dict[str, int] = {}
-        self.stamp: dict[str, int] = {}
+        self.base: dict[str, int] = {}
+        self.cur: dict[str, dict[str, int]] = {}
+        self.contrib: dict[str, dict[str, int]] = {}
+        # plugin -> raw score -> how many nodes have it now
+        self.vals: dict[str, Counter[int]] = {}
+        # node -> the epoch of the maxima its total was worked out under
+        self.tstamp: dict[str, int] = {}
         self.epoch = 0
+        self.rawgen: dict[str, int] = {}
         # plugin -> node -> [(step, raw)], the raw score versions (newest last)
         self.hist: dict[str, dict[str, list[tuple[int, int]]]] = {}
 
@@ -223,34 +242,47 @@ class ReplicaEngine:
         self.head = [None] * n
         self.status = {pl.name: [None] * n for pl in rest}
         self.classes = {}
+        self.members = {}
         for pl in rest:
             keys = pl.replica_class_keys(state) if hasattr(pl, "replica_class_keys") else None
-            self.classes[pl.name] = (
-                None if keys is None else [tuple(ni.node.labels.get(k) for k in keys) for ni in nodes]
-            )
+            if keys is None:
+                self.classes[pl.name] = None
+                continue
+            classes = [tuple(ni.node.labels.get(k) for k in keys) for ni in nodes]
+            self.classes[pl.name] = classes
+            members: dict[tuple[str | None, ...], list[int]] = {}
+            for i, c in enumerate(classes):
+                members.setdefault(c, []).append(i)
+            if len(members) <= _FEW_CLASSES:
+                self.members[pl.name] = (keys, members)
         for i, ni in enumerate(nodes):
             h = self._head(fw, state, pod, memo, local, ni)
             if h is False:
                 return False
             self.head[i] = h  # type: ignore[assignment]
+        self.class_last = {}
         for pl in rest:
-            if not self._recompute(state, pod, pl, range(n)):
+            if self._recompute(state, pod, pl, range(n)) is None:
                 return False
         self.verdicts = [_FEASIBLE] * n
         self.feas = [True] * n
         self.unsched = Counter()
+        self.vcache = {}
         self.ready = True
         self.changed = None
         self._verdicts(range(n))
         return True
 
-    def _recompute(self, state: CycleState, pod: PodInfo, pl: Plugin, which: Any) -> bool:
-        """Plugin ``pl``'s answers for the nodes ``which`` whose leading filters pass."""
+    def _recompute(self, state: CycleState, pod: PodInfo, pl: Plugin, which: Any) -> list[int] | None:
+        """Plugin ``pl``'s answers for the nodes ``which`` whose leading filters pass; the
+        nodes whose answer changed (an equal answer keeps its old object), None on an error."""
         col = self.status[pl.name]
         head = self.head
         nodes = self.node_list
+        changed: list[int] = []
         classes = self.classes.get(pl.name)
         if classes is not None:
+            last = self.class_last.setdefault(pl.name, {})
             cache: dict[Hashable, Status | None | bool] = {}
             for i in which:
                 if head[i] is not None:
@@ -259,19 +291,68 @@ class ReplicaEngine:
                 if c in cache:
                     st = cache[c]
                 else:
-                    st = cache[c] = self._one(state, pod, pl, nodes[i])
-                if st is False:
-                    return False
-                col[i] = st  # type: ignore[assignment]
-            return True
+                    st = self._one(state, pod, pl, nodes[i])
+                    if st is False:
+                        return None
+                    old = last.get(c, False)
+                    if old is not False and old == st:
+                        st = old  # the domain's answer is unchanged
+                    cache[c] = last[c] = st  # type: ignore[assignment]
+                if col[i] is not st:
+                    col[i] = st  # type: ignore[assignment]
+                    changed.append(i)
+            return changed
         for i in which:
             if head[i] is not None:
                 continue
             st = self._one(state, pod, pl, nodes[i])
             if st is False:
-                return False
-            col[i] = st  # type: ignore[assignment]
-        return True
+                return None
+            if col[i] != st:
+                col[i] = st  # type: ignore[assignment]
+                changed.append(i)
+        return changed
+
+    def _recompute_classes(self, state: CycleState, pod: PodInfo, pl: Plugin,
+                           few: tuple[tuple[str, ...], dict[tuple[str | None, ...], list[int]]],
+                           pairs: list[tuple[str, str]] | None, b: int) -> list[int] | None:
+        """As :meth:`_recompute` for a plugin answering per domain with few domains: each
+        domain the binding may have changed is asked once, and its nodes are visited only
+        when its answer changed (and the bound node, whose leading filters may have)."""
+        keys, members = few
+        if pairs is None:
+            dirty = list(members)
+        else:
+            pairset = set(pairs)
+            dirty = [c for c in members if any((k, v) in pairset for k, v in zip(keys, c, strict=True))]
+        col = self.status[pl.name]
+        head = self.head
+        nodes = self.node_list
+        last = self.class_last.setdefault(pl.name, {})
+        changed: list[int] = []
+        for c in dirty:
+            idx = members[c]
+            st = self._one(state, pod, pl, nodes[idx[0]])
+            if st is False:
+                return None
+            old = last.get(c, False)
+            if old is not False and old == st:
+                continue  # the domain's answer is unchanged
+            last[c] = st  # type: ignore[assignment]
+            for i in idx:
+                if head[i] is None and col[i] is not st:
+                    col[i] = st  # type: ignore[assignment]
+                    changed.append(i)
+        if head[b] is None:
+            c = self.classes[pl.name][b]  # type: ignore[index]
+            st = last[c] if c in last else self._one(state, pod, pl, nodes[b])
+            if st is False:
+                return None
+            last[c] = st  # type: ignore[assignment]
+            if col[b] is not st:
+                col[b] = st  # type: ignore[assignment]
+                changed.append(b)
+        return changed
 
     def _verdicts(self, which: Any) -> list[int]:
         """Work out the verdicts of the nodes ``which`` again; the indices that changed."""
@@ -289,7 +370,11 @@ class ReplicaEngine:
                     first = col[i]
                     if first is not None:
                         break
-            v = _FEASIBLE if first is None else _verdict_of(first, vcache)
+            if first is None:
+                v = _FEASIBLE
+            else:
+                hit = vcache.get(id(first))
+                v = hit[1] if hit is not None and hit[0] is first else _verdict_of(first, vcache)
             old = verdicts[i]
             if v is old:
                 continue
@@ -317,28 +402,30 @@ class ReplicaEngine:
         self.head[b] = h  # type: ignore[assignment]
         self.gens[b] = bnode.generation
         dirty: set[int] = {b}
-        everything = False
         for pl in rest:
             if pl.node_local:
-                if not self._recompute(state, pod, pl, (b,)):
-                    return False
-                continue
-            pairs = pl.replica_changes(prev, state, bnode)  # type: ignore[attr-defined]
-            if pairs is None:
-                which: Any = range(len(self.node_list))
-                everything = True
+                got = self._recompute(state, pod, pl, (b,))
             else:
-                idx: set[int] = {b}
-                for key, value in pairs:
-                    idx.update(self._by_pair(key).get(value, ()))
-                which = sorted(idx)
-                dirty.update(idx)
-            if not self._recompute(state, pod, pl, which):
+                pairs = pl.replica_changes(prev, state, bnode)  # type: ignore[attr-defined]
+                few = self.members.get(pl.name)
+                if few is not None:
+                    got = self._recompute_classes(state, pod, pl, few, pairs, b)
+                    if got is None:
+                        return False
+                    dirty.update(got)
+                    continue
+                if pairs is None:
+                    which: Any = range(len(self.node_list))
+                else:
+                    idx: set[int] = {b}
+                    for key, value in pairs:
+                        idx.update(self._by_pair(key).get(value, ()))
+                    which = idx
+                got = self._recompute(state, pod, pl, which)
+            if got is None:
                 return False
-        if everything:
-            self.changed = self._verdicts(range(len(self.node_list)))
-        else:
-            self.changed = self._verdicts(sorted(dirty))
+            dirty.update(got)
+        self.changed = self._verdicts(dirty)
         if b not in self.changed:
             self.changed.append(b)  # its raw scores changed with it, even when its verdict didn't
         return True
@@ -375,67 +462,102 @@ class ReplicaEngine:
         names = self.names
         fl = list(compress(names, self.feas))
         full = key != self.score_key or self.changed is None
+        active = [(pl, w) for pl, w, s in plugins if not s]
         if full:
             self.score_key = key
             self.tops = {}
             self.total = {}
-            self.stamp = {}
-            self.hist = {pl.name: {} for pl, _, s in plugins if not s}
+            self.base = {}
+            self.cur = {pl.name: {} for pl, _ in active}
+            self.contrib = {pl.name: {} for pl, _ in active if pl.normalize_reverse is not None}
+            self.vals = {pl.name: Counter() for pl, _ in active}
+            self.tstamp = {}
+            self.hist = {pl.name: {} for pl, _ in active}
+            self.rawgen = {}
             todo: Any = feasible
         else:
             feas = self.feas
             nodes = self.node_list
-            todo = [nodes[i] for i in self.changed or () if feas[i]]
-        active = [(pl, w) for pl, w, s in plugins if not s]
-        # Raw scores of the nodes that are new to the feasible set or changed.
+            changed = self.changed or []
+            todo = list(compress(map(nodes.__getitem__, changed), map(feas.__getitem__, changed)))
+        # Raw scores of the nodes that are new to the feasible set or changed since.
+        rawgen = self.rawgen
+        work = [ni for ni in todo if rawgen.get(ni.name) != ni.generation]
+        for ni in work:
+            rawgen[ni.name] = ni.generation
         for pl, _w in active:
             cache = memo.scores.setdefault(pl.name, {})
             hist = self.hist[pl.name]
-            for ni in todo:
+            cur = self.cur[pl.name]
+            vals = self.vals[pl.name]
+            for ni in work:
                 hit = cache.get(ni.name)
                 if hit is None or hit[0] != ni.generation:
                     s, st = pl.score(state, pod, ni)  # type: ignore[attr-defined]
                     if not st.is_success:
                         return False
                     cache[ni.name] = hit = (ni.generation, s)
-                versions = hist.setdefault(ni.name, [])
-                if not versions or versions[-1][1] != hit[1]:
-                    versions.append((step, hit[1]))
-        # Each normalization's maximum over the feasible nodes.
-        tops: dict[str, int] = {}
-        for pl, _w in active:
-            if pl.normalize_reverse is not None:
-                hist = self.hist[pl.name]
-                tops[pl.name] = max(map(_newest, map(hist.__getitem__, fl)))
+                raw = hit[1]
+                old = cur.get(ni.name)
+                if old != raw or ni.name not in hist:
+                    if old is not None:
+                        vals[old] -= 1
+                        if not vals[old]:
+                            del vals[old]
+                    vals[raw] += 1
+                    cur[ni.name] = raw
+                    hist.setdefault(ni.name, []).append((step, raw))
         total = self.total
-        stamp = self.stamp
-        if tops != self.tops:
-            self.tops = tops
+        tstamp = self.tstamp
+        # Each normalization's maximum over the feasible nodes (known without a pass when
+        # every node scores alike); where it moved, the plugin's share of every feasible
+        # node's total again, and every total stamped with the new epoch.
+        normalized: list[tuple[dict[str, int], dict[str, int], int, bool, int]] = []
+        moved = False
+        for pl, w in active:
+            reverse = pl.normalize_reverse
+            if reverse is None:
+                continue
+            cur = self.cur[pl.name]
+            contrib = self.contrib[pl.name]
+            vals = self.vals[pl.name]
+            top = next(iter(vals)) if len(vals) == 1 else max(map(cur.__getitem__, fl))
+            normalized.append((cur, contrib, w, reverse, top))
+            if self.tops.get(pl.name) != top:
+                self.tops[pl.name] = top
+                moved = True
+                shares: dict[int, int] = {}
+                for name in fl:
+                    raw = cur[name]
+                    share = shares.get(raw)
+                    if share is None:
+                        share = shares[raw] = _normalized(raw, top, reverse) * w
+                    old = contrib.get(name)
+                    if old is not None and name in total:
+                        total[name] += share - old
+                    contrib[name] = share
+        if moved:
             self.epoch += 1
-            redo: Any = fl
-        else:
-            redo = [ni.name for ni in todo]
+            epoch = self.epoch
+            for name in fl:
+                tstamp[name] = epoch
         epoch = self.epoch
-        forms = [(self.hist[pl.name], w, pl.normalize_reverse, tops.get(pl.name, 0)) for pl, w in active]
+        identity = [(self.cur[pl.name], w) for pl, w in active if pl.normalize_reverse is None]
+        base = self.base
+        fresh = {ni.name for ni in work}
+        # Back in the feasible set unchanged, a node's total stands unless a maximum moved.
+        redo = [ni.name for ni in todo if ni.name in fresh or tstamp.get(ni.name) != epoch]
         for name in redo:
-            t = 0
-            for hist, w, reverse, top in forms:
-                raw = hist[name][-1][1]
-                if reverse is None:
-                    t += raw * w
-                else:
-                    t += _normalized(raw, top, reverse) * w
-            total[name] = t
-            stamp[name] = epoch
-        # Nodes that left and came back keep a total of an older epoch.
-        for name in fl:
-            if stamp[name] != epoch:
-                t = 0
-                for hist, w, reverse, top in forms:
-                    raw = hist[name][-1][1]
-                    t += (raw if reverse is None else _normalized(raw, top, reverse)) * w
-                total[name] = t
-                stamp[name] = epoch
+            b = 0
+            for cur, w in identity:
+                b += cur[name] * w
+            base[name] = b
+            for cur, contrib, w, reverse, top in normalized:
+                share = _normalized(cur[name], top, reverse) * w
+                contrib[name] = share
+                b += share
+            total[name] = b
+            tstamp[name] = epoch
         tl = list(map(total.__getitem__, fl))
         best = max(tl)
         result.best_nodes = sorted(compress(fl, map(best.__eq__, tl)))
@@ -445,13 +567,8 @@ class ReplicaEngine:
 
     def _defer(self, result: CycleResult, fl: list[str], tl: list[int], best: int,
                plugins: list[tuple[Plugin, int, bool]], step: int) -> None:
-        names = self.names
-        verdicts = list(self.verdicts)
         hists = self.hist
         forms = [(pl.name, w, s, pl.normalize_reverse) for pl, w, s in plugins]
-
-        def build_nodes() -> dict[str, NodeVerdict]:
-            return dict(zip(names, verdicts, strict=True))
 
         def build_totals() -> dict[str, int]:
             return dict(zip(fl, tl, strict=True))
@@ -472,24 +589,24 @@ class ReplicaEngine:
             return out
 
         if isinstance(result, LazyCycleResult):
-            result.defer("nodes", build_nodes)
             result.defer("totals", build_totals)
             result.defer("score_plugins", build_scores)
             result.__dict__["_best_total"] = best
         else:
-            result.nodes = build_nodes()
             result.totals = build_totals()
             result.score_plugins = build_scores()
 
-    def eager_nodes(self) -> dict[str, NodeVerdict]:
-        return dict(zip(self.names, self.verdicts, strict=True))
+    def fill_nodes(self, result: CycleResult) -> None:
+        """The step's verdicts: kept as they are now, built into a dict when first read."""
+        names = self.names
+        verdicts = list(self.verdicts)
+        if isinstance(result, LazyCycleResult):
+            result.defer("nodes", lambda: dict(zip(names, verdicts, strict=True)))
+        else:
+            result.nodes = dict(zip(names, verdicts, strict=True))
 
     def unschedulable_plugins(self) -> list[str]:
         return sorted(p for p, c in self.unsched.items() if p and c > 0)
-
-
-def _newest(versions: list[tuple[int, int]]) -> int:
-    return versions[-1][1]
 
 
 def _at(versions: list[tuple[int, int]], step: int) -> int:

@@ -336,7 +336,7 @@ class Framework:
                 fast = engine.filter(self, state, pod, self.memo)
             if fast is not None:
                 feasible = fast
-                result.nodes = engine.eager_nodes()
+                engine.fill_nodes(result)
                 unschedulable_plugins.update(engine.unschedulable_plugins())
                 candidates = []
             for ni in candidates:

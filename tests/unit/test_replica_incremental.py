@@ -155,7 +155,7 @@ def _compare(tmp_path: Path, doc: Dict, objs: ClusterObjects, n: int, options: O
     profiles, options = load_profiles(config, options or Options())
     profile = select_profile(inc.pod, None, profiles)
     steps = run_replicas(build_snapshot(objs, inc), inc, profile, n, options)
-    deferred = [s for s in steps if "_build_nodes" in s.__dict__]
+    deferred = [s for s in steps if "_build_score_plugins" in s.__dict__]
     fast = [s.to_json() for s in steps]
     slow = _full_cycles(objs, inc, profile, n, options)
     assert len(fast) == len(slow)
