@@ -116,7 +116,6 @@ class ReplicaEngine:
 
     def __init__(self) -> None:
         self.ready = False
-        self.disabled = False
         self.seen = 0  # copies bound when the engine last ran
         self.snapshot_generation = -1
         self.node_list: list[NodeInfo] = []
@@ -172,8 +171,6 @@ class ReplicaEngine:
     def filter(self, fw: Any, state: CycleState, pod: PodInfo, memo: ReplicaMemo) -> list[NodeInfo] | None:
         """The feasible nodes in node order (the engine's verdicts updated), or None when
         this cycle must run the ordinary way."""
-        if self.disabled:
-            return None
         nodes = fw.snapshot.nodes()
         local, rest = memo.split(fw.plugins.filter, state.skip_filter)
         for pl in rest:

@@ -115,6 +115,16 @@ PODS: dict[str, tuple[Dict, str, Dict | None, bool]] = {
     # Kept off the guard's zone by an existing pod's anti-affinity.
     "guarded": ({"topologySpreadConstraints": [_spread("guarded", ZONE, maxSkew=2)]}, "400m",
                 {"tier": "guarded"}, True),
+    # A PreFilter that narrows the nodes (node affinity on metadata.name): ordinary cycles.
+    "pinned": ({"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {
+        "nodeSelectorTerms": [{"matchFields": [{"key": "metadata.name", "operator": "In", "values": [n]}]}
+                              for n in ("n01", "n02", "n04", "n05", "n08")]}}}},
+               "600m", None, False),
+    # Spread over other pods (the copies don't count): each domain's answer stays.
+    "webspread": ({"topologySpreadConstraints": [{**_spread("web", ZONE), "maxSkew": 2}]}, "500m", None, True),
+    # An inline GCE disk: VolumeRestrictions judges it against the pods of each node and has
+    # no incremental hook, so these copies take the ordinary cycle.
+    "gcepd": ({"volumes": [{"name": "d", "gcePersistentDisk": {"pdName": "disk-1"}}]}, "500m", None, False),
     # Soft spread and preferred affinity: scores of whole domains move (ordinary scoring).
     "soft": ({"topologySpreadConstraints": [_spread("soft", ZONE, "ScheduleAnyway")],
               "affinity": {"podAntiAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
@@ -182,7 +192,7 @@ def test_bare_pod_copies_equal_full_cycles(tmp_path: Path, name: str) -> None:
     bare = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "namespace": "default", **doc["metadata"]},
             "spec": doc["spec"]}
     deferred = _compare(tmp_path, bare, _cluster(), 40)
-    assert bool(deferred) == (name != "soft")
+    assert bool(deferred) == (name not in ("soft", "pinned", "gcepd"))
 
 
 def test_replica_steps_vary() -> None:
@@ -248,3 +258,26 @@ def test_second_profile_with_weights_and_strategies(tmp_path: Path, strategy: st
     extra, cpu, labels, _ = PODS["bench"]
     doc = _deployment("bench", {**copy.deepcopy(extra), "schedulerName": "packer"}, cpu, labels)
     assert _compare(tmp_path, doc, _cluster(), 30, config=str(config))
+
+
+def test_lazy_step_reads_and_assignments() -> None:
+    """A step's deferred parts are built once, stay the same objects when read again, and
+    can be replaced like any result's."""
+    objs = _cluster()
+    import tempfile
+
+    path = Path(tempfile.mkdtemp()) / "pod.yaml"
+    extra, cpu, labels, _ = PODS["bench"]
+    doc = _deployment("bench", copy.deepcopy(extra), cpu, labels)["spec"]["template"]
+    path.write_text(yaml.safe_dump({"apiVersion": "v1", "kind": "Pod",
+                                    "metadata": {"name": "bench", "namespace": "default", **doc["metadata"]},
+                                    "spec": doc["spec"]}))
+    inc = prepare_pod(str(path), objs)
+    steps = run_replicas(build_snapshot(objs, inc), inc, select_profile(inc.pod, None), 5, Options())
+    step = steps[2]
+    assert isinstance(step, LazyCycleResult) and "_build_totals" in step.__dict__
+    assert step.best_total == step.totals[step.selected_node]  # without and with the totals built
+    assert step.nodes is step.nodes and step.score_plugins is step.score_plugins
+    assert step.feasible_nodes == [n for n in step.totals]
+    step.totals = {"x": 1}
+    assert step.totals == {"x": 1}
