@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Hashable
-from itertools import compress
+from itertools import compress, pairwise
 from typing import TYPE_CHECKING, Any
 
 from kschedx.core.framework.interface import CycleState, Plugin, Status, default_normalize
@@ -120,6 +120,7 @@ class ReplicaEngine:
         self.snapshot_generation = -1
         self.node_list: list[NodeInfo] = []
         self.names: list[str] = []
+        self.names_sorted = False
         self.index: dict[str, int] = {}
         self.rest: list[Plugin] = []
         self.rest_key: tuple[str, ...] = ()
@@ -230,6 +231,8 @@ class ReplicaEngine:
               local: list[Plugin], rest: list[Plugin]) -> bool:
         self.node_list = nodes
         self.names = [ni.name for ni in nodes]
+        # Nodes in name order (as dumps list them): the tied best nodes need no sorting.
+        self.names_sorted = all(a < b for a, b in pairwise(self.names))
         self.index = {n: i for i, n in enumerate(self.names)}
         self.rest = rest
         self.rest_key = tuple(pl.name for pl in rest)
@@ -557,7 +560,8 @@ class ReplicaEngine:
             tstamp[name] = epoch
         tl = list(map(total.__getitem__, fl))
         best = max(tl)
-        result.best_nodes = sorted(compress(fl, map(best.__eq__, tl)))
+        best_nodes = list(compress(fl, map(best.__eq__, tl)))
+        result.best_nodes = best_nodes if self.names_sorted else sorted(best_nodes)
         result.selected_node = result.best_nodes[0]
         self._defer(result, fl, tl, best, plugins, step)
         return True

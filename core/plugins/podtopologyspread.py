@@ -206,6 +206,9 @@ def _validate_args(args: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
 # --------------------------------------------------------------------------- the plugin
 
 
+DEFAULT_SELECTOR_KEY = NAME + "/defaultSelector"
+
+
 def _signature(constraints: list[Constraint]) -> tuple[Any, ...]:
     return tuple((c.topology_key, c.max_skew, c.min_domains, c.selector, c.honor_node_affinity, c.honor_node_taints)
                  for c in constraints)
@@ -261,7 +264,16 @@ class PodTopologySpread(Plugin):
         constraints = parse_constraints(self.default_constraints, pod.labels, action)
         if not constraints:
             return []
-        selector = default_selector(pod, self.handle.objects)
+        memo = getattr(self.handle, "memo", None)
+        if isinstance(memo, ReplicaMemo) and memo.engine is not None:
+            # The copies of a replica run share labels and namespace, and binding them
+            # changes no Service or controller: the selector is found once per run.
+            cached = memo.states.get(DEFAULT_SELECTOR_KEY)
+            if cached is None:
+                cached = memo.states[DEFAULT_SELECTOR_KEY] = (0, default_selector(pod, self.handle.objects))
+            selector = cached[1]
+        else:
+            selector = default_selector(pod, self.handle.objects)
         if selector.empty:
             return []  # nothing selects the pod: no default spreading
         return [c.with_selector(selector) for c in constraints]
