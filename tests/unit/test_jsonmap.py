@@ -1,0 +1,152 @@
+"""Decoding JSON List dumps from a mapping, item by item (core/load/jsonmap.py): the same
+documents and objects as decoding the file's bytes at once, for every shape of file."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+import yaml
+
+from kschedx.core.errors import InputError
+from kschedx.core.load import files, jsonmap
+from kschedx.core.load.files import load_cluster, parse_bytes, parse_file, read_bytes
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "examples" / "cluster.yaml"
+
+
+def _whole(path: Path) -> Any:
+    """What the ordinary path makes of the file: its bytes decoded at once."""
+    return parse_bytes(read_bytes(str(path)), str(path))
+
+
+def _outcome(path: Path) -> Any:
+    try:
+        objs = load_cluster([str(path)])
+    except InputError as e:
+        return str(e)
+    return dict(objs.by_kind), objs.skipped_kinds, objs.server_version
+
+
+def _same_load(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """load_cluster gives the same objects or the same error with and without the mapping."""
+    mapped = _outcome(path)
+    with monkeypatch.context() as m:
+        m.setattr(files, "decode_list_file", lambda _path: None)
+        whole = _outcome(path)
+    assert mapped == whole
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("gen") / "cluster.json"
+    subprocess.run([sys.executable, str(ROOT / "bench" / "generate_cluster.py"), "--nodes", "30", "--out", str(out)],
+                   check=True, capture_output=True)
+    return out
+
+
+@pytest.mark.parametrize("indent", [None, 4])
+def test_generated_dump_decodes_to_the_same_values(generated: Path, tmp_path: Path, indent: int | None,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    # A small window makes the pages be released many times over, as for an 840 MB dump.
+    monkeypatch.setattr(jsonmap, "WINDOW", 4096)
+    released: list[int] = []
+    real = jsonmap._release
+
+    def spy(m: Any, end: int) -> None:
+        released.append(end)
+        real(m, end)
+
+    monkeypatch.setattr(jsonmap, "_release", spy)
+    path = tmp_path / "c.json"
+    path.write_text(json.dumps(json.loads(generated.read_text()), indent=indent))
+    expected = msgspec.json.decode(path.read_bytes())
+    doc = jsonmap.decode_list_file(str(path))
+    assert doc == expected
+    size = path.stat().st_size
+    # All of it once after the pass that finds the items, then what is decoded, in order.
+    assert released[0] == size
+    steps = released[1:]
+    assert parse_file(str(path)) == _whole(path)
+    assert len(steps) > 10 and steps == sorted(steps) and steps[-1] == size
+    _same_load(path, monkeypatch)
+
+
+def test_example_cluster_as_json_loads_like_the_yaml(tmp_path: Path) -> None:
+    docs = [d for d in yaml.safe_load_all(EXAMPLE.read_text()) if d]
+    items = [i for d in docs for i in (d.get("items") if d.get("kind") == "List" else [d])]
+    path = tmp_path / "c.json"
+    path.write_text(json.dumps({"apiVersion": "v1", "items": items, "kind": "List", "metadata": {"resourceVersion": ""}}))
+    assert parse_file(str(path)) == _whole(path)
+    from_json = load_cluster([str(path)])
+    from_yaml = load_cluster([str(EXAMPLE)])
+    assert dict(from_json.by_kind) == dict(from_yaml.by_kind)
+    assert from_json.skipped_kinds == from_yaml.skipped_kinds
+
+
+@pytest.mark.parametrize("text", [
+    '{"kind": "List", "apiVersion": "v1", "items": [], "metadata": {}}',
+    '{"kind": "List", "items": null}',
+    '{"items": [{"kind": "Node", "metadata": {"name": "a"}}]}',
+    '{"kind": "NodeList", "items": [{"metadata": {"name": "a"}}, {"metadata": {"name": "b"}}]}',
+    '{"kind":"List","metadata":{"annotations":{"kschedx.io/server-version":"v1.34.2"}},"items":[{"kind":"Node",'
+    '"metadata":{"name":"a"}}]}',
+    '\n\n  {"kind": "List", "items": [{"kind": "Pod", "metadata": {"name": "p", "labels": {"a": "1"}}}, '
+    '{"kind": "Pod", "metadata": {"name": "q"}, "spec": {"priority": 1.5e3, "x": [true, false, null]}}]}\n',
+])
+def test_list_documents_take_the_mapped_path(tmp_path: Path, text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "c.json"
+    path.write_text(text)
+    assert jsonmap.decode_list_file(str(path)) == msgspec.json.decode(text)
+    assert parse_file(str(path)) == _whole(path)
+    _same_load(path, monkeypatch)
+    if "server-version" in text:
+        assert load_cluster([str(path)]).server_version == "v1.34.2"
+
+
+@pytest.mark.parametrize("text", [
+    '{"kind": "Node", "metadata": {"name": "a"}}',  # one object, not a List
+    '{"kind": "List", "items": [], "extra": 1}',  # a field a List does not have
+    '{"kind": "List", "items": {"a": 1}}',  # items not an array
+    '[{"kind": "Node", "metadata": {"name": "a"}}, {"kind": "Node", "metadata": {"name": "b"}}]',
+    '{"kind": "Node", "metadata": {"name": "a"}}\n{"kind": "Node", "metadata": {"name": "b"}}\n',  # concatenated
+    "kind: List\nitems: []\n",  # YAML
+    "",
+])
+def test_other_files_take_the_ordinary_path(tmp_path: Path, text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "c.json"
+    path.write_text(text)
+    assert jsonmap.decode_list_file(str(path)) is None
+    assert parse_file(str(path)) == _whole(path)
+    _same_load(path, monkeypatch)
+
+
+def test_compressed_and_missing_files_are_left_to_the_ordinary_path(tmp_path: Path) -> None:
+    gz = tmp_path / "c.json.gz"
+    gz.write_bytes(gzip.compress(b'{"kind": "List", "items": [{"kind": "Node", "metadata": {"name": "a"}}]}'))
+    assert jsonmap.decode_list_file(str(gz)) is None
+    assert parse_file(str(gz)) == _whole(gz)
+    assert jsonmap.decode_list_file(str(tmp_path / "missing.json")) is None
+    assert jsonmap.decode_list_file(str(tmp_path)) is None
+    with pytest.raises(InputError, match="no such file"):
+        parse_file(str(tmp_path / "missing.json"))
+
+
+@pytest.mark.parametrize("text", [
+    '{"kind": "List", "items": [{"kind": "Node",}]}',
+    '{"kind": "List", "items": [{"kind": "Node"}]',
+    '{"kind": "List", "items": [{"kind": "Node", "metadata": {"name": "\xff"}}]}',
+])
+def test_invalid_json_is_left_to_the_ordinary_path(tmp_path: Path, text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The ordinary path reports the error, or reads the text as YAML (a trailing comma).
+    path = tmp_path / "c.json"
+    path.write_bytes(text.encode("latin-1"))
+    assert jsonmap.decode_list_file(str(path)) is None
+    _same_load(path, monkeypatch)
