@@ -18,7 +18,7 @@ from typing import Any, BinaryIO
 import msgspec
 import yaml
 
-from kschedx.core.api.objects import ClusterObjects
+from kschedx.core.api.objects import ClusterObjects, share_strings
 from kschedx.core.errors import InputError
 from kschedx.core.gcpause import gc_paused
 from kschedx.core.load.clusterinfo import (
@@ -214,9 +214,10 @@ def recorded_server_version(docs: list[tuple[Any, int | None]]) -> str | None:
 
 def parse_file(path: str) -> list[tuple[Dict, int | None]]:
     """Every non-empty document of a file, as ``parse_bytes`` of its bytes; a JSON List
-    file is decoded from a mapping of it, item by item (core/load/jsonmap.py)."""
+    file is decoded from a mapping of it, item by item (core/load/jsonmap.py), with the
+    strings that repeat from pod to pod shared."""
     if path != "-":
-        doc = decode_list_file(path)
+        doc = decode_list_file(path, share_strings)
         if doc is not None:
             return [(doc, None)]
     return parse_bytes(read_bytes(path), path)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import mmap
 import os
 import stat
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -40,10 +41,11 @@ class _ListDoc(msgspec.Struct, forbid_unknown_fields=True):
 _DECODE_LIST = msgspec.json.Decoder(_ListDoc)
 
 
-def decode_list_file(path: str) -> dict[str, Any] | None:
+def decode_list_file(path: str, each: Callable[[Any], object] | None = None) -> dict[str, Any] | None:
     """The decoded List document of a plain (uncompressed) JSON file, equal to
     ``msgspec.json.decode`` of its bytes; None when the file is not such a document or
-    cannot be mapped (the caller then reads and decodes it as usual)."""
+    cannot be mapped (the caller then reads and decodes it as usual). ``each`` is called
+    with every item as soon as it is decoded (to compact it while it is fresh)."""
     try:
         st = os.stat(path)
         if not stat.S_ISREG(st.st_mode) or st.st_size == 0 or path.endswith(".gz"):
@@ -56,7 +58,7 @@ def decode_list_file(path: str) -> dict[str, Any] | None:
         head = m[:4096]
         if head[:2] == b"\x1f\x8b" or head.lstrip()[:1] != b"{":
             return None
-        return _decode(m, path)
+        return _decode(m, path, each)
     finally:
         try:
             m.close()
@@ -64,7 +66,7 @@ def decode_list_file(path: str) -> dict[str, Any] | None:
             pass
 
 
-def _decode(m: mmap.mmap, path: str) -> dict[str, Any] | None:
+def _decode(m: mmap.mmap, path: str, each: Callable[[Any], object] | None) -> dict[str, Any] | None:
     size = len(m)
     phase = f"decoding {Path(path).name} ({size >> 20} MB)"
     report(phase, 0, size)
@@ -93,7 +95,10 @@ def _decode(m: mmap.mmap, path: str) -> dict[str, Any] | None:
         for i in range(len(raws)):
             raw = raws[i]
             raws[i] = _EMPTY  # each view goes once used, so that the mapping can close
-            items.append(decode(raw))
+            item = decode(raw)
+            if each is not None and type(item) is dict:
+                each(item)
+            items.append(item)
             # The items lie in the file in order, each at or after the sum of the lengths
             # before it: the pages below that sum are decoded.
             done += len(raw)

@@ -3,6 +3,7 @@ documents and objects as decoding the file's bytes at once, for every shape of f
 
 from __future__ import annotations
 
+import copy
 import gzip
 import json
 import subprocess
@@ -14,6 +15,7 @@ import msgspec
 import pytest
 import yaml
 
+from kschedx.core.api.objects import share_strings
 from kschedx.core.errors import InputError
 from kschedx.core.load import files, jsonmap
 from kschedx.core.load.files import load_cluster, parse_bytes, parse_file, read_bytes
@@ -39,7 +41,7 @@ def _same_load(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """load_cluster gives the same objects or the same error with and without the mapping."""
     mapped = _outcome(path)
     with monkeypatch.context() as m:
-        m.setattr(files, "decode_list_file", lambda _path: None)
+        m.setattr(files, "decode_list_file", lambda *_args: None)
         whole = _outcome(path)
     assert mapped == whole
 
@@ -150,3 +152,56 @@ def test_invalid_json_is_left_to_the_ordinary_path(tmp_path: Path, text: str, mo
     path.write_bytes(text.encode("latin-1"))
     assert jsonmap.decode_list_file(str(path)) is None
     _same_load(path, monkeypatch)
+
+
+def _strict(a: Any, b: Any) -> bool:
+    """Equal value for value, type for type and in the same key order (== takes 1 for True)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(_strict(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_strict(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
+
+
+def test_shared_strings_change_no_value(generated: Path) -> None:
+    items = msgspec.json.decode(generated.read_bytes())["items"]
+    fresh = msgspec.json.decode(generated.read_bytes())["items"]
+    for item in items:
+        share_strings(item)
+    assert _strict(items, fresh)
+    pods = [i for i in items if i["kind"] == "Pod"]
+    # The repeated values are now one object each.
+    first: dict[str, str] = {}
+    for p in pods:
+        for v in (p["spec"]["nodeName"], p["metadata"]["namespace"], p["spec"]["containers"][0]["image"],
+                  p["metadata"]["ownerReferences"][0]["uid"], p["spec"]["tolerations"][0]["key"], p["kind"]):
+            assert first.setdefault(v, v) is v
+
+
+@pytest.mark.parametrize("obj", [
+    {"kind": "Pod"},
+    {"kind": "Pod", "metadata": None, "spec": [], "status": "x"},
+    {"kind": "Pod", "apiVersion": 1, "metadata": {"namespace": True, "ownerReferences": [None, {"uid": 5}, "x"]},
+     "spec": {"nodeName": 1.5, "containers": {"name": "c"}, "tolerations": [{"key": "k", "tolerationSeconds": 300,
+                                                                              "operator": None}]},
+     "status": {"phase": ["Running"], "conditions": [{"type": "Ready", "status": True, "lastProbeTime": None},
+                                                     {"type": "X", "n": 1}, 7],
+                "containerStatuses": [{"name": "c", "ready": True, "restartCount": 0}]}},
+    {"kind": "Pod", "spec": {"containers": [None, 1, {"name": 1}, {"name": "a", "image": None}],
+                             "tolerations": ({"key": "k"},)}},
+    {"kind": "Node", "status": {"images": [{"names": ["a", "b"], "sizeBytes": 1}]}},
+    {"kind": "ConfigMap", "data": {"a": "b"}},
+])
+def test_shared_strings_leave_odd_values_alone(obj: dict[str, Any]) -> None:
+    before = copy.deepcopy(obj)
+    share_strings(obj)
+    assert _strict(obj, before)
+
+
+def test_loaded_dump_holds_the_shared_strings(generated: Path) -> None:
+    objs = load_cluster([str(generated)])
+    pods = objs.of("Pod")
+    same = [p for p in pods if p["spec"]["nodeName"] == pods[0]["spec"]["nodeName"]]
+    assert len(same) > 1 and all(p["spec"]["nodeName"] is same[0]["spec"]["nodeName"] for p in same)
