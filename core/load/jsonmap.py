@@ -6,9 +6,11 @@ after. Here the file is mapped instead of read: one msgspec pass over the mappin
 each item (``msgspec.Raw``, a view, nothing copied), then the items are decoded one by
 one while the pages already decoded are handed back to the kernel (``MADV_DONTNEED``;
 they stay in the page cache, only the process lets go of them). The peak becomes the
-decoded objects plus a window of the file. The values are those ``msgspec.json.decode``
-gives for the whole file; anything but a plain List document (an object, an array, a
-document with other top-level fields, invalid JSON) is left to the ordinary path.
+decoded objects plus a window of the file, and each item can be compacted as soon as it
+is decoded (core/api/objects.py ``share_strings``), while its copies are still fresh for
+the next items to reuse. The values are those ``msgspec.json.decode`` gives for the
+whole file; anything but a plain List document (an object, an array, a document with
+other top-level fields, invalid JSON, gzip, stdin) is left to the ordinary path.
 """
 
 from __future__ import annotations

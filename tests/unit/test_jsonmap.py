@@ -100,6 +100,7 @@ def test_example_cluster_as_json_loads_like_the_yaml(tmp_path: Path) -> None:
     '{"kind": "NodeList", "items": [{"metadata": {"name": "a"}}, {"metadata": {"name": "b"}}]}',
     '{"kind":"List","metadata":{"annotations":{"kschedx.io/server-version":"v1.34.2"}},"items":[{"kind":"Node",'
     '"metadata":{"name":"a"}}]}',
+    '{"kind": "List", "items": [{"kind": "Node"}], "items": [{"kind": "Pod", "metadata": {}}]}',  # the last wins
     '\n\n  {"kind": "List", "items": [{"kind": "Pod", "metadata": {"name": "p", "labels": {"a": "1"}}}, '
     '{"kind": "Pod", "metadata": {"name": "q"}, "spec": {"priority": 1.5e3, "x": [true, false, null]}}]}\n',
 ])
