@@ -10,17 +10,20 @@ decoded objects plus a window of the file, and each item can be compacted as soo
 is decoded (core/api/objects.py ``share_strings``), while its copies are still fresh for
 the next items to reuse. The values are those ``msgspec.json.decode`` gives for the
 whole file; anything but a plain List document (an object, an array, a document with
-other top-level fields, invalid JSON, gzip, stdin) is left to the ordinary path.
+other top-level fields, invalid JSON, stdin) is left to the ordinary path. A gzip file
+is decompressed into anonymous memory first, given back the same way as it is decoded.
 """
 
 from __future__ import annotations
 
+import gzip
 import mmap
 import os
 import stat
+import zlib
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import msgspec
 
@@ -28,6 +31,7 @@ from kschedx.core.progress import report
 
 # How much of the file may be decoded before its pages are released (also the progress step).
 WINDOW = 16 << 20
+_GZ_CHUNK = 16 << 20  # decompressed
 
 
 class _ListDoc(msgspec.Struct, forbid_unknown_fields=True):
@@ -44,23 +48,29 @@ _DECODE_LIST = msgspec.json.Decoder(_ListDoc)
 
 
 def decode_list_file(path: str, each: Callable[[Any], object] | None = None) -> dict[str, Any] | None:
-    """The decoded List document of a plain (uncompressed) JSON file, equal to
+    """The decoded List document of a JSON file (gzip-compressed or not), equal to
     ``msgspec.json.decode`` of its bytes; None when the file is not such a document or
     cannot be mapped (the caller then reads and decodes it as usual). ``each`` is called
     with every item as soon as it is decoded (to compact it while it is fresh)."""
     try:
         st = os.stat(path)
-        if not stat.S_ISREG(st.st_mode) or st.st_size == 0 or path.endswith(".gz"):
-            return None  # stdin, pipes, compressed: read as usual
+        if not stat.S_ISREG(st.st_mode) or st.st_size == 0:
+            return None  # stdin, pipes: read as usual
         with open(path, "rb") as f:
-            m = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-    except (OSError, ValueError):
+            if path.endswith(".gz") or f.read(2) == b"\x1f\x8b":
+                m = _gunzip(f, st.st_size, path)
+                if m is None:
+                    return None
+                anonymous = True
+            else:
+                m = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+                anonymous = False
+    except (OSError, ValueError, zlib.error):
         return None
     try:
-        head = m[:4096]
-        if head[:2] == b"\x1f\x8b" or head.lstrip()[:1] != b"{":
+        if m[:4096].lstrip()[:1] != b"{":
             return None
-        return _decode(m, path, each)
+        return _decode(m, path, each, anonymous)
     finally:
         try:
             m.close()
@@ -68,7 +78,38 @@ def decode_list_file(path: str, each: Callable[[Any], object] | None = None) -> 
             pass
 
 
-def _decode(m: mmap.mmap, path: str, each: Callable[[Any], object] | None) -> dict[str, Any] | None:
+def _gunzip(f: BinaryIO, size: int, path: str) -> mmap.mmap | None:
+    """The decompressed content of a gzip file in anonymous memory, which can be handed
+    back page by page as it is decoded (a bytes object cannot); None for anything else
+    (YAML, a damaged file, one whose trailer does not give its length: over 4 GiB or of
+    several members), which the ordinary path reads."""
+    f.seek(-4, os.SEEK_END)
+    expected = int.from_bytes(f.read(4), "little")  # the gzip trailer: the length modulo 2**32
+    f.seek(0)
+    phase = f"decompressing {Path(path).name} ({size >> 20} MB)"
+    m: mmap.mmap | None = None
+    try:
+        with gzip.GzipFile(fileobj=f, mode="rb") as z:
+            piece = z.read(_GZ_CHUNK)
+            if piece[:4096].lstrip()[:1] != b"{" or expected == 0:
+                return None
+            m = mmap.mmap(-1, expected)
+            while piece:
+                if len(piece) > expected - m.tell():
+                    raise ValueError("longer than its trailer says")
+                m.write(piece)
+                report(phase, f.tell(), size)
+                piece = z.read(_GZ_CHUNK)
+        if m.tell() != expected:
+            raise ValueError("shorter than its trailer says")
+    except (ValueError, OSError, EOFError, zlib.error):
+        if m is not None:
+            m.close()
+        return None
+    return m
+
+
+def _decode(m: mmap.mmap, path: str, each: Callable[[Any], object] | None, anonymous: bool) -> dict[str, Any] | None:
     size = len(m)
     phase = f"decoding {Path(path).name} ({size >> 20} MB)"
     report(phase, 0, size)
@@ -89,7 +130,10 @@ def _decode(m: mmap.mmap, path: str, each: Callable[[Any], object] | None) -> di
         doc["items"] = None
         return doc
     del top
-    _release(m, size)  # the pass over the whole file brought every page in
+    if not anonymous:
+        # The pass over the whole file brought every page in; they are read again from the
+        # page cache as the items are decoded. (Anonymous pages would come back as zeros.)
+        _release(m, size)
     decode = msgspec.json.Decoder().decode
     items: list[Any] = []
     done = released = 0
@@ -123,7 +167,8 @@ _EMPTY = msgspec.Raw(b"")
 
 
 def _release(m: mmap.mmap, end: int) -> None:
-    """Give the pages of the mapping below ``end`` back (they are read again if touched)."""
+    """Give the pages of the mapping below ``end`` back: a file's are read again if touched,
+    anonymous ones are gone, so only pages already decoded are given back."""
     upto = end - end % mmap.PAGESIZE
     if upto > 0 and hasattr(m, "madvise"):
         m.madvise(mmap.MADV_DONTNEED, 0, upto)

@@ -131,15 +131,43 @@ def test_other_files_take_the_ordinary_path(tmp_path: Path, text: str, monkeypat
     _same_load(path, monkeypatch)
 
 
-def test_compressed_and_missing_files_are_left_to_the_ordinary_path(tmp_path: Path) -> None:
-    gz = tmp_path / "c.json.gz"
-    gz.write_bytes(gzip.compress(b'{"kind": "List", "items": [{"kind": "Node", "metadata": {"name": "a"}}]}'))
-    assert jsonmap.decode_list_file(str(gz)) is None
-    assert parse_file(str(gz)) == _whole(gz)
+def test_missing_files_and_directories_are_left_to_the_ordinary_path(tmp_path: Path) -> None:
     assert jsonmap.decode_list_file(str(tmp_path / "missing.json")) is None
     assert jsonmap.decode_list_file(str(tmp_path)) is None
     with pytest.raises(InputError, match="no such file"):
         parse_file(str(tmp_path / "missing.json"))
+
+
+@pytest.mark.parametrize("name", ["c.json.gz", "c.json"])
+def test_gzip_list_decodes_from_anonymous_memory(generated: Path, tmp_path: Path, name: str,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    # Decompressed in small pieces and handed back in small windows: every page given
+    # back must already be decoded, or the items after it would read zeros.
+    monkeypatch.setattr(jsonmap, "WINDOW", 4096)
+    monkeypatch.setattr(jsonmap, "_GZ_CHUNK", 1000)
+    path = tmp_path / name  # gzip is recognised by its magic bytes too
+    path.write_bytes(gzip.compress(json.dumps(json.loads(generated.read_text()), indent=2).encode()))
+    expected = msgspec.json.decode(gzip.decompress(path.read_bytes()))
+    assert jsonmap.decode_list_file(str(path)) == expected
+    assert parse_file(str(path)) == _whole(path)
+    _same_load(path, monkeypatch)
+
+
+@pytest.mark.parametrize("data", [
+    gzip.compress(b'{"kind": "List", "items": [{"kind": "Node", "metadata": {"name": "a"}}]}')
+    + gzip.compress(b" "),  # two members
+    gzip.compress(b'{"kind": "List", "items": [{"kind": "Node", "metadata": {"name": "a"}}]}')[:-12],  # truncated
+    gzip.compress(b'{"kind": "List", "items": [{"kind": "Node", "metadata": {"name": "a"}}]}')[:-4] + b"\0\0\0\0",
+    gzip.compress(b"kind: List\nitems: [{kind: Node, metadata: {name: a}}]\n"),  # YAML
+    gzip.compress(b'{"kind": "Node", "metadata": {"name": "a"}}'),  # not a List
+    gzip.compress(b""),
+    b'{"kind": "List", "items": []}',  # named .gz, not compressed
+])
+def test_other_gzip_files_take_the_ordinary_path(tmp_path: Path, data: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "c.json.gz"
+    path.write_bytes(data)
+    assert jsonmap.decode_list_file(str(path)) is None
+    _same_load(path, monkeypatch)
 
 
 @pytest.mark.parametrize("text", [
