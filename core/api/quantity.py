@@ -36,7 +36,7 @@ class QuantityError(ValueError):
     """The text is not a valid Kubernetes quantity."""
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=65536, typed=True)  # typed: True is not the quantity 1
 def parse_quantity(text: str | int | float) -> Fraction:
     """Parse a quantity ("100m", "1Gi", "1e3", "0.5") into an exact Fraction."""
     if isinstance(text, bool):

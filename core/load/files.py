@@ -18,7 +18,7 @@ from typing import Any, BinaryIO
 import msgspec
 import yaml
 
-from kschedx.core.api.objects import ClusterObjects
+from kschedx.core.api.objects import ClusterObjects, share_strings
 from kschedx.core.errors import InputError
 from kschedx.core.gcpause import gc_paused
 from kschedx.core.load.clusterinfo import (
@@ -30,6 +30,7 @@ from kschedx.core.load.clusterinfo import (
 )
 from kschedx.core.load.dra_versions import OLD_VERSIONS as OLD_DRA_VERSIONS
 from kschedx.core.load.dra_versions import to_v1 as dra_to_v1
+from kschedx.core.load.jsonmap import decode_list_file
 from kschedx.core.load.yamlload import load_all as load_yaml_documents
 from kschedx.core.progress import listening_now, report
 
@@ -211,6 +212,17 @@ def recorded_server_version(docs: list[tuple[Any, int | None]]) -> str | None:
     return None
 
 
+def parse_file(path: str) -> list[tuple[Dict, int | None]]:
+    """Every non-empty document of a file, as ``parse_bytes`` of its bytes; a JSON List
+    file is decoded from a mapping of it, item by item (core/load/jsonmap.py), with the
+    strings that repeat from pod to pod shared."""
+    if path != "-":
+        doc = decode_list_file(path, share_strings)
+        if doc is not None:
+            return [(doc, None)]
+    return parse_bytes(read_bytes(path), path)
+
+
 def load_objects(path: str) -> list[tuple[Dict, int | None]]:
     return list(iter_objects(parse_bytes(read_bytes(path), path), path))
 
@@ -225,7 +237,7 @@ def load_cluster(paths: list[str]) -> ClusterObjects:
     for path in files:
         report(f"reading {path}")
         with gc_paused():
-            docs = parse_bytes(read_bytes(path), path)
+            docs = parse_file(path)
             objects.server_version = objects.server_version or recorded_server_version(docs)
             loaded = list(iter_objects(docs, path))
         for number, (obj, line) in enumerate(loaded, start=1):
