@@ -25,8 +25,12 @@ from typing import Any
 
 from kschedx.core.api.objects import ClusterObjects
 from kschedx.core.api.selectors import LabelSelector, SelectorError, parse_label_selector
+from kschedx.core.config.profile import default_profile
 from kschedx.core.errors import InputError
-from kschedx.core.explain.existing import detached, pod_events
+from kschedx.core.explain.existing import detached, events_by_pod_name, pod_events
+from kschedx.core.framework.shared_answers import share
+from kschedx.core.gcpause import without_gc
+from kschedx.core.plugins import REGISTRY
 
 Dict = dict[str, Any]
 
@@ -230,6 +234,7 @@ def messages_agree(fit_error: str, message: str) -> bool:
 EventSource = Callable[[str, str], list[Dict]]
 
 
+@without_gc  # as the cycles themselves: no collection between pods either
 def explain_pending(
     objects: ClusterObjects,
     *,
@@ -260,12 +265,20 @@ def explain_pending(
         snapshot = engine.build_snapshot(objects)
     except (QuantityError, SelectorError) as e:
         raise InputError(str(e), path=source) from None
+    # Pods with equal node-relevant fields (the pods of one workload, and beyond) share
+    # their node-local plugin answers (core/framework/shared_answers.py).
+    share(snapshot)
     if not snapshot.nodes():
         report.warnings.append(f"no Node in {source}: the scheduler has no node to schedule any pod onto")
+    if profiles is None:
+        # The default profile, built once for all pods (select_profile would build it per pod).
+        profiles = {"default-scheduler": default_profile(REGISTRY, version=options.version)}
+    by_name = events_by_pod_name(objects) if events_for is None else {}
     for raw in pods:
         meta = raw.get("metadata") or {}
         ns, name = meta.get("namespace") or "default", meta.get("name") or ""
-        events = events_for(ns, name) if events_for is not None else pod_events(objects, raw)
+        events = events_for(ns, name) if events_for is not None else \
+            pod_events(objects, raw, by_name.get(name, []))
         report.pods.append(_one(raw, ns, name, events, objects, snapshot, profiles, known, options, engine))
     return report
 

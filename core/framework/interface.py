@@ -184,7 +184,7 @@ class ReplicaMemo:
     over to the next cycle. Only ever used for pods that differ by name and uid alone.
     """
 
-    __slots__ = ("filters", "scores", "_split", "bound", "states")
+    __slots__ = ("filters", "scores", "_split", "bound", "states", "filter_tables")
 
     def __init__(self) -> None:
         # The copies bound so far, in order (pod, node name): plugins whose cycle-wide state
@@ -197,6 +197,9 @@ class ReplicaMemo:
         # plugin -> node -> (generation, raw score)
         self.scores: dict[str, dict[str, tuple[int, int]]] = {}
         self._split: tuple[list[Plugin], set[str], list[Plugin], list[Plugin]] | None = None
+        # Set by core/framework/shared_answers.py: the filter table for a cycle's leading
+        # node-local plugins, shared with every pod that signs equal for them.
+        self.filter_tables: Callable[[list[Plugin]], dict[str, tuple[int, list[Status]]]] | None = None
 
     def split(self, plugins: list[Plugin], skipped: set[str]) -> tuple[list[Plugin], list[Plugin]]:
         """The Filter plugins that run, as the leading node-local ones and the rest (of this
@@ -210,6 +213,8 @@ class ReplicaMemo:
             while n < len(active) and active[n].node_local:
                 n += 1
             cached = self._split = (plugins, key, active[:n], active[n:])
+            if self.filter_tables is not None:
+                self.filters = self.filter_tables(cached[2])
         return cached[2], cached[3]
 
 
