@@ -169,6 +169,19 @@ def detached(snapshot: Snapshot, raw: Dict) -> Iterator[CurrentPlacement]:
             snapshot.add_pod(bound)
 
 
+def detach_changes_nothing(snapshot: Snapshot, raw: Dict) -> bool:
+    """Whether ``detached(snapshot, raw)`` would leave the snapshot as it is: no bound copy of
+    the pod, no nominated entry of it (or of its uid), no claim reserved for it."""
+    ns, name, uid = pod_key(raw)
+    if _first_bound(snapshot, ns, name, uid, raw) is not None:
+        return False
+    for pods in snapshot.nominated.values():
+        for p in pods:
+            if p.raw is raw or (p.namespace == ns and p.name == name) or (uid and p.uid == uid):
+                return False
+    return _strip_reservations(snapshot.objects.of("ResourceClaim"), raw) is None
+
+
 def _first_bound(snapshot: Snapshot, ns: str, name: str, uid: str, raw: Dict) -> PodInfo | None:
     """The first bound pod of namespace ``ns`` (in the snapshot's order) that is ``raw``, or
     has its name, or its uid: one look-up in a per-snapshot index instead of a pass over

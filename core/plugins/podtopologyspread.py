@@ -27,6 +27,7 @@ from kschedx.core.plugins.podtopologyspread_common import (
     Constraint,
     InclusionPolicy,
     default_selector,
+    eligible_domains,
     matching_pods_per_node,
     node_has_keys,
     parse_constraints,
@@ -240,18 +241,27 @@ class PodTopologySpread(Plugin):
         snapshot = self.handle.snapshot
         per_node = [matching_pods_per_node(snapshot, pod.namespace, c.selector) for c in constraints]
         counts: list[dict[str, int]] = [{} for _ in constraints]
-        policy = InclusionPolicy(pod)
-        for ni in nodes:
-            labels = ni.node.labels
-            if not node_has_keys(labels, constraints):
-                continue
-            name = ni.name
-            for i, ok in enumerate(policy.eligible(constraints, ni)):
-                if not ok:
+        if nodes is snapshot.node_infos:
+            # Every eligible domain starts at 0; only nodes with matching pods add to it.
+            for i, (domains, domain_of) in enumerate(eligible_domains(snapshot, pod, constraints)):
+                m = counts[i] = dict.fromkeys(domains, 0)
+                for name, n in per_node[i].items():
+                    value = domain_of.get(name)
+                    if value is not None:
+                        m[value] += n
+        else:
+            policy = InclusionPolicy(pod)
+            for ni in nodes:
+                labels = ni.node.labels
+                if not node_has_keys(labels, constraints):
                     continue
-                value = labels[constraints[i].topology_key]
-                m = counts[i]
-                m[value] = m.get(value, 0) + per_node[i].get(name, 0)
+                name = ni.name
+                for i, ok in enumerate(policy.eligible(constraints, ni)):
+                    if not ok:
+                        continue
+                    value = labels[constraints[i].topology_key]
+                    m = counts[i]
+                    m[value] = m.get(value, 0) + per_node[i].get(name, 0)
 
         paths: list[CriticalPaths] = []
         for m in counts:
