@@ -200,6 +200,9 @@ class Snapshot:
             for ns in objects.of("Namespace")
         }
         self.generation = 0
+        # The nodes whose pods add_pod/remove_pod changed, in order: indexes kept across
+        # cycles (core/plugins/interpodaffinity_index.py) catch up on these alone.
+        self.touched: list[str] = []
 
     # ------------------------------------------------------------------ lookups
 
@@ -238,6 +241,7 @@ class Snapshot:
         self.pods_by_uid[pod.uid] = pod
         self.pods_by_namespace[pod.namespace][pod.uid] = pod
         self.generation += 1
+        self.touched.append(ni.name)
 
     def remove_pod(self, pod: PodInfo) -> None:
         ni = self.by_name.get(pod.node_name)
@@ -245,6 +249,7 @@ class Snapshot:
             self.pods_by_uid.pop(pod.uid, None)
             self.pods_by_namespace.get(pod.namespace, {}).pop(pod.uid, None)
             self.generation += 1
+            self.touched.append(ni.name)
 
     def remove_node(self, name: str) -> None:
         ni = self.by_name.pop(name, None)

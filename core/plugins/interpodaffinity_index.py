@@ -6,14 +6,15 @@ anti-affinity (PreScore). The pods of one workload carry equal terms, so the sna
 thousands of such pods hold a few hundred distinct terms: each is matched against the
 incoming pod once, and its pods are counted per node.
 
-The index follows the snapshot's edits node by node: a node whose generation changed
-since (core/snapshot.py; generations never repeat) has its pods counted again.
+The index follows the snapshot's edits node by node: a node the snapshot lists as touched
+since, whose generation changed (core/snapshot.py; generations never repeat), has its pods
+counted again.
 """
 
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from kschedx.core.api.affinity import AffinityTerm
@@ -49,6 +50,7 @@ class TermIndex:
         self._nodes: list[NodeInfo] | None = None
         self._count = -1
         self._generation = -1
+        self._touched = 0
         self.groups: dict[GroupKey, dict[str, int]] = {}
         self._seen: dict[str, tuple[int, list[GroupKey]]] = {}
 
@@ -59,14 +61,21 @@ class TermIndex:
             # Every edit of the snapshot's nodes goes through the snapshot, which counts it.
             return self.groups
         self._generation = snap.generation
+        todo: Iterable[NodeInfo]
         if snap.node_infos is not self._nodes or len(snap.node_infos) != self._count:
             self._nodes = snap.node_infos
             self._count = len(snap.node_infos)
             self.groups = {}
             self._seen = {}
+            todo = snap.node_infos
+        else:
+            # The same nodes: only those whose pods changed since need counting again.
+            by_name = snap.by_name
+            todo = [by_name[n] for n in dict.fromkeys(snap.touched[self._touched:]) if n in by_name]
+        self._touched = len(snap.touched)
         groups = self.groups
         seen = self._seen
-        for ni in snap.node_infos:
+        for ni in todo:
             hit = seen.get(ni.name)
             if hit is not None and hit[0] == ni.generation:
                 continue
