@@ -96,8 +96,9 @@ VARIANTS: list[tuple[str, Callable[[Dict], None], set[str]]] = [
         {"weight": 5, "preference": {"matchExpressions": [{"key": "pool", "operator": "In", "values": ["a"]}]}}]}}),
      {"NodeAffinity"}),
     ("cpu request", _container("resources.requests.cpu", "1"), ALL_RESOURCES),
-    ("memory request", _container("resources.requests.memory", "1Gi"), ALL_RESOURCES),
-    ("extended request", _container("resources.requests", {"cpu": "500m", "memory": "256Mi", "example.com/f": "1"}),
+    ("memory request", _container("resources.requests.memory", "200Mi"), ALL_RESOURCES),
+    ("extended request", _container("resources", {"requests": {"cpu": "500m", "memory": "256Mi", "example.com/f": "1"},
+                                                  "limits": {"example.com/f": "1"}}),
      {"NodeResourcesFit"}),
     ("init container", _set("spec.initContainers", [{"name": "i", "image": "registry.example.com/app:v1",
                                                      "resources": {"requests": {"cpu": "2"}}}]),
@@ -181,8 +182,8 @@ def _generated(tmp: Path, nodes: int, pending: int, workloads: int) -> Path:
         edit(variant)
         if variant["spec"].get("nodeName"):
             continue  # not pending
-        variant["metadata"]["name"] = "variant-" + what.replace(" ", "-")
-        variant["metadata"]["uid"] = "uid-variant-" + what.replace(" ", "-")
+        variant["metadata"]["name"] = "variant-" + what.replace(" ", "-").lower()
+        variant["metadata"]["uid"] = "uid-variant-" + what.replace(" ", "-").lower()
         objs.append(variant)
     dump = tmp / "cluster.json"
     generate_cluster.write(objs, dump)
@@ -262,3 +263,35 @@ def test_check_is_the_same_with_shared_answers(tmp_path: Path, pending_cluster: 
     assert shared == fresh
     verdicts = {e["verdict"] for e in json.loads(shared)["results"]}
     assert "fits" in verdicts and verdicts - {"fits"}
+
+
+def test_pending_pods_alike_but_for_their_names_share_one_cycle(pending_cluster: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    from kschedx.core.explain import front
+
+    objects = _cluster(pending_cluster)
+    real = front.run
+    runs: list[str] = []
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        runs.append(args[1].pod["metadata"]["name"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(front, "run", counting)
+    report = explain_pending(objects)
+    assert not [p.detail for p in report.pods if p.status == "error"]
+    cycled = [p for p in report.pods if p.status not in ("gated", "other-scheduler")]
+    # Each ReplicaSet's pods are alike: far fewer cycles than pods; StatefulSet pods (their
+    # own labels), nominated pods and the variants get their own.
+    assert len(runs) < len(cycled) // 2
+    assert all(name in runs for name in (p.name for p in cycled if p.status == "nominated"))
+    # Each variant differs from its template in one field (the name variant in its name alone).
+    variants = [p.name for p in cycled if p.name.startswith("variant-")]
+    assert "variant-name" in variants and "variant-name" not in runs
+    assert [n for n in variants if n != "variant-name" and n not in runs] == []
+    shared_report = json.dumps(report.to_json(), sort_keys=True)
+    runs.clear()
+    monkeypatch.setattr(shared_answers, "ENABLED", False)
+    fresh = explain_pending(objects)
+    assert len(runs) == len(cycled)
+    assert json.dumps(fresh.to_json(), sort_keys=True) == shared_report
