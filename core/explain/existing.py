@@ -231,6 +231,7 @@ def pod_events(objects: ClusterObjects, raw: Dict, events: list[Dict] | None = N
         out.append(e)
     return out
 
+
 def events_by_pod_name(objects: ClusterObjects) -> dict[str, list[Dict]]:
     """The source's Events by the name of the object they are about, in their order: for
     ``pod_events`` over many pods."""
@@ -241,6 +242,7 @@ def events_by_pod_name(objects: ClusterObjects) -> dict[str, list[Dict]]:
         if isinstance(name, str):  # no pod has another kind of name
             out.setdefault(name, []).append(e)
     return out
+
 
 # Upstream evaluates every node of clusters below this size (minFeasibleNodesToFind).
 _MIN_NODES_SAMPLED = 100

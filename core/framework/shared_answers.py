@@ -40,7 +40,12 @@ ENABLED = True
 
 def canonical(value: Any) -> str:
     """A stable text of a JSON-like value (plugin args, raw pod fields) for a cache key."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), default=repr)
+    try:
+        return json.dumps(value, sort_keys=True, separators=(",", ":"), default=repr)
+    except (TypeError, ValueError):
+        # Keys of mixed types (YAML allows them) can't be sorted: the plain repr tells equal
+        # values apart just as well, only equal dicts written in another order don't match.
+        return repr(value)
 
 
 def _configuration(pl: Plugin, profile: Any) -> Hashable:
