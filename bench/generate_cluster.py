@@ -12,6 +12,10 @@ Service, some with required pod anti-affinity, preferred pod affinity or zone sp
 constraints — plus Namespaces and PriorityClasses. Written as one ``kind: List``, JSON or
 YAML by the extension (``.gz`` allowed), the shape ``kubectl get ... -A -o json`` prints.
 
+``--pending N --pending-workloads W`` adds N pending pods of W workloads for ``kschedx
+pending`` (see ``pending_workloads``): pods that fit, that can't (too big, a missing pool,
+anti-affinity), on the GPU pool, gated, a few nominated, most with a FailedScheduling event.
+
 Only the standard library (and PyYAML for .yaml); the same output on every run.
 """
 
@@ -218,6 +222,145 @@ def generate(num_nodes: int, pods_per_node: int = 30, seed: int = 5000) -> list[
     return objs + pods
 
 
+# The pending workloads cycle through these shapes (--pending): each says what its pods ask
+# for and why they wait.
+PENDING_SHAPES = (
+    # name, kind, cpu, memory, what else
+    ("spread", "Deployment", "200m", "256Mi", "zone-spread"),        # fits: a rollout not placed yet
+    ("bigcpu", "Deployment", "48", "8Gi", ""),                        # Insufficient cpu everywhere
+    ("db", "StatefulSet", "500m", "2Gi", "anti-affinity,highmem"),    # one per highmem node
+    ("gpu", "Deployment", "1", "4Gi", "gpu"),                         # the tainted GPU pool
+    ("nopool", "Deployment", "100m", "128Mi", "missing-pool"),        # a pool no node has
+    ("batch", "ReplicaSet", "250m", "512Mi", "preferred-zone"),       # fits, scored by zone
+    ("gated", "Deployment", "100m", "128Mi", "gated"),                # schedulingGates
+    ("near", "Deployment", "100m", "256Mi", "pod-affinity"),          # next to svc-1's pods
+)
+
+
+def pending_workloads(nodes: list[Dict], count: int, workloads: int, seed: int) -> list[Dict]:
+    """``count`` pending pods of ``workloads`` workloads (Deployments with their ReplicaSet,
+    bare ReplicaSets, StatefulSets), in the shapes of PENDING_SHAPES; a few pods nominated
+    to a node by an earlier preemption, and a FailedScheduling event for most of those the
+    scheduler could not place."""
+    rng = random.Random(seed + 1)  # its own stream: the rest of the cluster stays as it was
+    images = _images(rng)
+    objs: list[Dict] = []
+    events: list[Dict] = []
+    per = [count // workloads + (1 if w < count % workloads else 0) for w in range(workloads)]
+    n_nodes = len(nodes)
+    for w in range(workloads):
+        shape, kind, cpu, mem, extra = PENDING_SHAPES[w % len(PENDING_SHAPES)]
+        ns = NAMESPACES[(w * 7) % len(NAMESPACES)]
+        app = f"pending-{shape}-{w}"
+        image = images[(w * 13) % len(images)][0]
+        labels: Dict = {"app": app, "tier": "api" if w % 2 else "worker"}
+        spec: Dict = {"containers": [{"name": "app", "image": image, "ports": [{"containerPort": 8080}],
+                                      "resources": {"requests": {"cpu": cpu, "memory": mem},
+                                                    "limits": {"memory": mem}}}]}
+        if "zone-spread" in extra:
+            spec["topologySpreadConstraints"] = [{"maxSkew": 1, "topologyKey": "topology.kubernetes.io/zone",
+                                                  "whenUnsatisfiable": "DoNotSchedule",
+                                                  "labelSelector": {"matchLabels": {"app": app}}}]
+        if "anti-affinity" in extra:
+            spec["affinity"] = {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+                {"labelSelector": {"matchLabels": {"app": app}}, "topologyKey": "kubernetes.io/hostname"}]}}
+        if "highmem" in extra:
+            spec["nodeSelector"] = {"node-pool": "highmem"}
+        if "gpu" in extra:
+            spec["nodeSelector"] = {"accelerator": "nvidia-l4"}
+            spec["tolerations"] = [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}]
+            spec["containers"][0]["resources"]["limits"]["nvidia.com/gpu"] = "1"
+            spec["containers"][0]["resources"]["requests"]["nvidia.com/gpu"] = "1"
+        if "missing-pool" in extra:
+            spec["affinity"] = {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {
+                "nodeSelectorTerms": [{"matchExpressions": [
+                    {"key": "node-pool", "operator": "In", "values": ["arm64"]}]}]}}}
+        if "preferred-zone" in extra:
+            spec["affinity"] = {"nodeAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
+                {"weight": 20, "preference": {"matchExpressions": [
+                    {"key": "topology.kubernetes.io/zone", "operator": "In", "values": [ZONES[w % 3]]}]}}]}}
+            spec["topologySpreadConstraints"] = [{"maxSkew": 2, "topologyKey": "kubernetes.io/hostname",
+                                                  "whenUnsatisfiable": "ScheduleAnyway",
+                                                  "labelSelector": {"matchLabels": {"app": app}}}]
+        if "pod-affinity" in extra:
+            spec["affinity"] = {"podAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+                {"labelSelector": {"matchLabels": {"app": "svc-1"}}, "topologyKey": "topology.kubernetes.io/zone",
+                 "namespaces": [NAMESPACES[1]]}]}}
+        gated = "gated" in extra
+        if gated:
+            spec["schedulingGates"] = [{"name": "example.com/quota-check"}]
+        uid = _uid(rng)
+        if kind == "StatefulSet":
+            owner_obj: Dict = {"apiVersion": "apps/v1", "kind": "StatefulSet",
+                               "metadata": {"name": app, "namespace": ns, "uid": uid, "labels": dict(labels)},
+                               "spec": {"replicas": per[w], "serviceName": app,
+                                        "selector": {"matchLabels": {"app": app}},
+                                        "template": {"metadata": {"labels": dict(labels)}, "spec": spec}},
+                               "status": {"replicas": per[w], "readyReplicas": 0}}
+            objs.append(owner_obj)
+            owner = {"apiVersion": "apps/v1", "kind": "StatefulSet", "name": app, "uid": uid,
+                     "controller": True, "blockOwnerDeletion": True}
+            names = [f"{app}-{i}" for i in range(per[w])]
+        else:
+            h = f"{rng.getrandbits(40):010x}"[:10]
+            rs_name = app if kind == "ReplicaSet" else f"{app}-{h}"
+            rs_labels = dict(labels) if kind == "ReplicaSet" else {**labels, "pod-template-hash": h}
+            rs: Dict = {"apiVersion": "apps/v1", "kind": "ReplicaSet",
+                        "metadata": {"name": rs_name, "namespace": ns, "uid": uid, "labels": rs_labels},
+                        "spec": {"replicas": per[w], "selector": {"matchLabels": rs_labels},
+                                 "template": {"metadata": {"labels": rs_labels}, "spec": spec}},
+                        "status": {"replicas": per[w], "readyReplicas": 0}}
+            if kind == "Deployment":
+                dep_uid = _uid(rng)
+                objs.append({"apiVersion": "apps/v1", "kind": "Deployment",
+                             "metadata": {"name": app, "namespace": ns, "uid": dep_uid, "labels": dict(labels)},
+                             "spec": {"replicas": per[w], "selector": {"matchLabels": {"app": app}},
+                                      "template": {"metadata": {"labels": dict(labels)}, "spec": spec}},
+                             "status": {"replicas": per[w], "readyReplicas": 0}})
+                rs["metadata"]["ownerReferences"] = [{"apiVersion": "apps/v1", "kind": "Deployment", "name": app,
+                                                      "uid": dep_uid, "controller": True, "blockOwnerDeletion": True}]
+            objs.append(rs)
+            labels = rs_labels
+            owner = {"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": rs_name, "uid": uid,
+                     "controller": True, "blockOwnerDeletion": True}
+            names = [f"{rs_name}-{rng.getrandbits(25):05x}" for _ in range(per[w])]
+        for i, name in enumerate(names):
+            pod_labels = dict(labels)
+            if kind == "StatefulSet":
+                pod_labels.update({"statefulset.kubernetes.io/pod-name": name, "apps.kubernetes.io/pod-index": str(i)})
+            pod = make_pod(name, ns, pod_labels, owner, "", json.loads(json.dumps(spec)), image, cpu, mem, rng)
+            pod["spec"].pop("nodeName")
+            pod["spec"]["containers"] = json.loads(json.dumps(spec["containers"]))
+            pod["status"] = {"phase": "Pending", "qosClass": "Burstable"}
+            if gated:
+                pod["status"]["conditions"] = [{"type": "PodScheduled", "status": "False",
+                                                "reason": "SchedulingGated", "lastTransitionTime": CREATED}]
+                objs.append(pod)
+                continue
+            if (w + i) % 97 == 5:  # an earlier preemption nominated a node and waits for its victims
+                pod["status"]["nominatedNodeName"] = nodes[(w * 31 + i) % n_nodes]["metadata"]["name"]
+                pod["spec"]["priority"] = 100000
+                pod["spec"]["priorityClassName"] = "business-critical"
+            pod["status"]["conditions"] = [{"type": "PodScheduled", "status": "False", "reason": "Unschedulable",
+                                            "lastTransitionTime": CREATED}]
+            objs.append(pod)
+            if i % 4 != 3:  # most have the scheduler's last word about them
+                events.append({
+                    "apiVersion": "v1", "kind": "Event",
+                    "metadata": {"name": f"{name}.{rng.getrandbits(48):012x}", "namespace": ns,
+                                 "creationTimestamp": CREATED},
+                    "involvedObject": {"kind": "Pod", "namespace": ns, "name": name, "uid": pod["metadata"]["uid"],
+                                       "apiVersion": "v1"},
+                    "reason": "FailedScheduling", "type": "Warning", "source": {"component": "default-scheduler"},
+                    "reportingComponent": "default-scheduler", "count": 1 + i % 5,
+                    "firstTimestamp": CREATED, "lastTimestamp": CREATED,
+                    "message": f"0/{n_nodes} nodes are available: {n_nodes} Insufficient cpu. preemption: "
+                               f"0/{n_nodes} nodes are available: {n_nodes} No preemption victims found for "
+                               "incoming pod.",
+                })
+    return objs + events
+
+
 def write(objs: list[Dict], out: Path) -> None:
     doc = {"apiVersion": "v1", "kind": "List", "metadata": {"resourceVersion": ""}, "items": objs}
     name = out.name[:-3] if out.name.endswith(".gz") else out.name
@@ -240,8 +383,15 @@ def main() -> None:
     ap.add_argument("--pods-per-node", type=int, default=30)
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--seed", type=int, default=5000)
+    ap.add_argument("--pending", type=int, default=0, metavar="N",
+                    help="also N pending pods (kschedx pending's benchmark)")
+    ap.add_argument("--pending-workloads", type=int, default=40, metavar="W",
+                    help="the workloads the pending pods belong to")
     args = ap.parse_args()
     objs = generate(args.nodes, args.pods_per_node, args.seed)
+    if args.pending:
+        nodes = [o for o in objs if o["kind"] == "Node"]
+        objs += pending_workloads(nodes, args.pending, max(1, min(args.pending_workloads, args.pending)), args.seed)
     write(objs, args.out)
     kinds: dict[str, int] = {}
     for o in objs:

@@ -10,6 +10,7 @@ steps never rebuild the whole snapshot.
 from __future__ import annotations
 
 import copy
+import itertools
 from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
@@ -19,6 +20,11 @@ from kschedx.core.api.objects import ClusterObjects
 from kschedx.core.progress import report
 
 Dict = dict[str, Any]
+
+# Node generations are drawn from one counter for the whole process, so a number is never
+# given twice: answers kept by (node name, generation) can't be mistaken for another state
+# of the node, of its clones, or of a node of the same name in another snapshot.
+_GENERATIONS = itertools.count(1)
 
 
 class HostPortInfo:
@@ -79,7 +85,7 @@ class NodeInfo:
         self.non0_cpu = 0
         self.non0_mem = 0
         self.used_ports = HostPortInfo()
-        self.generation = 0
+        self.generation = next(_GENERATIONS)
         # Pods with any pod (anti-)affinity, and those with required anti-affinity: the
         # only existing pods InterPodAffinity looks at unless the incoming pod has terms.
         self.pods_with_affinity: list[PodInfo] = []
@@ -104,7 +110,7 @@ class NodeInfo:
             self.pods_with_affinity.append(pod)
             if pod.has_required_anti_affinity:
                 self.pods_with_required_anti_affinity.append(pod)
-        self.generation += 1
+        self.generation = next(_GENERATIONS)
 
     def remove_pod(self, pod: PodInfo) -> bool:
         for i, p in enumerate(self.pods):
@@ -127,7 +133,7 @@ class NodeInfo:
             self.pods_with_required_anti_affinity = [
                 p for p in self.pods_with_required_anti_affinity if p.uid != pod.uid
             ]
-        self.generation += 1
+        self.generation = next(_GENERATIONS)
         return True
 
     def clone(self) -> NodeInfo:
@@ -194,6 +200,9 @@ class Snapshot:
             for ns in objects.of("Namespace")
         }
         self.generation = 0
+        # The nodes whose pods add_pod/remove_pod changed, in order: indexes kept across
+        # cycles (core/plugins/interpodaffinity_index.py) catch up on these alone.
+        self.touched: list[str] = []
 
     # ------------------------------------------------------------------ lookups
 
@@ -232,6 +241,7 @@ class Snapshot:
         self.pods_by_uid[pod.uid] = pod
         self.pods_by_namespace[pod.namespace][pod.uid] = pod
         self.generation += 1
+        self.touched.append(ni.name)
 
     def remove_pod(self, pod: PodInfo) -> None:
         ni = self.by_name.get(pod.node_name)
@@ -239,6 +249,7 @@ class Snapshot:
             self.pods_by_uid.pop(pod.uid, None)
             self.pods_by_namespace.get(pod.namespace, {}).pop(pod.uid, None)
             self.generation += 1
+            self.touched.append(ni.name)
 
     def remove_node(self, name: str) -> None:
         ni = self.by_name.pop(name, None)

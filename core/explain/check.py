@@ -20,6 +20,8 @@ from kschedx.core.api.selectors import SelectorError
 from kschedx.core.errors import InputError
 from kschedx.core.explain.front import Options, build_snapshot, explain_object, load_profiles, resolve_version
 from kschedx.core.explain.report import Explanation
+from kschedx.core.framework.shared_answers import share
+from kschedx.core.gcpause import without_gc_frozen
 from kschedx.core.load.files import load_objects
 from kschedx.core.load.repo import ManifestFile, classify, inside, lay_over, same_file
 from kschedx.core.progress import report as report_progress
@@ -186,6 +188,7 @@ def expand_paths(paths: list[str], exclude: list[str] | None = None) -> tuple[li
     return out, left_out
 
 
+@without_gc_frozen  # as the cycles themselves: no collection between documents either
 def check_paths(
     paths: list[str],
     objects: ClusterObjects,
@@ -232,6 +235,9 @@ def check_paths(
         snapshot = build_snapshot(objects)
     except (QuantityError, SelectorError) as e:
         raise InputError(str(e), path=source) from None
+    # Documents with equal node-relevant fields (requests, tolerations, node affinity, ...)
+    # share their node-local plugin answers (core/framework/shared_answers.py).
+    share(snapshot)
     n = sum(len(m.workloads) for m in todo)
     done = 0
     for manifest in todo:

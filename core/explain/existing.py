@@ -12,6 +12,7 @@ where the pod is now.
 from __future__ import annotations
 
 import copy
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
@@ -143,11 +144,7 @@ def detached(snapshot: Snapshot, raw: Dict) -> Iterator[CurrentPlacement]:
     duration of the block, and put back afterwards: for commands that run many cycles on one
     snapshot (``pending``, ``check``), where rebuilding it per pod would cost pods × pods."""
     ns, name, uid = pod_key(raw)
-    bound: PodInfo | None = None
-    for p in snapshot.pods_by_namespace.get(ns, {}).values():
-        if p.raw is raw or (p.name == name) or (uid and p.uid == uid):
-            bound = p
-            break
+    bound = _first_bound(snapshot, ns, name, uid, raw)
     nominated: list[tuple[str, int, PodInfo]] = []
     for node, pods in snapshot.nominated.items():
         for i, p in enumerate(pods):
@@ -172,14 +169,58 @@ def detached(snapshot: Snapshot, raw: Dict) -> Iterator[CurrentPlacement]:
             snapshot.add_pod(bound)
 
 
+def detach_changes_nothing(snapshot: Snapshot, raw: Dict) -> bool:
+    """Whether ``detached(snapshot, raw)`` would leave the snapshot as it is: no bound copy of
+    the pod, no nominated entry of it (or of its uid), no claim reserved for it."""
+    ns, name, uid = pod_key(raw)
+    if _first_bound(snapshot, ns, name, uid, raw) is not None:
+        return False
+    for pods in snapshot.nominated.values():
+        for p in pods:
+            if p.raw is raw or (p.namespace == ns and p.name == name) or (uid and p.uid == uid):
+                return False
+    return _strip_reservations(snapshot.objects.of("ResourceClaim"), raw) is None
+
+
+def _first_bound(snapshot: Snapshot, ns: str, name: str, uid: str, raw: Dict) -> PodInfo | None:
+    """The first bound pod of namespace ``ns`` (in the snapshot's order) that is ``raw``, or
+    has its name, or its uid: one look-up in a per-snapshot index instead of a pass over
+    the namespace's pods for every pod ``pending`` explains."""
+    index = _BOUND.get(snapshot)
+    if index is None or index[0] != snapshot.generation:
+        by_ns: dict[str, tuple[dict[Any, tuple[int, PodInfo]], ...]] = {}
+        for namespace, pods in snapshot.pods_by_namespace.items():
+            by_raw: dict[Any, tuple[int, PodInfo]] = {}
+            by_name: dict[Any, tuple[int, PodInfo]] = {}
+            by_uid: dict[Any, tuple[int, PodInfo]] = {}
+            for pos, p in enumerate(pods.values()):
+                by_raw.setdefault(id(p.raw), (pos, p))
+                by_name.setdefault(p.name, (pos, p))
+                if p.uid:
+                    by_uid.setdefault(p.uid, (pos, p))
+            by_ns[namespace] = (by_raw, by_name, by_uid)
+        index = _BOUND[snapshot] = (snapshot.generation, by_ns)
+    tables = index[1].get(ns)
+    if tables is None:
+        return None
+    hits = [tables[0].get(id(raw)), tables[1].get(name), tables[2].get(uid) if uid else None]
+    found = [h for h in hits if h is not None and (h[1].raw is raw or h[1].name == name or (uid and h[1].uid == uid))]
+    return min(found, key=lambda h: h[0])[1] if found else None
+
+
+_BOUND: weakref.WeakKeyDictionary[Snapshot, tuple[int, dict[str, tuple[dict[Any, tuple[int, PodInfo]], ...]]]] = \
+    weakref.WeakKeyDictionary()
+
+
 # --------------------------------------------------------------------------- agreement
 
 
-def pod_events(objects: ClusterObjects, raw: Dict) -> list[Dict]:
-    """The events of the cluster source about pod ``raw`` (its uid decides when both have one)."""
+def pod_events(objects: ClusterObjects, raw: Dict, events: list[Dict] | None = None) -> list[Dict]:
+    """The events of the cluster source about pod ``raw`` (its uid decides when both have one),
+    among ``events`` when given (a subset of the source's Events holding all of them)."""
     ns, name, uid = pod_key(raw)
     out = []
-    for e in objects.of("Event"):
+    for e in objects.of("Event") if events is None else events:
         inv = e.get("involvedObject") or e.get("regarding") or {}
         if inv.get("kind") not in (None, "Pod") or inv.get("name") != name:
             continue
@@ -189,6 +230,19 @@ def pod_events(objects: ClusterObjects, raw: Dict) -> list[Dict]:
             continue
         out.append(e)
     return out
+
+
+def events_by_pod_name(objects: ClusterObjects) -> dict[str, list[Dict]]:
+    """The source's Events by the name of the object they are about, in their order: for
+    ``pod_events`` over many pods."""
+    out: dict[str, list[Dict]] = {}
+    for e in objects.of("Event"):
+        inv = e.get("involvedObject") or e.get("regarding") or {}
+        name = inv.get("name") if isinstance(inv, dict) else None
+        if isinstance(name, str):  # no pod has another kind of name
+            out.setdefault(name, []).append(e)
+    return out
+
 
 # Upstream evaluates every node of clusters below this size (minFeasibleNodesToFind).
 _MIN_NODES_SAMPLED = 100

@@ -21,6 +21,7 @@ from kschedx.core.explain import existing
 from kschedx.core.explain.report import DaemonNodeVerdict, Explanation, daemon_verdict, finish_plan
 from kschedx.core.explain.rollout import WorkloadPlan, plan_workload, resolve_count, taken_out
 from kschedx.core.explain.whatif import Edits, apply_edits
+from kschedx.core.framework import shared_answers
 from kschedx.core.framework.interface import ReplicaMemo
 from kschedx.core.framework.replica_inc import ReplicaEngine
 from kschedx.core.framework.result import CycleResult
@@ -159,6 +160,11 @@ def run(
     if options.algorithm not in (None, "v1.35"):
         return _run_legacy(snapshot, incoming, pod, profile, options, path)
     fw = Framework(profile, snapshot, REGISTRY)
+    answers = shared_answers.shared(snapshot)
+    if answers is not None:
+        # pending and check: node-local answers come from the snapshot's shared tables.
+        memo = memo if memo is not None else ReplicaMemo()
+        answers.bind(memo, fw, pod)
     fw.memo = memo
     if not options.offline:
         fw.extenders = list(options.extenders)

@@ -18,15 +18,21 @@ with kschedx's FitError.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from kschedx.core.api.objects import ClusterObjects
+from kschedx.core.api.objects import ClusterObjects, pod_key
 from kschedx.core.api.selectors import LabelSelector, SelectorError, parse_label_selector
+from kschedx.core.config.profile import default_profile
 from kschedx.core.errors import InputError
-from kschedx.core.explain.existing import detached, pod_events
+from kschedx.core.explain.existing import detach_changes_nothing, detached, events_by_pod_name, pod_events
+from kschedx.core.framework import shared_answers
+from kschedx.core.framework.result import CycleResult
+from kschedx.core.framework.shared_answers import canonical, share
+from kschedx.core.gcpause import without_gc_frozen
+from kschedx.core.plugins import REGISTRY
 
 Dict = dict[str, Any]
 
@@ -230,6 +236,7 @@ def messages_agree(fit_error: str, message: str) -> bool:
 EventSource = Callable[[str, str], list[Dict]]
 
 
+@without_gc_frozen  # as the cycles themselves: no collection between pods either
 def explain_pending(
     objects: ClusterObjects,
     *,
@@ -260,18 +267,65 @@ def explain_pending(
         snapshot = engine.build_snapshot(objects)
     except (QuantityError, SelectorError) as e:
         raise InputError(str(e), path=source) from None
+    # Pods with equal node-relevant fields (the pods of one workload, and beyond) share
+    # their node-local plugin answers (core/framework/shared_answers.py).
+    share(snapshot)
     if not snapshot.nodes():
         report.warnings.append(f"no Node in {source}: the scheduler has no node to schedule any pod onto")
+    if profiles is None:
+        # The default profile, built once for all pods (select_profile would build it per pod).
+        profiles = {"default-scheduler": default_profile(REGISTRY, version=options.version)}
+    by_name = events_by_pod_name(objects) if events_for is None else {}
+    # The pods of one workload are alike but for their names: they get one cycle.
+    cycles: dict[Hashable, CycleResult] | None = {} if shared_answers.ENABLED else None
     for raw in pods:
         meta = raw.get("metadata") or {}
         ns, name = meta.get("namespace") or "default", meta.get("name") or ""
-        events = events_for(ns, name) if events_for is not None else pod_events(objects, raw)
-        report.pods.append(_one(raw, ns, name, events, objects, snapshot, profiles, known, options, engine))
+        events = events_for(ns, name) if events_for is not None else \
+            pod_events(objects, raw, by_name.get(name, []))
+        report.pods.append(_one(raw, ns, name, events, objects, snapshot, profiles, known, options, engine, cycles))
     return report
 
 
+# What a cycle never reads of a pod: its identity and the times of its conditions.
+_IDENTITY = ("name", "uid", "generateName", "creationTimestamp", "resourceVersion", "managedFields", "selfLink")
+_CONDITION_TIMES = ("lastTransitionTime", "lastProbeTime")
+
+
+def _cycle_key(incoming: Any, raw: Dict, profile: Any, snapshot: Any) -> Hashable | None:
+    """The key under which pods get the same cycle: everything of the admitted pod but its
+    identity, on the same snapshot state and profile. None for a pod whose cycle reads its
+    name or uid (claims and volumes named or owned per pod, a nomination) or whose own
+    cycle edits the snapshot (detached: a bound copy, a reservation)."""
+    pod = incoming.pod
+    spec = pod.get("spec") or {}
+    status = pod.get("status") or {}
+    if spec.get("resourceClaims") or status.get("nominatedNodeName") or spec.get("nodeName"):
+        return None
+    for v in spec.get("volumes") or []:
+        if not isinstance(v, dict) or v.get("persistentVolumeClaim") is not None or v.get("ephemeral") is not None:
+            return None
+    if not detach_changes_nothing(snapshot, raw):
+        return None
+    meta = {k: v for k, v in (pod.get("metadata") or {}).items() if k not in _IDENTITY}
+    conditions = [{k: v for k, v in c.items() if k not in _CONDITION_TIMES} if isinstance(c, dict) else c
+                  for c in status.get("conditions") or []]
+    rest = {**pod, "metadata": meta, "status": {**status, "conditions": conditions}}
+    # (incoming.source_name is the pod's name: the cycle doesn't read it.)
+    return (canonical(rest), canonical(incoming.extra_objects), incoming.rule, tuple(incoming.warnings),
+            incoming.source_kind, incoming.bound_node, id(profile), snapshot.generation)
+
+
+def _names_pod(result: CycleResult, name: str, uid: str) -> bool:
+    """Whether a cycle's words name the pod (then they are its own, not its siblings')."""
+    texts = [*result.warnings, *result.notes, result.fit_error or "", result.error or "",
+             result.fit_error_before_post_filter or ""]
+    return any(name in t or (uid and uid in t) for t in texts)
+
+
 def _one(raw: Dict, ns: str, name: str, events: list[Dict], objects: ClusterObjects, snapshot: Any,
-         profiles: Any, known: set[str], options: Any, engine: Any) -> PendingPod:
+         profiles: Any, known: set[str], options: Any, engine: Any,
+         cycles: dict[Hashable, CycleResult] | None = None) -> PendingPod:
     spec = raw.get("spec") or {}
     status = raw.get("status") or {}
     scheduler = spec.get("schedulerName") or "default-scheduler"
@@ -290,8 +344,15 @@ def _one(raw: Dict, ns: str, name: str, events: list[Dict], objects: ClusterObje
     try:
         incoming = engine.prepare_object(raw, f"pod/{name}", objects, namespace=ns)
         profile = engine.select_profile(incoming.pod, None, profiles, options.version)
-        with detached(snapshot, raw):
-            result = engine.run(snapshot, incoming, profile, options, f"pod/{name}")
+        key = _cycle_key(incoming, raw, profile, snapshot) if cycles is not None else None
+        hit = cycles.get(key) if cycles is not None and key is not None else None
+        if hit is not None:
+            result = hit
+        else:
+            with detached(snapshot, raw):
+                result = engine.run(snapshot, incoming, profile, options, f"pod/{name}")
+            if cycles is not None and key is not None and not _names_pod(result, name, pod_key(raw)[2]):
+                cycles[key] = result
     except InputError as e:
         out.status = ERROR
         out.detail = str(e)

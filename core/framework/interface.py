@@ -187,7 +187,7 @@ class ReplicaMemo:
     over to the next cycle. Only ever used for pods that differ by name and uid alone.
     """
 
-    __slots__ = ("filters", "scores", "_split", "bound", "states", "engine")
+    __slots__ = ("filters", "scores", "_split", "bound", "states", "engine", "filter_tables")
 
     def __init__(self) -> None:
         # The copies bound so far, in order (pod, node name): plugins whose cycle-wide state
@@ -204,6 +204,9 @@ class ReplicaMemo:
         # one after another, so PodTopologySpread carries its counts over and each cycle updates
         # the previous copy's verdicts and scores instead of judging every node again.
         self.engine: Any = None
+        # Set by core/framework/shared_answers.py: the filter table for a cycle's leading
+        # node-local plugins, shared with every pod that signs equal for them.
+        self.filter_tables: Callable[[list[Plugin]], dict[str, tuple[int, list[Status]]]] | None = None
 
     def split(self, plugins: list[Plugin], skipped: set[str]) -> tuple[list[Plugin], list[Plugin]]:
         """The Filter plugins that run, as the leading node-local ones and the rest (of this
@@ -217,6 +220,8 @@ class ReplicaMemo:
             while n < len(active) and active[n].node_local:
                 n += 1
             cached = self._split = (plugins, key, active[:n], active[n:])
+            if self.filter_tables is not None:
+                self.filters = self.filter_tables(cached[2])
         return cached[2], cached[3]
 
 

@@ -175,7 +175,7 @@ class Framework:
         """``RunFilterPluginsWithNominatedPods``: first with equal-or-higher priority nominated
         pods added to the node, then (if that passed) without them.  ``passes`` records, per
         node with such pods, which pass decided (kschedx.core.framework.nominated)."""
-        nominated = self._nominated_for(pod, node) if self.snapshot.nominated else None
+        nominated = self._nominated_for(pod, node) if self.snapshot.nominated.get(node.name) else None
         if nominated:
             st2 = state.clone()
             n2 = node.clone()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 from kschedx.core.api.model import PodInfo
 from kschedx.core.framework.interface import MAX_NODE_SCORE, CycleState, Plugin, Status
 from kschedx.core.snapshot import NodeInfo
@@ -32,6 +34,22 @@ class ImageLocality(Plugin):
     name = NAME
     node_local = True
 
+    def _images(self, pod: PodInfo) -> tuple[tuple[str, ...], int]:
+        """The images the pod pulls, and its number of containers."""
+        containers = (pod.spec.get("initContainers") or []) + (pod.spec.get("containers") or [])
+        images = [str(c.get("image") or "") for c in containers]
+        if self.version.at_least(36):
+            # kubernetes#130231 (v1.36): image volumes' images count too (the threshold
+            # still scales with the containers only).
+            images += [str((v.get("image") or {}).get("reference") or "") for v in pod.spec.get("volumes") or []
+                       if isinstance(v, dict) and v.get("image") is not None]
+        return tuple(images), len(containers)
+
+    def pod_signature(self, pod: PodInfo) -> Hashable:
+        """What Score reads of the pod (core/framework/shared_answers.py); the image spread it
+        also reads belongs to the snapshot's node set."""
+        return self._images(pod)
+
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> tuple[int, Status]:
         snapshot = self.handle.snapshot
         total_nodes = len(snapshot.nodes())
@@ -40,17 +58,11 @@ class ImageLocality(Plugin):
         for names, size in node.node.images:
             for n in names:
                 sizes[n] = size
-        containers = (pod.spec.get("initContainers") or []) + (pod.spec.get("containers") or [])
-        images = [str(c.get("image") or "") for c in containers]
-        if self.version.at_least(36):
-            # kubernetes#130231 (v1.36): image volumes' images count too (the threshold
-            # still scales with the containers only).
-            images += [str((v.get("image") or {}).get("reference") or "") for v in pod.spec.get("volumes") or []
-                       if isinstance(v, dict) and v.get("image") is not None]
+        images, num_containers = self._images(pod)
         total = 0
         for image in images:
             name = normalized_image_name(image)
             held = sizes.get(name)
             if held is not None:
                 total += int(held * (spread.get(name, 0) / total_nodes))
-        return calculate_priority(total, len(containers)), Status.success()
+        return calculate_priority(total, num_containers), Status.success()

@@ -28,6 +28,11 @@ from typing import Any
 from kschedx.core.api.affinity import AffinityTerm, WeightedTerm
 from kschedx.core.api.model import PodInfo
 from kschedx.core.framework.interface import MAX_NODE_SCORE, CycleState, Plugin, PreFilterResult, ReplicaMemo, Status
+from kschedx.core.plugins.interpodaffinity_index import (
+    existing_anti_affinity_groups,
+    existing_scoring_groups,
+    matching,
+)
 from kschedx.core.snapshot import NodeInfo, Snapshot
 
 NAME = "InterPodAffinity"
@@ -174,14 +179,10 @@ class InterPodAffinity(Plugin):
             snapshot.namespace_labels_of(pod.namespace),
         )
         by_name = snapshot.by_name
-        for ni in snapshot.nodes():
-            if not ni.pods_with_required_anti_affinity:
-                continue
-            labels = ni.node.labels
-            for existing in ni.pods_with_required_anti_affinity:
-                for t in existing.pod_terms.required_anti_affinity:
-                    if t.matches(pod.namespace, pod.labels, s.namespace_labels):
-                        _bump(s.existing_anti_affinity, labels, t.topology_key, 1)
+        # The existing pods' required anti-affinity, one match per distinct term.
+        for (_what, t, _w), per_node in matching(existing_anti_affinity_groups(snapshot), pod, s.namespace_labels):
+            for name, count in per_node.items():
+                _bump(s.existing_anti_affinity, by_name[name].node.labels, t.topology_key, count)
         if s.required_affinity:
             first = s.required_affinity[0]
             for existing in _candidate_pods(snapshot, first):
@@ -302,11 +303,21 @@ class InterPodAffinity(Plugin):
                             node = by_name.get(existing.node_name)
                             if node is not None and node.node.labels:
                                 _add(scores, w.term.topology_key, node.node.labels, w.weight * sign)
-            # Existing pods' terms that the incoming pod matches.
-            for ni in snapshot.nodes():
-                if ni.pods_with_affinity and ni.node.labels:
-                    for existing in ni.pods_with_affinity:
-                        self._score_existing_terms(scores, existing, ni.node.labels, pod, ns_labels)
+            # Existing pods' terms that the incoming pod matches, one match per distinct term
+            # (what _score_existing_terms does pod by pod).
+            for (what, t, weight), per_node in matching(existing_scoring_groups(snapshot), pod, ns_labels):
+                if what == "hard":
+                    if self.hard_weight <= 0:
+                        continue
+                    amount = self.hard_weight
+                elif self.ignore_existing_preferred:
+                    continue
+                else:
+                    amount = weight if what == "pref" else -weight
+                for name, count in per_node.items():
+                    labels = by_name[name].node.labels
+                    if labels:
+                        _add(scores, t.topology_key, labels, amount * count)
         if memo is not None:
             memo.states[PRE_SCORE_KEY] = (len(memo.bound), {k: dict(v) for k, v in scores.items()})
         if not scores:

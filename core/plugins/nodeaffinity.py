@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,6 +15,7 @@ from kschedx.core.api.selectors import (
     parse_node_selector_term,
 )
 from kschedx.core.framework.interface import CycleState, Plugin, PreFilterResult, Status, default_normalize
+from kschedx.core.framework.shared_answers import canonical
 from kschedx.core.snapshot import NodeInfo
 
 NAME = "NodeAffinity"
@@ -75,6 +77,11 @@ class NodeAffinity(Plugin):
         # Upstream keeps the added preferred terms only when the list is non-empty, and
         # PreScore skips when neither the pod nor the args have any.
         self.has_added_preferred = bool(added.get("preferredDuringSchedulingIgnoredDuringExecution"))
+
+    def pod_signature(self, pod: PodInfo) -> Hashable:
+        """What PreFilter, Filter, PreScore and Score read of the pod
+        (core/framework/shared_answers.py): its nodeSelector and node affinity."""
+        return canonical([pod.spec.get("nodeSelector"), pod.affinity.get("nodeAffinity")])
 
     @staticmethod
     def _required(pod: PodInfo) -> _Required:

@@ -11,6 +11,7 @@ The registry's other features matter only to pod updates (resizes), not to sched
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
 from kschedx.core.api.model import PodInfo
@@ -37,6 +38,12 @@ def required_features(spec: dict[str, Any], minor: int) -> list[str]:
 class NodeDeclaredFeatures(Plugin):
     name = NAME
     node_local = True
+
+    def pod_signature(self, pod: PodInfo) -> Hashable:
+        """What PreFilter and Filter read of the pod (core/framework/shared_answers.py)."""
+        if not self.version.enabled(GATE):
+            return None
+        return tuple(required_features(pod.spec, self.version.minor))
 
     def pre_filter(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> tuple[PreFilterResult | None, Status]:
         if not self.version.enabled(GATE):

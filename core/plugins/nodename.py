@@ -6,6 +6,8 @@ scheduler), so this filter only matters for pods built in code with a node name.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 from kschedx.core.api.model import PodInfo
 from kschedx.core.framework.interface import CycleState, Plugin, Status
 from kschedx.core.snapshot import NodeInfo
@@ -17,6 +19,10 @@ ERR_REASON = "node(s) didn't match the requested node name"
 class NodeName(Plugin):
     name = NAME
     node_local = True
+
+    def pod_signature(self, pod: PodInfo) -> Hashable:
+        """What Filter reads of the pod (core/framework/shared_answers.py)."""
+        return pod.node_name
 
     def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status:
         if not pod.node_name or pod.node_name == node.name:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 from kschedx.core.api.model import PodInfo
 from kschedx.core.framework.interface import CycleState, Plugin, PreFilterResult, Status
 from kschedx.core.snapshot import NodeInfo
@@ -13,6 +15,10 @@ ERR_REASON = "node(s) didn't have free ports for the requested pod ports"
 class NodePorts(Plugin):
     name = NAME
     node_local = True
+
+    def pod_signature(self, pod: PodInfo) -> Hashable:
+        """What PreFilter and Filter read of the pod (core/framework/shared_answers.py)."""
+        return pod.host_ports
 
     def pre_filter(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> tuple[PreFilterResult | None, Status]:
         if not pod.host_ports:

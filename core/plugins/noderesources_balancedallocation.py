@@ -8,6 +8,7 @@ From v1.36 (kubernetes#135573) the score is how much the pod improves the node's
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
 from kschedx.core.api.model import PodInfo
@@ -30,6 +31,10 @@ class NodeResourcesBalancedAllocation(Plugin):
     def __init__(self, handle: Any, args: dict[str, Any] | None = None) -> None:
         super().__init__(handle, args)
         self.resources = parse_resources(self.args.get("resources"))
+
+    def pod_signature(self, pod: PodInfo) -> Hashable:
+        """What PreScore and Score read of the pod (core/framework/shared_answers.py)."""
+        return tuple(pod_request_list(pod, self.resources, use_requested=True))
 
     def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status:
         reqs = pod_request_list(pod, self.resources, use_requested=True)

@@ -7,6 +7,7 @@ status is UnschedulableAndUnresolvable (preemption cannot help); otherwise Unsch
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
@@ -106,6 +107,13 @@ class NodeResourcesFit(Plugin):
             self.scorer = requested_to_capacity_ratio_scorer(self.resources, points)
         else:
             self.scorer = least_allocated_scorer(self.resources)
+
+    def pod_signature(self, pod: PodInfo) -> Hashable:
+        """What PreFilter, Filter, PreScore and Score read of the pod
+        (core/framework/shared_answers.py): the requests Filter checks (init containers,
+        overhead, pod-level resources and resize state included) and those the scoring
+        strategy counts."""
+        return tuple(sorted(pod.spec_requests.items())), tuple(score_requests(pod, self.resources))
 
     def pre_filter(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> tuple[PreFilterResult | None, Status]:
         state.data[NAME] = pod.spec_requests

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 from kschedx.core.api.model import PodInfo
 from kschedx.core.api.selectors import Taint, tolerates
 from kschedx.core.framework.interface import CycleState, Plugin, Status
@@ -15,6 +17,10 @@ _UNSCHEDULABLE_TAINT = Taint("node.kubernetes.io/unschedulable", "", "NoSchedule
 class NodeUnschedulable(Plugin):
     name = NAME
     node_local = True
+
+    def pod_signature(self, pod: PodInfo) -> Hashable:
+        """What Filter reads of the pod (core/framework/shared_answers.py)."""
+        return pod.tolerations
 
     def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status:
         if not node.node.unschedulable:

@@ -36,6 +36,7 @@ from kschedx.core.plugins.podtopologyspread_common import (
     Constraint,
     InclusionPolicy,
     default_selector,
+    eligible_domains,
     matching_pods_per_node,
     node_has_keys,
     parse_constraints,
@@ -303,18 +304,27 @@ class PodTopologySpread(Plugin):
         if counts is None:
             per_node = [matching_pods_per_node(snapshot, pod.namespace, c.selector) for c in constraints]
             counts = [{} for _ in constraints]
-            policy = InclusionPolicy(pod)
-            for ni in nodes:
-                labels = ni.node.labels
-                if not node_has_keys(labels, constraints):
-                    continue
-                name = ni.name
-                for i, ok in enumerate(policy.eligible(constraints, ni)):
-                    if not ok:
+            if nodes is snapshot.node_infos:
+                # Every eligible domain starts at 0; only nodes with matching pods add to it.
+                for i, (domains, domain_of) in enumerate(eligible_domains(snapshot, pod, constraints)):
+                    m = counts[i] = dict.fromkeys(domains, 0)
+                    for name, n in per_node[i].items():
+                        value = domain_of.get(name)
+                        if value is not None:
+                            m[value] += n
+            else:
+                policy = InclusionPolicy(pod)
+                for ni in nodes:
+                    labels = ni.node.labels
+                    if not node_has_keys(labels, constraints):
                         continue
-                    value = labels[constraints[i].topology_key]
-                    m = counts[i]
-                    m[value] = m.get(value, 0) + per_node[i].get(name, 0)
+                    name = ni.name
+                    for i, ok in enumerate(policy.eligible(constraints, ni)):
+                        if not ok:
+                            continue
+                        value = labels[constraints[i].topology_key]
+                        m = counts[i]
+                        m[value] = m.get(value, 0) + per_node[i].get(name, 0)
         if engine_run:
             assert isinstance(memo, ReplicaMemo)
             memo.states[PRE_FILTER_KEY] = (len(memo.bound), (_signature(constraints), [dict(m) for m in counts]))
@@ -452,23 +462,28 @@ class PodTopologySpread(Plugin):
 
         per_node = [matching_pods_per_node(snapshot, pod.namespace, c.selector) for c in constraints]
         policy = InclusionPolicy(pod)
-        # Only domains holding a feasible node are counted, over every node of the cluster.
+        # Only domains holding a feasible node are counted, over every node of the cluster:
+        # only nodes with matching pods add anything, so those are the ones visited.
         if any(counts):
-            for ni in all_nodes:
-                labels = ni.node.labels
-                if require_all and not node_has_keys(labels, constraints):
+            by_name = snapshot.by_name
+            eligible_of: dict[str, list[bool] | None] = {}
+            for i, c in enumerate(constraints):
+                m = counts[i]
+                if not m:
                     continue
-                eligible = policy.eligible(constraints, ni)
-                name = ni.name
-                for i, c in enumerate(constraints):
-                    if not eligible[i]:
+                for name, n in per_node[i].items():
+                    if not n:
                         continue
-                    m = counts[i]
-                    value = labels.get(c.topology_key, "")
-                    if value not in m:
+                    if name not in eligible_of:
+                        held = by_name.get(name)
+                        eligible_of[name] = None if held is None or (
+                            require_all and not node_has_keys(held.node.labels, constraints)) \
+                            else policy.eligible(constraints, held)
+                    eligible = eligible_of[name]
+                    if eligible is None or not eligible[i]:
                         continue
-                    n = per_node[i].get(name)
-                    if n:
+                    value = by_name[name].node.labels.get(c.topology_key, "")
+                    if value in m:
                         m[value] += n
         state.data[PRE_SCORE_KEY] = PreScoreState(constraints, ignored, counts, weights, per_node)
         return Status.success()

@@ -320,3 +320,50 @@ def distinct(constraints: Iterable[Constraint]) -> list[LabelSelector]:
     for c in constraints:
         seen.setdefault(c.selector, None)
     return list(seen)
+
+
+# --------------------------------------------------------------------------- eligible domains
+
+
+class _Domains:
+    __slots__ = ("nodes", "count", "by_key")
+
+    def __init__(self, nodes: list[NodeInfo]) -> None:
+        self.nodes = nodes
+        self.count = len(nodes)
+        self.by_key: dict[Any, list[tuple[dict[str, None], dict[str, str]]]] = {}
+
+
+_DOMAINS: weakref.WeakKeyDictionary[Snapshot, _Domains] = weakref.WeakKeyDictionary()
+
+
+def eligible_domains(snapshot: Snapshot, pod: PodInfo,
+                     constraints: Sequence[Constraint]) -> list[tuple[dict[str, None], dict[str, str]]]:
+    """Per constraint, the domains of the snapshot's nodes that pass its inclusion policies
+    (in the order PreFilter meets them going through the nodes) and each such node's domain,
+    for nodes holding every topology key.
+
+    Which nodes are eligible depends on the nodes' labels and taints and on the pod's
+    nodeSelector, required node affinity and tolerations only, never on the pods bound, so
+    the answer is kept per snapshot (until its node set changes) for every pod alike."""
+    entry = _DOMAINS.get(snapshot)
+    if entry is None or entry.nodes is not snapshot.node_infos or entry.count != len(snapshot.node_infos):
+        entry = _DOMAINS[snapshot] = _Domains(snapshot.node_infos)
+    na = (pod.affinity.get("nodeAffinity") or {}).get("requiredDuringSchedulingIgnoredDuringExecution")
+    key = (repr(sorted((str(k), str(v)) for k, v in (pod.spec.get("nodeSelector") or {}).items())), repr(na),
+           pod.tolerations, tuple((c.topology_key, c.honor_node_affinity, c.honor_node_taints) for c in constraints))
+    hit = entry.by_key.get(key)
+    if hit is None:
+        hit = [({}, {}) for _ in constraints]
+        policy = InclusionPolicy(pod)
+        for ni in snapshot.node_infos:
+            labels = ni.node.labels
+            if not node_has_keys(labels, constraints):
+                continue
+            for i, ok in enumerate(policy.eligible(constraints, ni)):
+                if ok:
+                    value = labels[constraints[i].topology_key]
+                    hit[i][0].setdefault(value, None)
+                    hit[i][1][ni.name] = value
+        entry.by_key[key] = hit
+    return hit

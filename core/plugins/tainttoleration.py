@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 from kschedx.core.api.model import PodInfo
 from kschedx.core.api.selectors import Toleration, find_untolerated_taint, tolerates
 from kschedx.core.framework.interface import CycleState, Plugin, Status, default_normalize
@@ -16,6 +18,10 @@ class TaintToleration(Plugin):
     name = NAME
     normalize_reverse = True  # NormalizeScore is default_normalize(reverse=True)
     node_local = True
+
+    def pod_signature(self, pod: PodInfo) -> Hashable:
+        """What Filter and Score read of the pod (core/framework/shared_answers.py)."""
+        return pod.tolerations
 
     def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status:
         taint = find_untolerated_taint(node.node.taints, pod.tolerations, _FILTER_EFFECTS)

@@ -1,0 +1,141 @@
+"""The per-snapshot indexes the plugins keep across cycles give what a fresh count gives.
+
+InterPodAffinity's existing terms grouped by term (core/plugins/interpodaffinity_index.py)
+follow the snapshot's edits node by node; PodTopologySpread's eligible domains
+(podtopologyspread_common.eligible_domains) are kept per snapshot. Each is checked against
+a cycle on a snapshot built afresh, or against the plain per-node pass, after edits.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+from kschedx.core.api.model import PodInfo
+from kschedx.core.config.profile import default_profile
+from kschedx.core.framework.interface import CycleState
+from kschedx.core.framework.runtime import Framework
+from kschedx.core.plugins import REGISTRY
+from kschedx.core.snapshot import Snapshot
+
+from .helpers import node, pod, snapshot
+
+Dict = dict[str, Any]
+ZONE = "topology.kubernetes.io/zone"
+HOST = "kubernetes.io/hostname"
+
+
+def _term(app: str, key: str) -> Dict:
+    return {"labelSelector": {"matchLabels": {"app": app}}, "topologyKey": key}
+
+
+def _existing(name: str, at: str, app: str, kind: int) -> Dict:
+    p = pod(name, cpu="100m", node_name=at, labels={"app": app})
+    if kind == 0:
+        p["spec"]["affinity"] = {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+            _term("web", HOST)]}}
+    elif kind == 1:
+        p["spec"]["affinity"] = {"podAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
+            {"weight": 7, "podAffinityTerm": _term("web", ZONE)}]}}
+    elif kind == 2:
+        p["spec"]["affinity"] = {"podAntiAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
+            {"weight": 3, "podAffinityTerm": _term("web", HOST)}, {"weight": 3, "podAffinityTerm": _term("web", HOST)}]}}
+    elif kind == 3:
+        p["spec"]["affinity"] = {"podAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+            _term("web", ZONE)]}}
+    return p
+
+
+def _cluster() -> list[Dict]:
+    objs: list[Dict] = [node(f"n{i}", labels={ZONE: "abc"[i % 3]}) for i in range(9)]
+    # Required anti-affinity against the incoming pod on two nodes only: the others stay
+    # feasible, so the scores count too.
+    objs += [_existing(f"e{i}", f"n{i % 9}", f"db{i % 2}", i % 5 if i % 5 or i in (0, 10) else 4)
+             for i in range(30)]
+    objs.append(pod("rare", node_name="n3", labels={"app": "rare"}))
+    return objs
+
+
+def _incoming() -> Dict:
+    p = pod("in", cpu="100m", labels={"app": "web"})
+    p["spec"]["affinity"] = {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+        _term("rare", HOST)]}}
+    return p
+
+
+def _result(snap: Snapshot) -> str:
+    fw = Framework(default_profile(REGISTRY), snap, REGISTRY)
+    r = fw.run_cycle(PodInfo(_incoming()), all_reasons=True)
+    out = r.to_json()
+    # Every kind of term is at work: filtered nodes of both anti-affinities, and scores.
+    plugins = {v.get("plugin") for v in out["nodes"].values()}
+    assert "InterPodAffinity" in plugins and any(v["feasible"] for v in out["nodes"].values())
+    assert any(p["name"] == "InterPodAffinity" and any(s["raw"] for s in p["scores"].values())
+               for p in out["scorePlugins"])
+    return json.dumps(out, sort_keys=True)
+
+
+def _fresh(objs: list[Dict]) -> Snapshot:
+    return snapshot(*copy.deepcopy(objs))
+
+
+def test_interpodaffinity_groups_follow_the_snapshot_edits() -> None:
+    objs = _cluster()
+    kept = snapshot(*objs)
+    assert _result(kept) == _result(_fresh(objs))
+    added: list[PodInfo] = []
+    for i, kind in enumerate((0, 1, 2, 3, 0, 1)):
+        raw = _existing(f"x{i}", f"n{(i * 4) % 9}", "db1", kind)
+        info = PodInfo(raw)
+        kept.add_pod(info)
+        added.append(info)
+        objs.append(raw)
+        assert _result(kept) == _result(_fresh(objs)), i
+    for info in added[::2]:
+        kept.remove_pod(info)
+        objs = [o for o in objs if o is not info.raw]
+        assert _result(kept) == _result(_fresh(objs))
+    # Pods that were there from the start go too.
+    first = next(p for p in kept.all_pods() if p.name == "e0")
+    kept.remove_pod(first)
+    objs = [o for o in objs if o is not first.raw]
+    assert _result(kept) == _result(_fresh(objs))
+
+
+def _spread_state(snap: Snapshot, incoming: Dict, nodes: list[Any]) -> list[list[tuple[str, int]]]:
+    fw = Framework(default_profile(REGISTRY), snap, REGISTRY)
+    pl = fw.plugins.instances["PodTopologySpread"]
+    state = CycleState()
+    _res, st = pl.pre_filter(state, PodInfo(incoming), nodes)  # type: ignore[attr-defined]
+    assert st.is_success
+    s = state.data["PreFilterPodTopologySpread"]
+    return [list(m.items()) for m in s.counts]
+
+
+def test_spread_domains_kept_per_snapshot_equal_the_pass_over_the_nodes() -> None:
+    objs: list[Dict] = [node(f"n{i}", labels={ZONE: "abc"[i % 3], "pool": "xy"[i % 2]},
+                             taints=[{"key": "t", "effect": "NoSchedule"}] if i % 4 == 3 else None)
+                        for i in range(12)]
+    objs.append(node("nozone"))
+    objs += [pod(f"p{i}", node_name=f"n{i % 12}", labels={"app": "web"}) for i in range(20)]
+    snap = snapshot(*objs)
+    variants: list[Dict] = []
+    for policy in ({}, {"nodeAffinityPolicy": "Ignore"}, {"nodeTaintsPolicy": "Honor"}):
+        for selector in (None, {"pool": "x"}):
+            p = pod("in", labels={"app": "web"})
+            p["spec"]["topologySpreadConstraints"] = [
+                {"maxSkew": 1, "topologyKey": ZONE, "whenUnsatisfiable": "DoNotSchedule",
+                 "labelSelector": {"matchLabels": {"app": "web"}}, **policy},
+                {"maxSkew": 2, "topologyKey": HOST, "whenUnsatisfiable": "DoNotSchedule",
+                 "labelSelector": {"matchLabels": {"app": "web"}}}]
+            if selector:
+                p["spec"]["nodeSelector"] = selector
+            variants.append(p)
+            tolerant = copy.deepcopy(p)
+            tolerant["spec"]["tolerations"] = [{"key": "t", "operator": "Exists"}]
+            variants.append(tolerant)
+    for _round in range(2):  # the second round answers from what the first kept
+        for p in variants:
+            assert _spread_state(snap, p, snap.node_infos) == _spread_state(snap, p, list(snap.node_infos))
+        snap.add_pod(PodInfo(pod("late", node_name="n5", labels={"app": "web"})))
