@@ -1,16 +1,19 @@
 #!/usr/bin/env python3
-"""The SPEC §4 benchmarks: print the figures for a generated cluster (made if missing).
+"""The SPEC §4 and issue-19 benchmarks: print the figures for a generated cluster (made if missing).
 
     python bench/run_bench.py                      # 5,000 nodes / 150,000 pods, all figures
     python bench/run_bench.py --nodes 1000         # another size
     python bench/run_bench.py --scaling 500,1000,5000 --skip-slow
 
 Figures: JSON load (kschedx's loader + snapshot, against plain ``json.load`` of the same
-file + the same snapshot construction), YAML load (libyaml C loader) at the smallest
-size, one explain cycle and its rendering (table, wide, JSON, and HTML with the report's
-size), ``--replicas 100``, ``check`` over 50 manifests, peak RSS of each step's process,
-and the start-up of ``kschedx --help`` and of a 3-node explain. Each figure runs in a
-fresh process so that memory and caches don't leak between them.
+file + the same snapshot construction), the same cluster as a kubectl-style YAML dump,
+one explain cycle and its rendering (table, wide, JSON, and HTML with the report's size),
+``--replicas 100``, the cost of each extra copy of ``--replicas N`` (N in the thousands)
+against one independent full cycle, ``check`` over 50 manifests, ``pending`` with 1,000
+pending pods from 40 workloads, the peak RSS of each step's process, and the start-up of
+``kschedx --help`` and of a 3-node explain. Each figure runs in a fresh process so that
+memory and caches don't leak between them; the last table sets each of issue 19's rows
+beside the figure it is compared with, measured in the same run.
 """
 
 from __future__ import annotations
@@ -58,12 +61,16 @@ spec:
 """
 
 
-def dump(nodes: int, ext: str = "json") -> Path:
-    path = DATA / f"cluster-{nodes}.{ext}"
+def dump(nodes: int, ext: str = "json", pending: int = 0, workloads: int = 40) -> Path:
+    """The generated dump of ``nodes`` nodes (the same cluster for every ``ext``), made if
+    missing; with ``pending``, that cluster plus as many Pending pods from ``workloads``."""
+    name = f"cluster-{nodes}" + (f"-pending{pending}" if pending else "") + f".{ext}"
+    path = DATA / name
     if not path.exists():
         print(f"  generating {path.name} ...", file=sys.stderr, flush=True)
-        subprocess.run([sys.executable, str(HERE / "generate_cluster.py"), "--nodes", str(nodes), "--out", str(path)],
-                       check=True)
+        extra = ["--pending", str(pending), "--pending-workloads", str(workloads)] if pending else []
+        subprocess.run([sys.executable, str(HERE / "generate_cluster.py"), "--nodes", str(nodes), "--out", str(path),
+                        *extra], check=True)
     return path
 
 
@@ -156,7 +163,8 @@ import subprocess
 t = time.perf_counter()
 out = subprocess.run([sys.argv[3], "explain", sys.argv[2], "--cluster", sys.argv[1], *sys.argv[4:]],
                      capture_output=True)
-print(json.dumps({"cli": time.perf_counter() - t, "rc": out.returncode}))
+print(json.dumps({"cli": time.perf_counter() - t, "rc": out.returncode,
+                  "rss": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}))
 """
 
 CHECK = """
@@ -169,13 +177,54 @@ print(json.dumps({"check": time.perf_counter() - t, "n": len(rep.entries), "rss"
 """
 
 
-def manifests(tmp: Path, n: int = 50) -> Path:
+# Each extra copy of --replicas N (argv[3]), against one independent full cycle (no memo,
+# a fresh cycle on the snapshot with every copy bound) of the next copy, in the same process.
+COPIES = PREPARED + """
+import copy
+from kschedx.core.progress import listening
+n = int(sys.argv[3])
+marks = {}
+def mark(phase, done, total):
+    if done is not None and phase.startswith("placing") and done not in marks:
+        marks[done] = time.perf_counter()
+t = time.perf_counter()
+with listening(mark):
+    steps = e.run_replicas(snap, inc, prof, n)
+t_all = time.perf_counter() - t
+t_first = marks.get(1, t + t_all) - t  # copy 0's cycle and binding, before copy 1 starts
+placed = sum(1 for s in steps if s.selected_node)
+nxt = copy.deepcopy(inc.pod)
+nxt.setdefault("metadata", {})["name"] = "bench-probe-next"
+inc_next = e.prepare_object(nxt, sys.argv[2], objs)
+fulls = []
+for _ in range(3):
+    t = time.perf_counter()
+    e.run(snap, inc_next, prof)
+    fulls.append(time.perf_counter() - t)
+print(json.dumps({"first": t_first, "all": t_all, "n": len(steps), "placed": placed,
+                  "per_copy": (t_all - t_first) / max(len(steps) - 1, 1), "full": min(fulls), "rss": rss()}))
+"""
+
+PENDING = """
+from kschedx.core.explain import front as e
+from kschedx.core.explain.pending import explain_pending
+objs = e.load_cluster_files([sys.argv[1]])
+t = time.perf_counter()
+rep = explain_pending(objs)
+t_pending = time.perf_counter() - t
+print(json.dumps({"pending": t_pending, "n": len(rep.pods), "fit": sum(1 for p in rep.pods if p.would_fit),
+                  "rss": rss()}))
+"""
+
+
+def manifests(tmp: Path, n: int = 50) -> tuple[Path, int]:
+    """``n`` Deployments of 1-3 replicas each, and how many copies they have in all."""
     d = tmp / "manifests"
     d.mkdir(exist_ok=True)
     for i in range(n):
         text = INCOMING.replace("bench-probe", f"bench-{i}").replace("replicas: 100", f"replicas: {1 + i % 3}")
         (d / f"m{i:02d}.yaml").write_text(text)
-    return d
+    return d, sum(1 + i % 3 for i in range(n))
 
 
 def startup(tmp: Path) -> tuple[float, float]:
@@ -198,13 +247,19 @@ def startup(tmp: Path) -> tuple[float, float]:
     return best([exe, "--help"]), best([exe, "explain", str(pod), "--cluster", str(tiny)])
 
 
+def gib(mb: float) -> str:
+    return f"{mb / 1024:.2f} GiB"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--nodes", type=int, default=5000)
+    ap.add_argument("--copies", type=int, default=1000, help="N of the per-copy figure (--replicas N)")
+    ap.add_argument("--pending", type=int, default=1000, help="pending pods of the pending figure")
+    ap.add_argument("--pending-workloads", type=int, default=40)
     ap.add_argument("--scaling", default="", help="comma-separated node counts for the scaling table")
     ap.add_argument("--skip-slow", action="store_true", help="only the scaling table and start-up")
-    ap.add_argument("--yaml-nodes", default="500",
-                    help="sizes of the YAML dumps to load (comma-separated; 5000 takes minutes to generate)")
+    ap.add_argument("--skip-yaml", action="store_true", help="leave out the YAML dump (it takes minutes to generate)")
     ap.add_argument("--profile", action="store_true", help="also print the hot spots of --replicas 100")
     args = ap.parse_args()
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
@@ -216,32 +271,7 @@ def main() -> None:
         h, s = startup(tmp)
         print(f"start-up: kschedx --help {h:.2f} s, 3-node explain {s:.2f} s (best of 5)")
         if not args.skip_slow:
-            path = dump(args.nodes)
-            size = path.stat().st_size / 1e6
-            base = child(LOAD_BASELINE, str(path))
-            ours = child(LOAD_KSCHEDX, str(path))
-            print(f"{args.nodes} nodes, dump {size:.0f} MB JSON:")
-            print(f"  json.load {base['parse']:.1f} s + snapshot = {base['total']:.1f} s (peak {base['rss']:.0f} MB)")
-            print(f"  kschedx load {ours['load']:.1f} s + snapshot = {ours['total']:.1f} s (peak {ours['rss']:.0f} MB), "
-                  f"{ours['total'] / base['total']:.2f}x the baseline")
-            cyc = child(CYCLE, str(path), str(pod))
-            print(f"  one explain cycle {cyc['cold']:.2f} s (first) / {cyc['cycle']:.2f} s (next); "
-                  f"--replicas 100 {cyc['replicas']:.1f} s ({cyc['placed']:.0f} placed); peak {cyc['rss']:.0f} MB")
-            print(f"  rendering that cycle: table {cyc['table']:.2f} s, "
-                  f"-o wide {cyc['wide']:.2f} s, -o json {cyc['json']:.2f} s, "
-                  f"-o html {cyc['html']:.2f} s ({cyc['html_mb']:.1f} MB)")
-            exe = shutil.which("kschedx", path=str(Path(sys.executable).parent)) or "kschedx"
-            for extra in ([], ["--replicas", "100"], ["--replicas", "100", "-o", "json"]):
-                cli = child(CLI, str(path), str(pod), exe, *extra)
-                print(f"  end to end: kschedx explain {' '.join(extra) or '(table)'} {cli['cli']:.1f} s "
-                      f"(exit {cli['rc']:.0f})")
-            chk = child(CHECK, str(path), str(manifests(tmp)))
-            print(f"  check over {chk['n']:.0f} manifests {chk['check']:.1f} s; peak {chk['rss']:.0f} MB")
-            for n in (int(x) for x in args.yaml_nodes.split(",")):
-                ydump = dump(n, "yaml")
-                y = child(LOAD_KSCHEDX, str(ydump))
-                print(f"  YAML (libyaml events), {n} nodes / {ydump.stat().st_size / 1e6:.0f} MB: load {y['load']:.1f} s "
-                      f"+ snapshot = {y['total']:.1f} s (peak {y['rss']:.0f} MB)")
+            slow(args, tmp, pod)
         if args.profile:
             top = child(PROFILE, str(dump(args.nodes)), str(pod))
             print(f"profile of --replicas 100 at {args.nodes} nodes (cProfile, tottime s, slower than unprofiled):")
@@ -255,6 +285,72 @@ def main() -> None:
                 cyc = child(CYCLE, str(path), str(pod))
                 print(f"  {n:6d} {n * 30:8d} {ours['total']:8.1f} {cyc['cold']:8.2f} {cyc['replicas']:8.1f} "
                       f"{cyc['rss']:8.0f}")
+
+
+def slow(args: argparse.Namespace, tmp: Path, pod: Path) -> None:
+    """Every figure on the ``--nodes`` cluster, then issue 19's rows side by side."""
+    n = args.nodes
+    path = dump(n)
+    size = path.stat().st_size / 1e6
+    base = child(LOAD_BASELINE, str(path))
+    ours = child(LOAD_KSCHEDX, str(path))
+    print(f"{n} nodes, dump {size:.0f} MB JSON:")
+    print(f"  json.load {base['parse']:.1f} s + snapshot = {base['total']:.1f} s (peak {base['rss']:.0f} MB)")
+    print(f"  kschedx load {ours['load']:.1f} s + snapshot = {ours['total']:.1f} s (peak {ours['rss']:.0f} MB), "
+          f"{ours['total'] / base['total']:.2f}x the baseline")
+    yaml_fig = None
+    if not args.skip_yaml:
+        ydump = dump(n, "yaml")
+        yaml_fig = child(LOAD_KSCHEDX, str(ydump))
+        print(f"  the same cluster as kubectl-style YAML ({ydump.stat().st_size / 1e6:.0f} MB): load "
+              f"{yaml_fig['load']:.1f} s + snapshot = {yaml_fig['total']:.1f} s (peak {yaml_fig['rss']:.0f} MB), "
+              f"{yaml_fig['total'] / ours['total']:.2f}x the JSON dump")
+    cyc = child(CYCLE, str(path), str(pod))
+    print(f"  one explain cycle {cyc['cold']:.2f} s (first) / {cyc['cycle']:.2f} s (next); "
+          f"--replicas 100 {cyc['replicas']:.1f} s ({cyc['placed']:.0f} placed); peak {cyc['rss']:.0f} MB")
+    print(f"  rendering that cycle: table {cyc['table']:.2f} s, "
+          f"-o wide {cyc['wide']:.2f} s, -o json {cyc['json']:.2f} s, "
+          f"-o html {cyc['html']:.2f} s ({cyc['html_mb']:.1f} MB)")
+    cop = child(COPIES, str(path), str(pod), str(args.copies))
+    print(f"  --replicas {args.copies}: {cop['all']:.1f} s for {cop['n']:.0f} copies ({cop['placed']:.0f} placed), "
+          f"the first {cop['first'] * 1e3:.0f} ms, each next {cop['per_copy'] * 1e3:.2f} ms; "
+          f"one independent full cycle {cop['full'] * 1e3:.0f} ms; peak {cop['rss']:.0f} MB")
+    exe = shutil.which("kschedx", path=str(Path(sys.executable).parent)) or "kschedx"
+    cli_peak = 0.0
+    for extra in ([], ["--replicas", "100"], ["--replicas", "100", "-o", "json"]):
+        cli = child(CLI, str(path), str(pod), exe, *extra)
+        cli_peak = max(cli_peak, cli["rss"])
+        print(f"  end to end: kschedx explain {' '.join(extra) or '(table)'} {cli['cli']:.1f} s "
+              f"(exit {cli['rc']:.0f}, peak {cli['rss']:.0f} MB)")
+    mdir, cycles = manifests(tmp)
+    chk = child(CHECK, str(path), str(mdir))
+    print(f"  check over {chk['n']:.0f} manifests {chk['check']:.1f} s; peak {chk['rss']:.0f} MB")
+    pdump = dump(n, "json", args.pending, args.pending_workloads)
+    pen = child(PENDING, str(pdump))
+    print(f"  pending: {pen['n']:.0f} pending pods ({pen['fit']:.0f} would fit) {pen['pending']:.1f} s; "
+          f"peak {pen['rss']:.0f} MB")
+
+    # Issue 19's rows: each figure, what it is set against in this run, and the target.
+    peak = max(ours["rss"], cyc["rss"], cli_peak)
+    rows = []
+    if yaml_fig is not None:
+        rows.append(("YAML dump: load + snapshot", f"{yaml_fig['total']:.1f} s, peak {gib(yaml_fig['rss'])}",
+                     f"{yaml_fig['total'] / ours['total']:.2f}x the JSON dump ({ours['total']:.1f} s)",
+                     "<= 2x, <= 3 GiB", yaml_fig["total"] <= 2 * ours["total"] and yaml_fig["rss"] <= 3072))
+    rows.append((f"each extra copy of --replicas {args.copies}", f"{cop['per_copy'] * 1e3:.2f} ms",
+                 f"{cop['per_copy'] / cop['full']:.3f}x a full cycle ({cop['full'] * 1e3:.0f} ms)", "<= 3 ms",
+                 cop["per_copy"] <= 0.003))
+    rows.append((f"pending, {pen['n']:.0f} pods", f"{pen['pending']:.1f} s",
+                 f"{pen['pending'] / (pen['n'] * cop['full']):.2f}x one full cycle per pod", "<= 15 s",
+                 pen["pending"] <= 15))
+    rows.append((f"check, {chk['n']:.0f} manifests", f"{chk['check']:.1f} s",
+                 f"{chk['check'] / (cycles * cop['full']):.2f}x {cycles} full cycles", "<= 3 s", chk["check"] <= 3))
+    rows.append(("peak RSS, JSON dump", gib(peak), f"{peak / base['rss']:.2f}x json.load + snapshot "
+                 f"({gib(base['rss'])})", "<= 2 GiB", peak <= 2048))
+    print(f"issue 19 at {n} nodes:")
+    width = max(len(r[0]) for r in rows)
+    for what, fig, ratio, target, ok in rows:
+        print(f"  {what:<{width}}  {fig:<22} {ratio:<44} target {target:<16} {'met' if ok else 'NOT MET'}")
 
 
 if __name__ == "__main__":
