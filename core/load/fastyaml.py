@@ -91,6 +91,8 @@ _RISKY_VALUE = (
     + rb"(?!" + _SAME_NUMBER + _END_VALUE + rb")(?:" + _TYPED + rb")" + _END_VALUE
     + rb"|" + _VALUE_WORDS + _END_VALUE
     + rb"|-\.[0-9]"
+    # the start of a timestamp whose time a plain scalar's next line could hold
+    + rb"|[0-9][0-9][0-9][0-9]-[0-9][0-9]?-[0-9][0-9]?(?![0-9])"
 )
 _RISKY_KEY = (
     rb"(?=[-+.0-9])(?:" + _TYPED + rb")" + _END_KEY
@@ -109,8 +111,9 @@ _ODD_ESCAPE = re.compile(rb"\\(?![\\\"nrtbf/ 0aveN_LPxuU\n])|\\x(?![0-9a-fA-F]{2
                          rb"|\\U(?![0-9a-fA-F]{8})")
 # Bytes that need a closer look: all but printable ASCII and newlines.
 _PRINTABLE_ASCII = bytes(range(0x20, 0x7F)) + b"\n"
-# What PyYAML's reader refuses beyond ASCII (C1 controls, U+FFFE/U+FFFF).
-_UNPRINTABLE = re.compile(rb"\xc2[\x80-\x84\x86-\x9f]|\xef\xbf[\xbe\xbf]")
+# What PyYAML's reader refuses beyond ASCII (C1 controls, U+FFFE/U+FFFF), and what it
+# takes for a line break (NEL, U+2028, U+2029) or skips (a byte order mark).
+_UNPRINTABLE = re.compile(rb"\xc2[\x80-\x85\x86-\x9f]|\xef\xbf[\xbe\xbf]|\xe2\x80[\xa8\xa9]|\xef\xbb\xbf")
 # The first line at column 0 after the items that isn't an item, a comment or blank.
 _AFTER_ITEMS = re.compile(rb"\n(?=[^ \-#\n]|-[^ \n]|\Z)")
 _PLAIN_FLOAT = re.compile(r"-?[0-9]+\.[0-9]+")
@@ -139,7 +142,7 @@ def load_list(data: bytes, exact: ExactLoader,
     rest = data.translate(None, _PRINTABLE_ASCII)
     if rest:
         if rest.translate(None, b"\t\r").translate(None, bytes(range(0x80, 0x100))) or _UNPRINTABLE.search(rest):
-            return None  # control characters: PyYAML refuses them
+            return None  # control characters, odd line breaks: the exact path
         if not rest.isascii():
             try:
                 data.decode("utf-8")
@@ -164,6 +167,12 @@ def load_list(data: bytes, exact: ExactLoader,
     after = _AFTER_ITEMS.search(data, max(last, start - 1))
     end = after.end() if after is not None else len(data)
     try:
+        # The document without its items; that "items:" is a key of the top mapping (not
+        # a line of a string that spans lines) shows in the text before it read alone.
+        head = exact(data[:at] + b"items: []\n")
+        if len(head) != 1 or not isinstance(head[0][0], dict) or list(head[0][0])[-1:] != ["items"] \
+                or head[0][0]["items"] != []:
+            return None
         skeleton = exact(data[:at] + b"items: []\n" + data[end:])
         if len(skeleton) != 1 or not isinstance(skeleton[0][0], dict) or skeleton[0][0].get("items") != []:
             return None

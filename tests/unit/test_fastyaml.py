@@ -180,6 +180,11 @@ def test_each_plain_scalar_alone(value: str, spy: Spy) -> None:
     "items:\n- a: plain\n    multi\n    line\n  b: 2001-12-14\n    21:59:43.10\n  c: x\n\n    y\n- p\n  q\n",
     # keys with spaces, quoted keys, spaces around
     "items:\n- a b: c\n  \"yes\": 1\n  'no': 2\n  k:    yes   \n  l:   8080  \n-   - x\n    -    y\n",
+    # a timestamp over two lines (the date alone isn't one)
+    "items:\n- a: 2001-1-1\n    10:00:00\n  b: 2001-12-14\n    10:00:00\n",
+    # line breaks beyond ASCII, byte order marks inside
+    "items:\n- a: x\u2028y\n  b: \"x\u2029y\"\n  c: x\x85y\n  d: x\ufeffy\n",
+    "items:\n- a: caf\u00e9\n  b: \"\u00e9\"\n",
     # tabs, carriage returns, non-ASCII
     "items:\n- a: \"tab\there\"\n  b: caf\u00e9\n  c: \u2028x\n- d: x\r\n",
     # the items between other keys, the document started with ---
@@ -187,6 +192,8 @@ def test_each_plain_scalar_alone(value: str, spy: Spy) -> None:
     # directives; a second document after the items
     "%YAML 1.1\n---\nitems:\n- a\n", "%TAG ! tag:example.com,2000:\n---\nitems:\n- !foo a\n",
     "items:\n- a\n---\nitems:\n- b\n", "items:\n- a\n...\n", "items:\n- a\n--- x\n",
+    # "items:" inside a string over several lines
+    "x: \"\nitems:\n- 1\n\"\nitems: []\n", "x: 'a\nitems:\n- 1\nb'\n",
     # nested block sequences and mappings
     "items:\n- - - 1\n    - 2\n  - a: - 3\n- a:\n  - b:\n    - c: d\n",
 ])
