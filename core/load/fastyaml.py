@@ -232,7 +232,7 @@ def _ryml_items(piece: bytes | memoryview) -> list[Any] | None:
         js = ryml.emit_json_malloc(tree, tree.root_id())
         del tree
         items = _DECODER.decode(js)
-    except (ryml.ExceptionBasic, msgspec.DecodeError, msgspec.ValidationError, _NotAlike, RuntimeError):
+    except (ryml.ExceptionBasic, msgspec.DecodeError, msgspec.ValidationError, _NotAlike, RuntimeError, UnicodeError):
         return None
     return items if isinstance(items, list) else None
 

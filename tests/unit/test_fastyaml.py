@@ -96,7 +96,7 @@ LOOKALIKES = [
     "inf", "nan", "infinity", "-infinity", "2001-12-14", "2001-12-14t21:59:43.10-05:00", "2001-12-14 21:59:43.10 -5",
     "<<", "=", "123456789012345678901234567890", "1.35.4", "10.0.0.1", "100m", "128Mi", "d17f-4acf", "- x",
     "a: b", "a #b", "#x", "@x", "`x", "%x", "!x", "&x", "*x", "[x]", "{x}", "{}", "[]", "x\ny", "x\ny\n", "x\n\ny\n\n",
-    " lead", "trail ", "tab\tx", "cr\rx", "\x01", "\x1b", "caf\u00e9", "\u2028", "\U0001F600", 'q"uote', "back\\slash",
+    " lead", "trail ", "tab\tx", "cr\rx", "\x01", "\x1b", "caf\u00e9", "\u2028", "\U0001F600", "\x7f", "\x85", "\ufeff", "\x00", 'q"uote', "back\\slash",
     "it's",
 ]
 
@@ -170,6 +170,8 @@ def test_each_plain_scalar_alone(value: str, spy: Spy) -> None:
     # quoted scalars over several lines, escapes
     "items:\n- a: \"fold\n    ed\n\n    x\"\n  b: 'it''s\n    two'\n  c: \"\\u00e9\\U0001F600\\N\\_\\L\\P\\/\\ x\\\\\\\"\"\n"
     "  d: \"\\x41\\t\\n\\r\\b\\f\"\n  e: \"\\e\\0\\a\\v\"\n  f: \"bad \\q\"\n",
+    # escapes to surrogates, NUL and other characters JSON can't hold as they are
+    "items:\n- \"\\U0010FFFF\"\n- \"\\x00\\x7f\\x85\\ufeff\"\n",
     # anchors, aliases, merge keys, tags
     "items:\n- &a {x: 1}\n- *a\n- <<: *a\n  y: 2\n- !!str 5\n- !!binary aGVsbG8=\n- !!set {a, b}\n- !!float 1\n- tagged: !!int '7'\n",
     # flow collections with content, complex keys, empty collections
@@ -227,6 +229,16 @@ def alike(text: str) -> None:
 ])
 def test_texts_it_refuses(text: str) -> None:
     assert fastyaml.load_list(text.encode(), yamlload.load_exact) is None
+
+
+def test_surrogate_escapes_are_left_to_libyaml() -> None:
+    # rapidyaml's JSON can't hold them (or pairs them up); libyaml refuses them, as the
+    # exact path always did (PyYAML's pure-Python reader would take them).
+    for text in ("items:\n- a: \"\\ud800\"\n", "items:\n- \"\\ud83d\\ude00\"\n"):
+        assert fastyaml._ryml_items(text.encode()[7:]) is None
+        assert fastyaml.load_list(text.encode(), yamlload.load_exact) is None
+        with pytest.raises(yaml.YAMLError):
+            yamlload.load_exact(text.encode())
 
 
 def test_invalid_utf8_is_refused() -> None:
