@@ -168,6 +168,7 @@ def test_each_plain_scalar_alone(value: str, spy: Spy) -> None:
     "items:\n- a: |\n    line1\n    line2\n  b: |-\n    x\n  c: |+\n    x\n\n  d: >\n    folded\n    text\n\n    more\n"
     "  e: |2-\n     lead\n  f: >-\n    x\n    y\n",
     # quoted scalars over several lines, escapes
+    "items:\n- a: \"x\\\n  y\"\n  b: 'x\n\n  y'\n",
     "items:\n- a: \"fold\n    ed\n\n    x\"\n  b: 'it''s\n    two'\n  c: \"\\u00e9\\U0001F600\\N\\_\\L\\P\\/\\ x\\\\\\\"\"\n"
     "  d: \"\\x41\\t\\n\\r\\b\\f\"\n  e: \"\\e\\0\\a\\v\"\n  f: \"bad \\q\"\n",
     # escapes to surrogates, NUL and other characters JSON can't hold as they are
@@ -262,6 +263,13 @@ def test_invalid_utf8_is_refused() -> None:
     ("items:\n- a: x\n    y: 1\n", None),
     ("items:\n- a: |\n  x\n- b\n", None),
     ("items:\n- a: \"\\q\"\n", None),
+    ("items:\n- \"multi\n  line key\": v\n", None),
+    ("items:\n- 'multi\n  line key': v\n", None),
+    ("items:\n- \"a\\\n  b\": v\n", None),
+    ("items:\n- x: 1\n  a\n  b: c\n", None),
+    ("items:\n- a: \"x\" y\n", None),
+    ("items:\n- a: - b\n", None),
+    ("items:\n- a: |1\n  x\n", None),
     ("items:\n- a: 1\nkind: List\nother:\n- b\n", None),
 ])
 def test_errors_name_the_same_line_as_the_exact_loader(text: str, line: int | None, monkeypatch: pytest.MonkeyPatch) -> None:
