@@ -112,6 +112,12 @@ _RISKY_AFTER_KEY = re.compile(rb": [ ]*+(?=[-+.0-9~<=yYnNoOTFiI&*!?@`%,\]}\[{\"'
 # Escapes rapidyaml might read otherwise than PyYAML (PyYAML refuses unknown ones).
 _ODD_ESCAPE = re.compile(rb"\\(?![\\\"nrtbf/ 0aveN_LPxuU\n])|\\x(?![0-9a-fA-F]{2})|\\u(?![0-9a-fA-F]{4})"
                          rb"|\\U(?![0-9a-fA-F]{8})")
+# PyYAML refuses a key of more than 1024 characters; rapidyaml takes it. Lines that long
+# are looked at one by one.
+_LONG_LINE = re.compile(rb"\n[^\n]{1000}")
+_NODE_START = re.compile(rb"[ ]*+(?:-[ ]++)*+")
+_QUOTED = re.compile(rb"\"(?:[^\"\\]|\\.)*+\"|'(?:[^']|'')*+'")
+_KEY_END = re.compile(rb":(?: |\Z)")
 # Bytes that need a closer look: all but printable ASCII and newlines.
 _PRINTABLE_ASCII = bytes(range(0x20, 0x7F)) + b"\n"
 # What PyYAML's reader refuses beyond ASCII (C1 controls, U+FFFE/U+FFFF), and what it
@@ -224,7 +230,21 @@ def _alike(data: bytes, a: int, b: int) -> bool:
     """Whether rapidyaml's JSON of ``data[a:b]`` can be shown to equal what PyYAML reads
     (the searches start at the newline before ``a``, so that its first line is a line)."""
     return _RISKY_AT_LINE.search(data, a - 1, b) is None and _RISKY_AFTER_KEY.search(data, a, b) is None \
-        and _ODD_ESCAPE.search(data, a, b) is None and data.find(b"\t", a, b) < 0 and data.find(b"\r", a, b) < 0
+        and _ODD_ESCAPE.search(data, a, b) is None and data.find(b"\t", a, b) < 0 and data.find(b"\r", a, b) < 0 \
+        and not any(_long_key(data, m.start() + 1, b) for m in _LONG_LINE.finditer(data, a - 1, b))
+
+
+def _long_key(data: bytes, start: int, b: int) -> bool:
+    """Whether the line at ``start`` (of 1,000 characters or more) may hold a key of
+    about 1,024 characters or more."""
+    end = data.find(b"\n", start, b)
+    line = data[start:end if end >= 0 else b]
+    node = _NODE_START.match(line).end()  # type: ignore[union-attr]  # (it matches the empty string)
+    if line[node:node + 1] in (b'"', b"'"):
+        quoted = _QUOTED.match(line, node)
+        return quoted is None or (quoted.end() - node >= 1000 and line[quoted.end():].lstrip(b" ")[:1] == b":")
+    colon = _KEY_END.search(line, node)
+    return colon is not None and colon.start() - node >= 1000
 
 
 def _ryml_items(piece: bytes | memoryview) -> list[Any] | None:

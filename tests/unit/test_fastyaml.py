@@ -181,6 +181,8 @@ def test_each_plain_scalar_alone(value: str, spy: Spy) -> None:
     "# head\nitems:\n# between\n- a:\n  b: ''\n  c: \"\"\n  a: 2\n-\n  k: v\n-\n- # c\n  x: 1\n\n\n- y\nkind: List # tail\n",
     # plain scalars over several lines
     "items:\n- a: plain\n    multi\n    line\n  b: 2001-12-14\n    21:59:43.10\n  c: x\n\n    y\n- p\n  q\n",
+    # long lines, long keys
+    "items:\n- a: " + "v" * 3000 + "\n  b: \"" + "v: " * 1000 + "\"\n  " + "k" * 900 + ": v\n- " + "x: " * 500 + "\n",
     # keys with spaces, quoted keys, spaces around
     "items:\n- a b: c\n  \"yes\": 1\n  'no': 2\n  k:    yes   \n  l:   8080  \n-   - x\n    -    y\n",
     # a timestamp over two lines (the date alone isn't one)
@@ -270,6 +272,10 @@ def test_invalid_utf8_is_refused() -> None:
     ("items:\n- a: \"x\" y\n", None),
     ("items:\n- a: - b\n", None),
     ("items:\n- a: |1\n  x\n", None),
+    ("items:\n- " + "k" * 1100 + ": v\n", None),
+    ("items:\n- \"" + "k" * 1100 + "\": v\n", None),
+    ("items:\n- a: 1\n  " + "k:" * 600 + " v\n", None),
+    ("items:\n- a: 1\n  - - '" + "k" * 1100 + "' : v\n", None),
     ("items:\n- a: 1\nkind: List\nother:\n- b\n", None),
 ])
 def test_errors_name_the_same_line_as_the_exact_loader(text: str, line: int | None, monkeypatch: pytest.MonkeyPatch) -> None:
