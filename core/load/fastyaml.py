@@ -84,9 +84,10 @@ _VALUE_WORDS = (rb"(?:y(?:es)|Y(?:es|ES)|n(?:o)|N(?:o|O|ull|ULL)|o(?:n|ff)|O(?:n
 _KEY_WORDS = rb"(?:" + _BOOL_NULL + rb"|" + _NANINF + rb"|\"(?:" + _NANINF + rb")\"|'(?:" + _NANINF + rb")')"
 # Nodes this path does not take: anchors, aliases, tags, complex keys, flow collections
 # with content, characters that can't start a plain scalar (PyYAML refuses them).
-# (and quoted scalars over several lines: PyYAML refuses them as keys, rapidyaml doesn't)
-_NOT_TAKEN = (rb"[&*!?@`%,\]}]|[\[{](?![\]}][ ]*+(?:\n|\Z))"
-              rb"|\"[^\"\\\n]*+(?:\\[^\n][^\"\\\n]*+)*+\\?(?:\n|\Z)|'[^'\n]*+(?:''[^'\n]*+)*+(?:\n|\Z)")
+_NOT_TAKEN = rb"[&*!?@`%,\]}]|[\[{](?![\]}][ ]*+(?:\n|\Z))"
+# A quoted scalar at a line's start that doesn't end on its line: PyYAML refuses such a
+# key, rapidyaml takes it (over several lines, values are read alike).
+_MULTILINE_QUOTED = rb"\"[^\"\\\n]*+(?:\\[^\n][^\"\\\n]*+)*+\\?(?:\n|\Z)|'[^'\n]*+(?:''[^'\n]*+)*+(?:\n|\Z)"
 _RISKY_VALUE = (
     # (only what could be a number in YAML 1.1 goes on to the slower test)
     rb"(?=[-+.0-9][-+.0-9_:xXoObBa-fA-FtTzZ ]*+(?:\n|\Z|\#))"
@@ -105,9 +106,9 @@ _FIRST = rb"(?=[-+.0-9~<=:\"'yYnNoOtTfFiI&*!?@`%,\]}\[{])"
 # A node at a line's start (a key, or a value alone on its line) ...
 _RISKY_AT_LINE = re.compile(rb"\n(?:[^ \-#\n]|-[^ \n]"  # (or a line at column 0 that isn't an item)
                             rb"|[ ]*+(?:-[ ]++)*+" + _FIRST + rb"(?:" + _RISKY_VALUE + rb"|" + _RISKY_KEY
-                            + rb"|" + _NOT_TAKEN + rb"))")
+                            + rb"|" + _NOT_TAKEN + rb"|" + _MULTILINE_QUOTED + rb"))")
 # ... or a value after "key: ".
-_RISKY_AFTER_KEY = re.compile(rb": [ ]*+(?=[-+.0-9~<=yYnNoOTFiI&*!?@`%,\]}\[{\"'])"
+_RISKY_AFTER_KEY = re.compile(rb": [ ]*+(?=[-+.0-9~<=yYnNoOTFiI&*!?@`%,\]}\[{])"
                               rb"(?:" + _RISKY_VALUE + rb"|" + _NOT_TAKEN + rb")")
 # Escapes rapidyaml might read otherwise than PyYAML (PyYAML refuses unknown ones).
 _ODD_ESCAPE = re.compile(rb"\\(?![\\\"nrtbf/ 0aveN_LPxuU\n])|\\x(?![0-9a-fA-F]{2})|\\u(?![0-9a-fA-F]{4})"
