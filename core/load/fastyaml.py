@@ -186,11 +186,19 @@ def load_list(data: bytes, exact: ExactLoader,
         skeleton = exact(data[:at] + b"items: []\n" + data[end:])
         if len(skeleton) != 1 or not isinstance(skeleton[0][0], dict) or skeleton[0][0].get("items") != []:
             return None
+        bounds = list(_pieces(data, start, end))
+        # The checks run in a forked process on the other core while rapidyaml reads
+        # every piece here; a piece they don't pass is then read again exactly.
+        with _checked_elsewhere(data, bounds) as alike:
+            read = []
+            for a, b in bounds:
+                read.append(_ryml_items(memoryview(data)[a:b]))
+                if progress is not None:
+                    progress(b)
+            verdicts = alike()
         items: list[Any] = []
-        for a, b in _pieces(data, start, end):
-            items.extend(_load_piece(data, a, b, exact))
-            if progress is not None:
-                progress(b)
+        for (a, b), fast, ok in zip(bounds, read, verdicts, strict=True):
+            items.extend(fast if ok and fast is not None else _exact_piece(data, a, b, exact))
     except (yaml.YAMLError, _NotAlike):
         return None
     skeleton[0][0]["items"] = items
@@ -216,15 +224,61 @@ def _pieces(data: bytes, start: int, end: int) -> Iterator[tuple[int, int]]:
         start = cut
 
 
-def _load_piece(data: bytes, a: int, b: int, exact: ExactLoader) -> list[Any]:
-    """The items of ``data[a:b]`` ("- item" lines at column 0)."""
-    items = _ryml_items(memoryview(data)[a:b]) if _alike(data, a, b) else None
-    if items is not None:
-        return items
+def _exact_piece(data: bytes, a: int, b: int, exact: ExactLoader) -> list[Any]:
+    """The items of ``data[a:b]`` ("- item" lines at column 0), read exactly."""
     docs = exact(data[a:b])
     if len(docs) != 1 or not isinstance(docs[0][0], list):
         raise _NotAlike("piece")
     return docs[0][0]
+
+
+@contextmanager
+def _checked_elsewhere(data: bytes, bounds: list[tuple[int, int]]) -> Iterator[Callable[[], list[bool]]]:
+    """Yields a function that returns ``_alike`` of each piece: computed by a forked child
+    process while the caller goes on (the checks take about as long as rapidyaml's
+    reading, and the machine has a second core), or here where there is no fork."""
+    if len(bounds) < 8 or not hasattr(os, "fork"):
+        yield lambda: _check_here(data, bounds)
+        return
+    r, w = os.pipe()
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(r)
+        os.close(w)
+        yield lambda: _check_here(data, bounds)
+        return
+    if pid == 0:  # pragma: no cover - the child (coverage does not follow it)
+        status = 1
+        try:
+            os.close(r)
+            out = bytes(1 if _alike(data, a, b) else 0 for a, b in bounds)
+            view = memoryview(out)
+            while view:
+                view = view[os.write(w, view):]
+            status = 0
+        finally:
+            os._exit(status)
+    os.close(w)
+
+    def verdicts() -> list[bool]:
+        parts = []
+        while part := os.read(r, 1 << 16):
+            parts.append(part)
+        got = b"".join(parts)
+        if len(got) != len(bounds):  # the child failed: check here
+            return _check_here(data, bounds)
+        return [c == 1 for c in got]
+
+    try:
+        yield verdicts
+    finally:
+        os.close(r)
+        os.waitpid(pid, 0)
+
+
+def _check_here(data: bytes, bounds: list[tuple[int, int]]) -> list[bool]:
+    return [_alike(data, a, b) for a, b in bounds]
 
 
 def _alike(data: bytes, a: int, b: int) -> bool:

@@ -31,19 +31,30 @@ gen = _generator()
 
 
 class Spy:
-    """Which pieces rapidyaml read (and succeeded on)."""
+    """Which pieces were taken from rapidyaml (the others were read exactly)."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.fast: list[bytes] = []
-        real = fastyaml._ryml_items
+        self.pieces: list[tuple[int, int]] = []
+        self.exact: set[tuple[int, int]] = set()
+        self.data = b""
+        real_pieces, real_exact = fastyaml._pieces, fastyaml._exact_piece
 
-        def spy(piece: bytes | memoryview) -> list[Any] | None:
-            items = real(piece)
-            if items is not None:
-                self.fast.append(bytes(piece))
-            return items
+        def pieces(data: bytes, start: int, end: int) -> Any:
+            self.data = data
+            for a, b in real_pieces(data, start, end):
+                self.pieces.append((a, b))
+                yield a, b
 
-        monkeypatch.setattr(fastyaml, "_ryml_items", spy)
+        def exact_piece(data: bytes, a: int, b: int, exact: Any) -> list[Any]:
+            self.exact.add((a, b))
+            return real_exact(data, a, b, exact)
+
+        monkeypatch.setattr(fastyaml, "_pieces", pieces)
+        monkeypatch.setattr(fastyaml, "_exact_piece", exact_piece)
+
+    @property
+    def fast(self) -> list[bytes]:
+        return [self.data[a:b] for a, b in self.pieces if (a, b) not in self.exact]
 
 
 @pytest.fixture
@@ -314,6 +325,23 @@ def test_large_dump_goes_the_fast_way_through_load_all(monkeypatch: pytest.Monke
     docs = yamlload.load_all(data, progress.append)
     assert docs[0][0]["items"] == json.loads(json.dumps(objs)) and docs[0][1] == 1
     assert spy.fast and progress == sorted(progress) and progress[-1] <= len(data)
+
+
+def test_checks_run_in_a_child_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(fastyaml, "PIECE", 1)
+    here: list[int] = []
+    real = fastyaml._check_here
+    monkeypatch.setattr(fastyaml, "_check_here", lambda data, bounds: here.append(1) or real(data, bounds))
+    data = ("items:\n" + "".join(f"- a: {v}\n" for v in ["x", "yes", "1", "~", "0x1", "b"] * 3)).encode()
+    bounds = list(fastyaml._pieces(data, 7, len(data)))
+    assert len(bounds) >= 8
+    with fastyaml._checked_elsewhere(data, bounds) as alike:
+        verdicts = alike()
+    assert verdicts == [True, False, True, False, False, True] * 3 and not here
+    # without fork, the same here
+    monkeypatch.delattr(fastyaml.os, "fork")
+    with fastyaml._checked_elsewhere(data, bounds) as alike:
+        assert alike() == verdicts and here
 
 
 def test_kubectl_style_writer_round_trips() -> None:
