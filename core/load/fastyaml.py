@@ -13,14 +13,16 @@ alike, and hands everything else to the exact loader:
   could be typed by YAML 1.1 otherwise than by rapidyaml's JSON (``yes``, ``~``, ``0x1F``,
   ``1_000``, ``017``, ``.inf``, dates, ``<<``, non-string keys, ...), or it holds what this
   path does not take: anchors, aliases, tags, flow collections with content, complex keys,
-  tabs, carriage returns, unknown escapes. These checks are regular expressions over the
-  bytes that err on the side of the exact loader: a string that merely looks risky costs
-  speed, never a difference.
+  quoted keys over several lines, keys of 1,024 characters or more, tabs, carriage
+  returns, unknown escapes. These checks are regular expressions over the bytes that err
+  on the side of the exact loader: a string that merely looks risky costs speed, never a
+  difference. They run in a forked process on the other core while rapidyaml reads.
 * Numbers: a plain decimal integer is written by rapidyaml as it is and decoded by msgspec
   to the same int; a float is accepted only in the ``-1.5`` form (``float()`` of it, as
   PyYAML does), anything else (exponents, ``+1``) sends the piece to the exact loader.
 * Any error (rapidyaml's, msgspec's) sends the piece to the exact loader; an error there
-  makes the whole file go to the exact loader, which reports it with its line.
+  makes the whole file go to the exact loader, which reports it with its line. So do
+  control characters, line breaks beyond ASCII, byte order marks and invalid UTF-8.
 
 ``load_list`` returns None when the text is not such a dump (or rapidyaml is missing):
 the caller then loads it all exactly.
@@ -305,9 +307,9 @@ def _long_key(data: bytes, start: int, b: int) -> bool:
 def _ryml_items(piece: bytes | memoryview) -> list[Any] | None:
     """The items of ``piece`` by way of rapidyaml and its JSON; None if either refuses."""
     try:
-        with _quiet_stderr():
+        with _quiet_stderr():  # (its writer refuses more than 64 levels of nesting)
             tree = ryml.parse_in_arena(piece)
-        js = ryml.emit_json_malloc(tree, tree.root_id())
+            js = ryml.emit_json_malloc(tree, tree.root_id())
         del tree
         items = _DECODER.decode(js)
     except (ryml.ExceptionBasic, msgspec.DecodeError, msgspec.ValidationError, _NotAlike, RuntimeError, UnicodeError):

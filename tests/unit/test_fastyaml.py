@@ -210,6 +210,8 @@ def test_each_plain_scalar_alone(value: str, spy: Spy) -> None:
     "items:\n- a\n---\nitems:\n- b\n", "items:\n- a\n...\n", "items:\n- a\n--- x\n",
     # "items:" inside a string over several lines
     "x: \"\nitems:\n- 1\n\"\nitems: []\n", "x: 'a\nitems:\n- 1\nb'\n",
+    # nesting deeper than rapidyaml's JSON writer goes
+    "items:\n- " + "- " * 100 + "x\n- " + "".join(f"{'  ' * i}k{i}:\n" for i in range(100)).lstrip() + "  " * 100 + "v\n",
     # nested block sequences and mappings
     "items:\n- - - 1\n    - 2\n  - a: - 3\n- a:\n  - b:\n    - c: d\n",
 ])
@@ -311,6 +313,7 @@ def test_errors_name_the_same_line_as_the_exact_loader(text: str, line: int | No
 
 def test_rapidyaml_messages_stay_off_stderr(capfd: pytest.CaptureFixture[str]) -> None:
     assert fastyaml._ryml_items(b"- a: [1, 2\n") is None
+    assert fastyaml._ryml_items(b"- " * 100 + b"x\n") is None  # too deep for its JSON writer
     assert capfd.readouterr().err == ""
 
 
