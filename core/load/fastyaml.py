@@ -151,15 +151,6 @@ def load_list(data: bytes, exact: ExactLoader,
     None otherwise. ``exact`` loads a text exactly (it raises on bad YAML)."""
     if ryml is None or data[:3] in (b"\xef\xbb\xbf",) or data[:2] in (b"\xff\xfe", b"\xfe\xff"):
         return None
-    rest = data.translate(None, _PRINTABLE_ASCII)
-    if rest:
-        if rest.translate(None, b"\t\r").translate(None, bytes(range(0x80, 0x100))) or _UNPRINTABLE.search(rest):
-            return None  # control characters, odd line breaks: the exact path
-        if not rest.isascii():
-            try:
-                data.decode("utf-8")
-            except UnicodeDecodeError:
-                return None
     key = b"items:\n"
     if data.startswith(key):
         at = 0
@@ -170,6 +161,15 @@ def load_list(data: bytes, exact: ExactLoader,
     start = at + len(key)
     if data[start:start + 2] not in (b"- ", b"-\n"):
         return None
+    rest = data.translate(None, _PRINTABLE_ASCII)
+    if rest:
+        if rest.translate(None, b"\t\r").translate(None, bytes(range(0x80, 0x100))) or _UNPRINTABLE.search(rest):
+            return None  # control characters, odd line breaks: the exact path
+        if not rest.isascii():
+            try:
+                data.decode("utf-8")
+            except UnicodeDecodeError:
+                return None
     # The items end at the first column-0 line after the last item's "- " that isn't an
     # item, a comment or blank. Any such line before (a second document's "---", a key)
     # makes its piece go to the exact loader, which refuses it.
