@@ -198,9 +198,15 @@ def load_list(data: bytes, exact: ExactLoader,
                 if progress is not None:
                     progress(b)
             verdicts = alike()
+        taken = [ok and fast is not None for fast, ok in zip(read, verdicts, strict=True)]
+        # Anchors are the document's: two of the parts read apart (the pieces read exactly,
+        # the rest of the document) may define the same one, which PyYAML refuses.
+        apart = [(a, b) for (a, b), took in zip(bounds, taken, strict=True) if not took]
+        if apart and sum(_has_anchor(data, a, b) for a, b in [(0, at), (end, len(data)), *apart]) > 1:
+            return None
         items: list[Any] = []
-        for (a, b), fast, ok in zip(bounds, read, verdicts, strict=True):
-            items.extend(fast if ok and fast is not None else _exact_piece(data, a, b, exact))
+        for (a, b), fast, took in zip(bounds, read, taken, strict=True):
+            items.extend(fast if took and fast is not None else _exact_piece(data, a, b, exact))
     except (yaml.YAMLError, _NotAlike):
         return None
     skeleton[0][0]["items"] = items
@@ -224,6 +230,14 @@ def _pieces(data: bytes, start: int, end: int) -> Iterator[tuple[int, int]]:
         cut = min(cut, end)
         yield start, cut
         start = cut
+
+
+_ANCHOR = re.compile(rb"&(?=[^\s])(?<=[\s\[{,]&)")
+
+
+def _has_anchor(data: bytes, a: int, b: int) -> bool:
+    """Whether ``data[a:b]`` may define an anchor (or holds an "&" that looks like one)."""
+    return data[a:a + 1] == b"&" or _ANCHOR.search(data, a, b) is not None
 
 
 def _exact_piece(data: bytes, a: int, b: int, exact: ExactLoader) -> list[Any]:

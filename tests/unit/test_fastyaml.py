@@ -184,6 +184,10 @@ def test_each_plain_scalar_alone(value: str, spy: Spy) -> None:
     "  d: \"\\x41\\t\\n\\r\\b\\f\"\n  e: \"\\e\\0\\a\\v\"\n  f: \"bad \\q\"\n",
     # escapes to surrogates, NUL and other characters JSON can't hold as they are
     "items:\n- \"\\U0010FFFF\"\n- \"\\x00\\x7f\\x85\\ufeff\"\n",
+    # the same anchor in two items (PyYAML refuses it), in an item and the rest of the
+    # document, in one item twice; an alias to another item's anchor
+    "items:\n- a: &x 1\n- b: &x 2\n", "m: &x 0\nitems:\n- a: &x 1\n", "items:\n- a: &x 1\n  b: &x 2\n",
+    "items:\n- a: &x 1\n- b: *x\n", "items:\n- &x [1]\n- c: 1\n", "items:\n- a: \"&x\"\n- b: &x 2\n",
     # anchors, aliases, merge keys, tags
     "items:\n- &a {x: 1}\n- *a\n- <<: *a\n  y: 2\n- !!str 5\n- !!binary aGVsbG8=\n- !!set {a, b}\n- !!float 1\n- tagged: !!int '7'\n",
     # flow collections with content, complex keys, empty collections
