@@ -355,3 +355,51 @@ def test_kubectl_style_writer_round_trips() -> None:
     tricky = {"s": LOOKALIKES, "1": "int key", "yes": 2, "": None, "e": {}, "l": [], "n": [[1, [2, {}]], {"a": {"b": []}}],
               "f": 1.5, "b": True}
     assert yaml.safe_load(gen.kubectl_yaml(tricky)) == tricky
+
+
+# Random Lists of tricky scalars, keys, anchors, tags, comments and nesting: whatever the
+# fast path takes must be what the exact loader gives, and it must refuse what that refuses.
+TOKENS = [
+    "yes", "no", "on", "off", "True", "true", "false", "null", "Null", "~", "", "0", "-0", "00", "07", "08", "0x1F", "0b1",
+    "1_0", "+1", "1e3", "1.5", "-.5", ".5", "1.", "1:30", "2001-12-14", "2001-1-1", "2001-12-14 10:00:00", "12:30:45",
+    ".inf", "-.inf", ".nan", "inf", "nan", "<<", "=", "a", "b c", "x:y", "x: y", "#c", "a #c", "-", "-x", "?x", ":x", "[]",
+    "{}", "[a]", "{a: 1}", "&a x", "*a", "!!str 1", "!t x", "@x", "`x", "%x", "|", "|-", ">", '"q"', "'s'", '"a: b"',
+    "'it''s'", '"\\x41"', '"\\q"', "123456789012345678901234567890", "1.0e+5", "0.0", "-1", "10.0.0.1", "100m", "\u00e9",
+    "a\tb", "'multi\n  line'", '"multi\n  line"', "plain\n  cont", "|\n  blk", "|-\n  blk\n  yes", ">\n  f\n  g", "x # c",
+    '"a\\\n  b"', "yes # c", "[ ]", "x  ", "2001-12-14t21:59:43.10-05:00",
+]
+KEYS = ["a", "b", "yes", "1", "-1", "1.5", "null", "~", '"q"', "'s'", "nan", '"inf"', "x y", "a:b", "<<", "=", "?", "&k a",
+        "[k]", "", ".inf", "2001-12-14"]
+
+
+def _random_list(rng: Any) -> str:
+    def node(depth: int, indent: str) -> str:
+        r = rng.random()
+        if depth > 2 or r < 0.4:
+            return " " + rng.choice(TOKENS)
+        if r < 0.7:
+            return "".join(f"\n{indent}{rng.choice(KEYS)}:{node(depth + 1, indent + '  ')}" for _ in range(rng.randint(1, 3)))
+        return "".join(f"\n{indent}-{node(depth + 1, indent + '  ')}" for _ in range(rng.randint(1, 3)))
+
+    items = []
+    for _ in range(rng.randint(1, 4)):
+        body = node(0, "  ")
+        items.append("-" + (" " + body[3:] if body.startswith("\n  ") else body))
+    return "apiVersion: v1\nitems:\n" + "\n".join(items) + "\nkind: List\n"
+
+
+def test_random_lists_read_alike(spy: Spy) -> None:
+    import random
+
+    taken = 0
+    for seed in range(400):
+        data = _random_list(random.Random(seed)).encode()
+        try:
+            ref = repr(yamlload.load_exact(data))
+        except yaml.YAMLError:
+            ref = None
+        result = fastyaml.load_list(data, yamlload.load_exact)
+        if result is not None:
+            assert repr(result) == ref, data
+            taken += 1
+    assert taken > 50 and spy.fast
