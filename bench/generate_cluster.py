@@ -25,6 +25,7 @@ import argparse
 import gzip
 import json
 import random
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -361,20 +362,142 @@ def pending_workloads(nodes: list[Dict], count: int, workloads: int, seed: int) 
     return objs + events
 
 
-def write(objs: list[Dict], out: Path) -> None:
+def write(objs: list[Dict], out: Path, style: str = "kubectl") -> None:
     doc = {"apiVersion": "v1", "kind": "List", "metadata": {"resourceVersion": ""}, "items": objs}
     name = out.name[:-3] if out.name.endswith(".gz") else out.name
     if name.endswith((".yaml", ".yml")):
-        import yaml
+        if style == "kubectl":
+            data = kubectl_yaml(doc).encode()
+        else:
+            import yaml
 
-        dumper: Any = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
-        data = yaml.dump(doc, Dumper=dumper, sort_keys=False, default_flow_style=False).encode()
+            dumper: Any = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+            data = yaml.dump(doc, Dumper=dumper, sort_keys=False, default_flow_style=False).encode()
     else:
         data = json.dumps(doc, indent=4).encode()
     if out.name.endswith(".gz"):
         data = gzip.compress(data, compresslevel=5)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_bytes(data)
+
+
+# --- YAML as `kubectl get -o yaml` writes it -------------------------------------------
+# kubectl turns the JSON into YAML with sigs.k8s.io/yaml over go-yaml: keys sorted, two
+# spaces per level, a block sequence not indented under its key, `{}` and `[]` for empty
+# collections, a string double-quoted when it would read back as another type (or can't
+# be plain), `|`-style for a string of several lines, and no line folding.
+
+_GO_BOOLS = frozenset("y Y yes Yes YES n N no No NO true True TRUE false False FALSE on On ON off Off OFF".split())
+_GO_NULLS = frozenset(("~", "null", "Null", "NULL", ""))
+_INDICATORS = frozenset("-?:,[]{}#&*!|>'\"%@`")
+_PLAIN_OK = re.compile(r"[\x21-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff ]*")
+_quoting: dict[str, bool] = {}
+
+
+def _needs_quotes(s: str) -> bool:
+    known = _quoting.get(s)
+    if known is None:
+        known = _quoting[s] = _read_as_other_type(s) or s[0] in _INDICATORS or s[0] == " " or s[-1] == " " \
+            or s[-1] == ":" or ": " in s or " #" in s or not _PLAIN_OK.fullmatch(s)
+        if len(_quoting) > 100_000:
+            _quoting.clear()
+    return known
+
+
+def _read_as_other_type(s: str) -> bool:
+    """Whether go-yaml (YAML 1.1 bools, Go's number syntax) or PyYAML would read plain
+    ``s`` as something other than a string."""
+    if s in _GO_NULLS or s in _GO_BOOLS or s in ("<<", "="):
+        return True
+    if s[0] in "0123456789+-.":
+        for parse in (lambda t: int(t, 0), float):
+            try:
+                parse(s)
+                return True
+            except ValueError:
+                pass
+    import yaml
+    from yaml.nodes import ScalarNode
+
+    return str(yaml.resolver.Resolver().resolve(ScalarNode, s, (True, False))) != "tag:yaml.org,2002:str"
+
+
+_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r", "\x00": "\\0", "\x07": "\\a",
+            "\x08": "\\b", "\x0b": "\\v", "\x0c": "\\f", "\x1b": "\\e", "\x85": "\\N", "\xa0": "\\_",
+            "\u2028": "\\L", "\u2029": "\\P"}
+
+
+def _double_quoted(s: str) -> str:
+    out = []
+    for ch in s:
+        if ch in _ESCAPES:
+            out.append(_ESCAPES[ch])
+        elif ch < " " or "\x7f" <= ch < "\xa0" or ch in "\ufeff\ufffe\uffff" or "\ud800" <= ch <= "\udfff":
+            out.append(f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
+def _scalar(value: Any, indent: str) -> str:
+    if value is None:
+        return "null"
+    if value is True or value is False:
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return repr(value)
+    s = str(value)
+    if "\n" in s:
+        body = s[:-1] if s.endswith("\n") else s
+        lines = body.split("\n")
+        if _PLAIN_OK.fullmatch(body.replace("\n", "")) and lines[0][:1] not in ("", " ") and lines[-1] \
+                and not any(ln.endswith(" ") for ln in lines):
+            return ("|" if s.endswith("\n") else "|-") + "".join("\n" + (indent + "  " + ln if ln else "")
+                                                                  for ln in lines)
+    return _double_quoted(s) if not s or _needs_quotes(s) else s
+
+
+def _emit(value: Any, indent: str, out: list[str]) -> None:
+    """``value`` (a mapping or a sequence) as block lines at ``indent``; the first line
+    goes on to whatever ``out`` ends with (a "- " of the enclosing sequence, or nothing)."""
+    first = True
+    if isinstance(value, dict):
+        for key in sorted(value, key=str):
+            prefix = "" if first else indent
+            first = False
+            k = str(key)
+            k = _double_quoted(k) if not k or _needs_quotes(k) or "\n" in k else k
+            v = value[key]
+            if isinstance(v, dict) and v:
+                out.append(f"{prefix}{k}:\n{indent}  ")
+                _emit(v, indent + "  ", out)
+            elif isinstance(v, list) and v:
+                out.append(f"{prefix}{k}:\n{indent}")
+                _emit(v, indent, out)
+            else:
+                out.append(f"{prefix}{k}: {_flow_empty(v) if isinstance(v, dict | list) else _scalar(v, indent)}\n")
+    else:
+        for item in value:
+            prefix = "- " if first else indent + "- "
+            first = False
+            if isinstance(item, dict | list) and item:
+                out.append(prefix)
+                _emit(item, indent + "  ", out)
+            else:
+                out.append(f"{prefix}{_flow_empty(item) if isinstance(item, dict | list) else _scalar(item, indent)}\n")
+
+
+def _flow_empty(v: dict[Any, Any] | list[Any]) -> str:
+    return "{}" if isinstance(v, dict) else "[]"
+
+
+def kubectl_yaml(doc: Dict) -> str:
+    """``doc`` (JSON-shaped) as `kubectl get -o yaml` prints it."""
+    out: list[str] = []
+    _emit(doc, "", out)
+    return "".join(out)
 
 
 def main() -> None:
@@ -387,12 +510,14 @@ def main() -> None:
                     help="also N pending pods (kschedx pending's benchmark)")
     ap.add_argument("--pending-workloads", type=int, default=40, metavar="W",
                     help="the workloads the pending pods belong to")
+    ap.add_argument("--yaml-style", choices=("kubectl", "pyyaml"), default="kubectl",
+                    help="YAML as kubectl writes it (default) or as PyYAML's dumper does")
     args = ap.parse_args()
     objs = generate(args.nodes, args.pods_per_node, args.seed)
     if args.pending:
         nodes = [o for o in objs if o["kind"] == "Node"]
         objs += pending_workloads(nodes, args.pending, max(1, min(args.pending_workloads, args.pending)), args.seed)
-    write(objs, args.out)
+    write(objs, args.out, args.yaml_style)
     kinds: dict[str, int] = {}
     for o in objs:
         kinds[o["kind"]] = kinds.get(o["kind"], 0) + 1

@@ -1,7 +1,8 @@
 """Reading Kubernetes objects from YAML or JSON files (optionally gzip-compressed).
 
 Multi-document YAML and ``kind: List`` documents are flattened into a list of objects.
-YAML is parsed by libyaml and built by core/load/yamlload.py; JSON is decoded by msgspec.
+YAML is parsed by libyaml and built by core/load/yamlload.py (large `kubectl get -o yaml`
+Lists by rapidyaml, core/load/fastyaml.py); JSON is decoded by msgspec.
 """
 
 from __future__ import annotations

@@ -41,6 +41,8 @@ from yaml.events import (
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.resolver import Resolver
 
+from kschedx.core.load.fastyaml import load_list
+
 try:  # pragma: no cover - depends on how PyYAML was built
     _Base: Any = yaml.CSafeLoader
 except AttributeError:  # pragma: no cover
@@ -136,10 +138,23 @@ _SCALAR_CONSTRUCTORS = {
 _PROGRESS_EVERY = 1 << 16  # events between progress reports
 
 
+# Texts from this size on try core/load/fastyaml.py first (a `kubectl get -o yaml` List).
+FAST_FROM = 1 << 20
+
+
 def load_all(text: str | bytes, progress: Callable[[int], None] | None = None) -> list[tuple[Any, int]]:
     """Every non-null document of ``text`` with the line it starts on (1-based), as
     ``yaml.safe_load_all`` would build them. ``progress`` is called now and then with how
     many characters have been read. Raises PyYAML's errors (with marks) on bad input."""
+    if isinstance(text, bytes) and len(text) >= FAST_FROM:
+        docs = load_list(text, load_exact, progress)
+        if docs is not None:
+            return docs
+    return load_exact(text, progress)
+
+
+def load_exact(text: str | bytes, progress: Callable[[int], None] | None = None) -> list[tuple[Any, int]]:
+    """``load_all`` without the fast path for kubectl dumps."""
     try:
         return _load_events(text, progress)
     except _StartOver:
