@@ -48,8 +48,10 @@ def summarize_step(result: CycleResult) -> StepSummary:
     node = result.selected_node
     if node is None:
         return StepSummary(result.pod, None, None, None, None, [])
-    ranked = sorted(result.totals.items(), key=lambda kv: (-kv[1], kv[0]))
-    runner = next(((n, t) for n, t in ranked if n != node), (None, None))
+    # The runner-up: the best total after the selected node's, ties by name (one pass, no
+    # sort: a replica table summarizes thousands of steps of thousands of nodes).
+    best = min(((-t, n) for n, t in result.totals.items() if n != node), default=None)
+    runner = (best[1], -best[0]) if best is not None else (None, None)
     ties = [n for n in result.best_nodes if n != node]
     return StepSummary(result.pod, node, result.totals[node], runner[0], runner[1], ties)
 
