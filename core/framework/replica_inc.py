@@ -651,6 +651,8 @@ class ReplicaEngine:
             idx.update(index[ni.name] for ni in todo if ni.name not in cur)
             targets = idx
         got: set[str] = set()
+        # A plugin may score many nodes at once alike (per domain): its own scorer.
+        scorer = pl.replica_scorer(state, pod) if hasattr(pl, "replica_scorer") else None
         for i in targets:
             ni = nodes[i]
             n = ni.name
@@ -663,9 +665,14 @@ class ReplicaEngine:
                     if not vals[old]:
                         del vals[old]
                 continue
-            raw, st = pl.score(state, pod, ni)  # type: ignore[attr-defined]
-            if not st.is_success:
-                return None
+            if scorer is not None:
+                raw = scorer(ni)
+                if raw is None:
+                    return None
+            else:
+                raw, st = pl.score(state, pod, ni)  # type: ignore[attr-defined]
+                if not st.is_success:
+                    return None
             got.add(n)
             if old != raw:
                 if old is not None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import heapq
 import math
 import operator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -515,6 +516,37 @@ class PodTopologySpread(Plugin):
         state.data[PRE_SCORE_KEY] = s
         memo.states[PRE_SCORE_KEY] = (len(memo.bound), (sig, nodes, s, True))
         return True
+
+    def replica_scorer(self, state: CycleState, pod: PodInfo) -> Callable[[NodeInfo], int | None] | None:
+        """Score for the nodes of one cycle, once per combination of what Score reads (the
+        node's domains, its own count for hostname constraints); None for an error."""
+        s: PreScoreState | None = state.data.get(PRE_SCORE_KEY)
+        if s is None:
+            return None
+        ignored = s.ignored
+        reads = [(c.topology_key, c.topology_key == LABEL_HOSTNAME, s.per_node[i])
+                 for i, c in enumerate(s.constraints)]
+        known: dict[tuple[Any, ...], int] = {}
+
+        def scorer(ni: NodeInfo) -> int | None:
+            name = ni.name
+            if name in ignored:
+                return 0
+            get = ni.node.labels.get
+            parts: list[Any] = []
+            for key, host, per in reads:
+                v = get(key)
+                parts.append(per.get(name, 0) if host and v is not None else v)
+            t = tuple(parts)
+            raw = known.get(t)
+            if raw is None:
+                raw, st = self.score(state, pod, ni)
+                if not st.is_success:
+                    return None
+                known[t] = raw
+            return raw
+
+        return scorer
 
     def replica_normalizer(self, state: CycleState) -> SpreadNormalizer | None:
         s: PreScoreState | None = state.data.get(PRE_SCORE_KEY)
