@@ -142,7 +142,7 @@ class ReplicaEngine:
         # scoring
         self.step = -1
         self.score_key: tuple[Any, ...] | None = None
-        self.tops: dict[str, int] = {}
+        self.tops: dict[str, Any] = {}
         self.total: dict[str, int] = {}
         self.base: dict[str, int] = {}
         self.cur: dict[str, dict[str, int]] = {}
@@ -155,6 +155,10 @@ class ReplicaEngine:
         self.rawgen: dict[str, int] = {}
         # plugin -> node -> [(step, raw)], the raw score versions (newest last)
         self.hist: dict[str, dict[str, list[tuple[int, int]]]] = {}
+        # The bound node of the last update, and the cycle state the last scored copy had
+        # (what plugins scoring beyond a node compare the new one with).
+        self.bound_index = -1
+        self.score_state: CycleState | None = None
 
     # ------------------------------------------------------------------ Filter
 
@@ -401,6 +405,7 @@ class ReplicaEngine:
             return False
         self.head[b] = h  # type: ignore[assignment]
         self.gens[b] = bnode.generation
+        self.bound_index = b
         dirty: set[int] = {b}
         for pl in rest:
             if pl.node_local:
@@ -439,6 +444,7 @@ class ReplicaEngine:
         done = self._score(fw, state, pod, feasible, result, memo)
         if not done:
             self.score_key = None  # the next scored copy starts over
+            self.score_state = None
         return done
 
     def _score(self, fw: Any, state: CycleState, pod: PodInfo, feasible: list[NodeInfo],
@@ -446,14 +452,23 @@ class ReplicaEngine:
         if not self.ready or len(feasible) < 2:
             return False
         plugins: list[tuple[Plugin, int, bool]] = []
+        # Plugins scoring beyond a node: they name the domains a binding changed
+        # (``replica_score_changes``) and normalize through ``replica_normalizer``.
+        wide: set[str] = set()
         for pl, weight in fw.plugins.score:
             skipped = pl.name in state.skip_score
+            custom = hasattr(pl, "replica_normalizer")
             if skipped:
                 pass
             elif not pl.node_local and not (hasattr(pl, "replica_node_local_score")
                                             and pl.replica_node_local_score(state)):
-                return False
-            elif hasattr(pl, "normalize_score") and pl.normalize_reverse is None:
+                if not hasattr(pl, "replica_score_changes"):
+                    return False
+                wide.add(pl.name)
+            elif custom:
+                return False  # node-local plugins normalize the default way here
+            if not skipped and hasattr(pl, "normalize_score") and pl.normalize_reverse is None and (
+                    not custom or pl.replica_normalizer(state) is None):
                 return False
             plugins.append((pl, weight, skipped))
         key = tuple((pl.name, w, s) for pl, w, s in plugins)
@@ -461,15 +476,19 @@ class ReplicaEngine:
         step = self.step
         names = self.names
         fl = list(compress(names, self.feas))
-        full = key != self.score_key or self.changed is None
+        prev_state = self.score_state
+        full = key != self.score_key or self.changed is None or (bool(wide) and prev_state is None)
         active = [(pl, w) for pl, w, s in plugins if not s]
+        norms = {pl.name: pl.replica_normalizer(state) for pl, _w in active
+                 if pl.normalize_reverse is None and hasattr(pl, "replica_normalizer")}
         if full:
             self.score_key = key
             self.tops = {}
             self.total = {}
             self.base = {}
             self.cur = {pl.name: {} for pl, _ in active}
-            self.contrib = {pl.name: {} for pl, _ in active if pl.normalize_reverse is not None}
+            self.contrib = {pl.name: {} for pl, _ in active
+                            if pl.normalize_reverse is not None or pl.name in norms}
             self.vals = {pl.name: Counter() for pl, _ in active}
             self.tstamp = {}
             self.hist = {pl.name: {} for pl, _ in active}
@@ -486,6 +505,8 @@ class ReplicaEngine:
         for ni in work:
             rawgen[ni.name] = ni.generation
         for pl, _w in active:
+            if pl.name in wide:
+                continue
             cache = memo.scores.setdefault(pl.name, {})
             hist = self.hist[pl.name]
             cur = self.cur[pl.name]
@@ -507,16 +528,32 @@ class ReplicaEngine:
                     vals[raw] += 1
                     cur[ni.name] = raw
                     hist.setdefault(ni.name, []).append((step, raw))
+        fresh = {ni.name for ni in work}
+        # Feasible nodes whose raw score of a plugin scoring beyond a node changed.
+        wide_got: set[str] = set()
+        for pl, _w in active:
+            if pl.name in wide:
+                got = self._wide_raw(pl, state, pod, todo, full, prev_state, step)
+                if got is None:
+                    return False
+                wide_got.update(got)
         total = self.total
         tstamp = self.tstamp
         # Each normalization's maximum over the feasible nodes (known without a pass when
         # every node scores alike); where it moved, the plugin's share of every feasible
         # node's total again, and every total stamped with the new epoch.
         normalized: list[tuple[dict[str, int], dict[str, int], int, bool, int]] = []
+        custom_norms: list[_Custom] = []
         moved = False
+        # Nodes back in the feasible set whose total predates a move of some maximum (their
+        # totals missed it while they were out): done again below, whatever moves now.
+        stale = {ni.name for ni in todo if tstamp.get(ni.name) != self.epoch}
         for pl, w in active:
             reverse = pl.normalize_reverse
             if reverse is None:
+                norm = norms.get(pl.name)
+                if norm is not None:
+                    moved |= self._custom_share(pl.name, w, norm, fl, custom_norms)
                 continue
             cur = self.cur[pl.name]
             contrib = self.contrib[pl.name]
@@ -542,11 +579,27 @@ class ReplicaEngine:
             for name in fl:
                 tstamp[name] = epoch
         epoch = self.epoch
-        identity = [(self.cur[pl.name], w) for pl, w in active if pl.normalize_reverse is None]
+        identity = [(self.cur[pl.name], w) for pl, w in active
+                    if pl.normalize_reverse is None and pl.name not in norms]
         base = self.base
-        fresh = {ni.name for ni in work}
         # Back in the feasible set unchanged, a node's total stands unless a maximum moved.
-        redo = [ni.name for ni in todo if ni.name in fresh or tstamp.get(ni.name) != epoch]
+        redo = [ni.name for ni in todo if ni.name in fresh or ni.name in stale or ni.name in wide_got]
+        if wide_got:
+            # Feasible before and after, with only such a plugin's raw score changed: its
+            # share alone moves (unless its parameters moved: then it is already done).
+            seen = {ni.name for ni in todo}
+            for c in custom_norms:
+                if c.moved:
+                    continue
+                cur, contrib, table = c.cur, c.contrib, c.table
+                for name in wide_got:
+                    if name in seen:
+                        continue
+                    share = table.get(cur[name]) if not c.ignored else None
+                    if share is None:
+                        share = c.share(name, cur[name])
+                    total[name] += share - contrib[name]
+                    contrib[name] = share
         for name in redo:
             b = 0
             for cur, w in identity:
@@ -556,6 +609,10 @@ class ReplicaEngine:
                 share = _normalized(cur[name], top, reverse) * w
                 contrib[name] = share
                 b += share
+            for c in custom_norms:
+                share = c.share(name, c.cur[name])
+                c.contrib[name] = share
+                b += share
             total[name] = b
             tstamp[name] = epoch
         tl = list(map(total.__getitem__, fl))
@@ -563,20 +620,103 @@ class ReplicaEngine:
         best_nodes = list(compress(fl, map(best.__eq__, tl)))
         result.best_nodes = best_nodes if self.names_sorted else sorted(best_nodes)
         result.selected_node = result.best_nodes[0]
-        self._defer(result, fl, tl, best, plugins, step)
+        self._defer(result, fl, tl, best, plugins, step, norms)
+        self.score_state = state
+        return True
+
+    def _wide_raw(self, pl: Plugin, state: CycleState, pod: PodInfo, todo: list[NodeInfo], full: bool,
+                  prev_state: CycleState | None, step: int) -> set[str] | None:
+        """Raw scores of a plugin scoring beyond a node, for the nodes the binding may have
+        changed: the feasible ones scored again, the others dropped (scored when they are
+        back). The feasible nodes scored, or None on an error status.
+
+        Every node holding a raw score has the current one: the plugin names the domains
+        whose scores may have moved, or None when any may (its weights or domains changed)."""
+        name = pl.name
+        cur = self.cur[name]
+        vals = self.vals[name]
+        hist = self.hist[name]
+        feas = self.feas
+        nodes = self.node_list
+        pairs = None if full or prev_state is None else pl.replica_score_changes(  # type: ignore[attr-defined]
+            prev_state, state, nodes[self.bound_index])
+        targets: Any
+        if pairs is None:
+            targets = range(len(nodes))
+        else:
+            idx: set[int] = {self.bound_index}
+            for key, value in pairs:
+                idx.update(self._by_pair(key).get(value, ()))
+            index = self.index
+            idx.update(index[ni.name] for ni in todo if ni.name not in cur)
+            targets = idx
+        got: set[str] = set()
+        # A plugin may score many nodes at once alike (per domain): its own scorer.
+        scorer = pl.replica_scorer(state, pod) if hasattr(pl, "replica_scorer") else None
+        for i in targets:
+            ni = nodes[i]
+            n = ni.name
+            old = cur.get(n)
+            if not feas[i]:
+                # Scoring an infeasible node may read domains PreScore left out.
+                if old is not None:
+                    del cur[n]
+                    vals[old] -= 1
+                    if not vals[old]:
+                        del vals[old]
+                continue
+            if scorer is not None:
+                raw = scorer(ni)
+                if raw is None:
+                    return None
+            else:
+                raw, st = pl.score(state, pod, ni)  # type: ignore[attr-defined]
+                if not st.is_success:
+                    return None
+            got.add(n)
+            if old != raw:
+                if old is not None:
+                    vals[old] -= 1
+                    if not vals[old]:
+                        del vals[old]
+                vals[raw] += 1
+                cur[n] = raw
+                hist.setdefault(n, []).append((step, raw))
+        return got
+
+    def _custom_share(self, name: str, w: int, norm: Any, fl: list[str], custom_norms: list[_Custom]) -> bool:
+        """A plugin normalizing its own way: its parameters over the feasible nodes (its
+        minimum and maximum); where they moved, its share of every feasible node's total
+        again (True)."""
+        cur = self.cur[name]
+        contrib = self.contrib[name]
+        params = norm.params(cur, fl)
+        c = _Custom(cur, contrib, w, norm, params)
+        custom_norms.append(c)
+        if self.tops.get(name) == params:
+            return False
+        self.tops[name] = params
+        c.moved = True
+        total = self.total
+        for n in fl:
+            share = c.share(n, cur[n])
+            old = contrib.get(n)
+            if old is not None and n in total:
+                total[n] += share - old
+            contrib[n] = share
         return True
 
     def _defer(self, result: CycleResult, fl: list[str], tl: list[int], best: int,
-               plugins: list[tuple[Plugin, int, bool]], step: int) -> None:
+               plugins: list[tuple[Plugin, int, bool]], step: int, norms: dict[str, Any]) -> None:
         hists = self.hist
-        forms = [(pl.name, w, s, pl.normalize_reverse) for pl, w, s in plugins]
+        forms = [(pl.name, w, s, pl.normalize_reverse, norms.get(pl.name)) for pl, w, s in plugins]
 
         def build_totals() -> dict[str, int]:
             return dict(zip(fl, tl, strict=True))
 
         def build_scores() -> list[PluginScores]:
             out: list[PluginScores] = []
-            for name, w, skipped, reverse in forms:
+            for name, w, skipped, reverse, norm in forms:
                 ps = PluginScores(name, w, skipped)
                 out.append(ps)
                 if skipped:
@@ -586,6 +726,8 @@ class ReplicaEngine:
                 normalized = dict(raw)
                 if reverse is not None:
                     default_normalize(normalized, reverse)
+                elif norm is not None:
+                    norm.normalize(normalized)
                 ps.scores = {n: NodeScore(raw[n], v, v * w) for n, v in normalized.items()}
             return out
 
@@ -608,6 +750,32 @@ class ReplicaEngine:
 
     def unschedulable_plugins(self) -> list[str]:
         return sorted(p for p, c in self.unsched.items() if p and c > 0)
+
+
+class _Custom:
+    """One copy's normalization of a plugin normalizing its own way (``replica_normalizer``):
+    its parameters and weighted shares, kept per raw score (the same for every node but the
+    ones the normalizer ignores)."""
+
+    __slots__ = ("cur", "contrib", "w", "norm", "params", "table", "ignored", "moved")
+
+    def __init__(self, cur: dict[str, int], contrib: dict[str, int], w: int, norm: Any, params: Any) -> None:
+        self.cur = cur
+        self.contrib = contrib
+        self.w = w
+        self.norm = norm
+        self.params = params
+        self.table: dict[int, int] = {}
+        self.ignored: set[str] = norm.ignored
+        self.moved = False
+
+    def share(self, name: str, raw: int) -> int:
+        if self.ignored and name in self.ignored:
+            return self.norm.share(name, raw, self.params) * self.w  # type: ignore[no-any-return]
+        v = self.table.get(raw)
+        if v is None:
+            v = self.table[raw] = self.norm.share(name, raw, self.params) * self.w
+        return v
 
 
 def _at(versions: list[tuple[int, int]], step: int) -> int:

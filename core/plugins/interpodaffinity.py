@@ -108,6 +108,29 @@ class PreScoreState:
         return self
 
 
+class AffinityNormalizer:
+    """NormalizeScore in parts, for replica runs: the parameters (the minimum and maximum
+    over the scored nodes) and one node's normalized score."""
+
+    ignored: frozenset[str] = frozenset()  # every scored node counts
+
+    @staticmethod
+    def params(raw: dict[str, int], names: list[str]) -> tuple[int, int]:
+        values = list(map(raw.__getitem__, names))
+        return (min(values), max(values)) if values else (0, 0)
+
+    @staticmethod
+    def share(name: str, raw: int, params: tuple[int, int]) -> int:
+        lo, hi = params
+        diff = hi - lo
+        return int(float(MAX_NODE_SCORE) * ((raw - lo) / diff)) if diff > 0 else 0
+
+    def normalize(self, scores: dict[str, int]) -> None:
+        params = self.params(scores, list(scores))
+        for name, v in scores.items():
+            scores[name] = self.share(name, v, params)
+
+
 def _namespace_names(snapshot: Snapshot, term: AffinityTerm) -> list[str]:
     sel = term.namespace_selector
     return [ns for ns, labels in snapshot.namespace_labels.items() if sel.matches(labels)]
@@ -349,6 +372,29 @@ class InterPodAffinity(Plugin):
             for w in et.preferred_anti_affinity:
                 if w.term.matches(pod.namespace, pod.labels, ns_labels):
                     _add(scores, w.term.topology_key, labels, -w.weight)
+
+    # ------------------------------------------------------------------ replica runs: scores
+
+    def replica_score_changes(self, before: CycleState, after: CycleState, node: NodeInfo) -> list[Pair] | None:
+        """The label pairs whose nodes may score otherwise once a copy is bound to ``node``:
+        PreScore's sums only grow at the bound node's domains (a copy's own terms and the
+        terms matching it count there), so those of its pairs whose sums moved."""
+        a: PreScoreState | None = before.data.get(PRE_SCORE_KEY)
+        b: PreScoreState | None = after.data.get(PRE_SCORE_KEY)
+        if a is None or b is None:
+            return None
+        labels = node.node.labels
+        pairs: list[Pair] = []
+        for key in a.topology_score.keys() | b.topology_score.keys():
+            v = labels.get(key)
+            if v is not None and (a.topology_score.get(key, {}).get(v, 0)
+                                  != b.topology_score.get(key, {}).get(v, 0)):
+                pairs.append((key, v))
+        return pairs
+
+    def replica_normalizer(self, state: CycleState) -> AffinityNormalizer | None:
+        s: PreScoreState | None = state.data.get(PRE_SCORE_KEY)
+        return AffinityNormalizer() if s is not None and s.topology_score else None
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> tuple[int, Status]:
         s: PreScoreState | None = state.data.get(PRE_SCORE_KEY)

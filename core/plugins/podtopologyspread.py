@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import heapq
 import math
+import operator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -146,6 +148,34 @@ class PreScoreState:
     weights: list[float]
     # Per constraint: node name -> matching pods on it (the hostname constraints' counts).
     per_node: list[dict[str, int]]
+
+
+@dataclass(frozen=True)
+class SpreadNormalizer:
+    """NormalizeScore in parts, for replica runs: the parameters (the minimum and maximum
+    over the scored nodes but the ignored ones) and one node's normalized score."""
+
+    ignored: set[str]
+
+    def params(self, raw: dict[str, int], names: list[str]) -> tuple[int, int]:
+        ign = self.ignored
+        values = [raw[n] for n in names if n not in ign] if ign else list(map(raw.__getitem__, names))
+        if not values:
+            return 0, 0
+        return min(values), max(0, max(values))
+
+    def share(self, name: str, raw: int, params: tuple[int, int]) -> int:
+        if name in self.ignored:
+            return 0
+        lo, hi = params
+        if hi == 0:
+            return MAX_NODE_SCORE
+        return MAX_NODE_SCORE * (hi + lo - raw) // hi
+
+    def normalize(self, scores: dict[str, int]) -> None:
+        params = self.params(scores, list(scores))
+        for name, v in scores.items():
+            scores[name] = self.share(name, v, params)
 
 
 def topology_normalizing_weight(size: int) -> float:
@@ -417,6 +447,121 @@ class PodTopologySpread(Plugin):
                 return Status.unschedulable(ERR_REASON_CONSTRAINTS_NOT_MATCH)
         return Status.success()
 
+    # ------------------------------------------------------------------ replica runs: scores
+
+    def replica_score_changes(self, before: CycleState, after: CycleState,
+                              node: NodeInfo) -> list[tuple[str, str]] | None:
+        """The label pairs whose nodes may score otherwise once a copy is bound to ``node``
+        (besides ``node`` itself, whose hostname counts moved), or None when any node may:
+        the constraints, the domains or the normalizing weights (from the feasible nodes)
+        changed."""
+        a: PreScoreState | None = before.data.get(PRE_SCORE_KEY)
+        b: PreScoreState | None = after.data.get(PRE_SCORE_KEY)
+        if a is None or b is None or a.weights != b.weights or \
+                _signature(a.constraints) != _signature(b.constraints):
+            return None
+        pairs: list[tuple[str, str]] = []
+        for i, c in enumerate(b.constraints):
+            old, new = a.counts[i], b.counts[i]
+            if old.keys() != new.keys():
+                return None
+            pairs.extend((c.topology_key, v) for v, n in new.items() if old[v] != n)
+        return pairs
+
+    def _replica_keep_pre_score(self, state: CycleState, nodes: list[NodeInfo]) -> None:
+        memo = getattr(self.handle, "memo", None)
+        if isinstance(memo, ReplicaMemo) and memo.engine is not None:
+            s: PreScoreState = state.data[PRE_SCORE_KEY]
+            # per_node may be the snapshot's cached counts: not ours to change (False).
+            memo.states[PRE_SCORE_KEY] = (len(memo.bound), (_signature(s.constraints), nodes, s, False))
+
+    def _replica_pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo],
+                           constraints: list[Constraint], require_all: bool) -> bool:
+        """PreScore for a copy of a replica run over the same feasible nodes as the copy
+        before: that copy's state plus the copies bound since, counted as PreScore counts
+        them (the ignored nodes, domains and weights depend on the feasible nodes alone).
+        False: PreScore counts from scratch."""
+        memo = getattr(self.handle, "memo", None)
+        if not isinstance(memo, ReplicaMemo) or memo.engine is None:
+            return False
+        cached = memo.states.get(PRE_SCORE_KEY)
+        if cached is None:
+            return False
+        seen, (sig, before, prev, owned) = cached
+        if seen > len(memo.bound) or sig != _signature(constraints) or len(before) != len(nodes) \
+                or not all(map(operator.is_, before, nodes)):
+            return False
+        by_name = self.handle.snapshot.by_name
+        counts = [dict(m) for m in prev.counts]
+        # The per-node counts are only read for the bound nodes' constraints; once copied
+        # they are this run's own and grow in place.
+        per_node = prev.per_node if owned else [dict(m) for m in prev.per_node]
+        policy = InclusionPolicy(pod)
+        for copy, node_name in memo.bound[seen:]:
+            ni = by_name.get(node_name)
+            if ni is None:
+                return False
+            # matching_pods_per_node's rules: the pod's namespace, not terminating, a
+            # selector with requirements.
+            if copy.namespace != pod.namespace or copy.deletion_timestamp is not None:
+                continue
+            labels = ni.node.labels
+            counted = not require_all or node_has_keys(labels, constraints)
+            eligible: list[bool] | None = None
+            for i, c in enumerate(constraints):
+                sel = c.selector
+                if sel.nothing or sel.empty or not sel.matches(copy.labels):
+                    continue
+                m = per_node[i]
+                m[node_name] = m.get(node_name, 0) + 1
+                m = counts[i]
+                value = labels.get(c.topology_key, "")
+                if not counted or value not in m:
+                    continue
+                if eligible is None:
+                    eligible = policy.eligible(constraints, ni)
+                if eligible[i]:
+                    m[value] += 1
+        s = PreScoreState(constraints, prev.ignored, counts, prev.weights, per_node)
+        state.data[PRE_SCORE_KEY] = s
+        memo.states[PRE_SCORE_KEY] = (len(memo.bound), (sig, nodes, s, True))
+        return True
+
+    def replica_scorer(self, state: CycleState, pod: PodInfo) -> Callable[[NodeInfo], int | None] | None:
+        """Score for the nodes of one cycle, once per combination of what Score reads (the
+        node's domains, its own count for hostname constraints); None for an error."""
+        s: PreScoreState | None = state.data.get(PRE_SCORE_KEY)
+        if s is None:
+            return None
+        ignored = s.ignored
+        reads = [(c.topology_key, c.topology_key == LABEL_HOSTNAME, s.per_node[i])
+                 for i, c in enumerate(s.constraints)]
+        known: dict[tuple[Any, ...], int] = {}
+
+        def scorer(ni: NodeInfo) -> int | None:
+            name = ni.name
+            if name in ignored:
+                return 0
+            get = ni.node.labels.get
+            parts: list[Any] = []
+            for key, host, per in reads:
+                v = get(key)
+                parts.append(per.get(name, 0) if host and v is not None else v)
+            t = tuple(parts)
+            raw = known.get(t)
+            if raw is None:
+                raw, st = self.score(state, pod, ni)
+                if not st.is_success:
+                    return None
+                known[t] = raw
+            return raw
+
+        return scorer
+
+    def replica_normalizer(self, state: CycleState) -> SpreadNormalizer | None:
+        s: PreScoreState | None = state.data.get(PRE_SCORE_KEY)
+        return SpreadNormalizer(s.ignored) if s is not None else None
+
     # ------------------------------------------------------------------ PreScore / Score
 
     def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status:
@@ -440,6 +585,8 @@ class PodTopologySpread(Plugin):
         # System defaults don't require every key, so nodes without a zone label still get
         # hostname spreading.
         require_all = has_own or not self.system_defaulted
+        if self._replica_pre_score(state, pod, nodes, constraints, require_all):
+            return Status.success()
 
         ignored: set[str] = set()
         counts: list[dict[str, int]] = [{} for _ in constraints]
@@ -486,6 +633,7 @@ class PodTopologySpread(Plugin):
                     if value in m:
                         m[value] += n
         state.data[PRE_SCORE_KEY] = PreScoreState(constraints, ignored, counts, weights, per_node)
+        self._replica_keep_pre_score(state, nodes)
         return Status.success()
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> tuple[int, Status]:

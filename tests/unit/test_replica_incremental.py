@@ -30,11 +30,13 @@ from .helpers import node, pod
 Dict = dict[str, Any]
 
 
-def _cluster(nominated: bool = False) -> ClusterObjects:
+def _cluster(nominated: bool = False, racks: bool = False, affinity: bool = False) -> ClusterObjects:
     objs = ClusterObjects()
     zones = ["z0"] * 9 + ["z1"] * 7 + ["z2"] * 5
     for i, z in enumerate(zones):
         labels = {"topology.kubernetes.io/zone": z}
+        if racks and i % 7 != 3:
+            labels["rack"] = f"r{i % 4}"  # a custom key, missing on some nodes
         if i % 3 == 0:
             labels["disk"] = "ssd"
         taints = [{"key": "soft", "value": "x", "effect": "PreferNoSchedule"}] if i % 4 == 1 else None
@@ -56,6 +58,21 @@ def _cluster(nominated: bool = False) -> ClusterObjects:
     guard["spec"]["affinity"] = {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
         {"labelSelector": {"matchLabels": {"tier": "guarded"}}, "topologyKey": "topology.kubernetes.io/zone"}]}}
     objs.add(guard)
+    if affinity:
+        # Existing pods whose terms match the copies: preferred affinity per zone, preferred
+        # anti-affinity per hostname, and required affinity (hardPodAffinityWeight).
+        fan = pod("fan", cpu="100m", node_name="n04", labels={"app": "fan"})
+        fan["spec"]["affinity"] = {"podAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
+            {"weight": 30, "podAffinityTerm": {"labelSelector": {"matchLabels": {"tier": "liked"}},
+                                               "topologyKey": ZONE}}]},
+            "podAntiAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
+                {"weight": 70, "podAffinityTerm": {"labelSelector": {"matchLabels": {"tier": "liked"}},
+                                                   "topologyKey": HOST}}]}}
+        objs.add(fan)
+        anchor = pod("anchor", cpu="100m", node_name="n16", labels={"app": "anchor"})
+        anchor["spec"]["affinity"] = {"podAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+            {"labelSelector": {"matchLabels": {"tier": "anchored"}}, "topologyKey": HOST}]}}
+        objs.add(anchor)
     if nominated:
         waiting = pod("waiting", cpu="3", labels={"app": "waiting"})
         waiting["status"]["nominatedNodeName"] = "n05"
@@ -93,17 +110,18 @@ PODS: dict[str, tuple[Dict, str, Dict | None, bool]] = {
                "affinity": {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
                    _term("bench", HOST)]}}}, "300m", None, True),
     # Nothing but resources: nodes fill up and leave the feasible set (the system's default
-    # soft spreading scores a Deployment's pods: ordinary scoring).
-    "plain": ({}, "700m", None, False),
+    # soft spreading scores a Deployment's pods, incrementally too).
+    "plain": ({}, "700m", None, True),
     # Anti-affinity per zone: a whole zone leaves with each copy.
     "zoneanti": ({"affinity": {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
-        _term("zoneanti", ZONE)]}}}, "300m", None, False),
-    # Affinity to the copies themselves: the first pod's exception ends with the first copy.
+        _term("zoneanti", ZONE)]}}}, "300m", None, True),
+    # Affinity to the copies themselves: the first pod's exception ends with the first copy
+    # (from then on the copies' hard affinity scores through InterPodAffinity: ordinary scoring).
     "selfaff": ({"affinity": {"podAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
-        _term("selfaff", ZONE)]}}}, "600m", None, False),
+        _term("selfaff", ZONE)]}}}, "600m", None, True),
     # Affinity to existing pods, per hostname.
     "webaff": ({"affinity": {"podAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
-        _term("web", ZONE)]}}}, "500m", None, False),
+        _term("web", ZONE)]}}}, "500m", None, True),
     # Spread per hostname with minDomains over zones, and the preferred node affinity and
     # PreferNoSchedule taints whose maxima move as nodes fill.
     "hostspread": ({"topologySpreadConstraints": [_spread("hostspread", HOST),
@@ -125,12 +143,12 @@ PODS: dict[str, tuple[Dict, str, Dict | None, bool]] = {
     # An inline GCE disk: VolumeRestrictions judges it against the pods of each node and has
     # no incremental hook, so these copies take the ordinary cycle.
     "gcepd": ({"volumes": [{"name": "d", "gcePersistentDisk": {"pdName": "disk-1"}}]}, "500m", None, False),
-    # Soft spread and preferred affinity: scores of whole domains move (ordinary scoring).
+    # Soft spread and preferred affinity: scores of whole domains move.
     "soft": ({"topologySpreadConstraints": [_spread("soft", ZONE, "ScheduleAnyway")],
               "affinity": {"podAntiAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
                   {"weight": 60, "podAffinityTerm": _term("soft", HOST)}]},
                   "podAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
-                      {"weight": 20, "podAffinityTerm": _term("web", ZONE)}]}}}, "500m", None, False),
+                      {"weight": 20, "podAffinityTerm": _term("web", ZONE)}]}}}, "500m", None, True),
 }
 
 
@@ -143,9 +161,14 @@ def _full_cycles(objs: ClusterObjects, inc: IncomingPod, profile: Any, n: int, o
         snap = build_snapshot(objs, inc)
         for b in bound:
             snap.add_pod(PodInfo(copy.deepcopy(b)))
-        pod_dict = copy.deepcopy(inc.pod)
-        pod_dict["metadata"]["name"] = f"{base}-{i}"
-        pod_dict["metadata"]["uid"] = f"kschedx-replica-{base}-{i}"
+        if inc.ordinal_pod is not None:  # a StatefulSet's ordinals
+            pod_dict, claims = inc.ordinal_pod(i)
+            assert not claims
+            pod_dict["metadata"]["uid"] = f"kschedx-replica-{pod_dict['metadata']['name']}"
+        else:
+            pod_dict = copy.deepcopy(inc.pod)
+            pod_dict["metadata"]["name"] = f"{base}-{i}"
+            pod_dict["metadata"]["uid"] = f"kschedx-replica-{base}-{i}"
         step = IncomingPod(pod_dict, inc.source_kind, inc.source_name, inc.rule,
                            warnings=list(inc.warnings) if i == 0 else [])
         r = run(snap, step, profile, options)
@@ -179,20 +202,19 @@ def test_replica_steps_equal_full_cycles(tmp_path: Path, name: str) -> None:
     extra, cpu, labels, incremental = PODS[name]
     objs = _cluster()
     deferred = _compare(tmp_path, _deployment(name, copy.deepcopy(extra), cpu, labels), objs, 40)
-    # The incremental path did the work (or, for soft constraints, the ordinary scoring).
+    # The incremental path did the work.
     assert bool(deferred) == incremental
 
 
 @pytest.mark.parametrize("name", sorted(PODS))
 def test_bare_pod_copies_equal_full_cycles(tmp_path: Path, name: str) -> None:
-    """The same templates as bare pods: no owner, so no default spreading; only explicit
-    soft constraints leave the incremental scoring."""
+    """The same templates as bare pods: no owner, so no default spreading."""
     extra, cpu, labels, _ = PODS[name]
     doc = _deployment(name, copy.deepcopy(extra), cpu, labels)["spec"]["template"]
     bare = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "namespace": "default", **doc["metadata"]},
             "spec": doc["spec"]}
     deferred = _compare(tmp_path, bare, _cluster(), 40)
-    assert bool(deferred) == (name not in ("soft", "pinned", "gcepd"))
+    assert bool(deferred) == (name not in ("pinned", "gcepd"))
 
 
 def test_replica_steps_vary() -> None:
@@ -281,3 +303,159 @@ def test_lazy_step_reads_and_assignments() -> None:
     assert step.feasible_nodes == [n for n in step.totals]
     step.totals = {"x": 1}
     assert step.totals == {"x": 1}
+
+
+# --------------------------------------------------------------------------- soft spreading
+
+def _spread_scored(steps: list[Any]) -> int:
+    """How many incremental steps scored PodTopologySpread (not skipped)."""
+    return sum(1 for s in steps for ps in s.score_plugins if ps.name == "PodTopologySpread" and not ps.skipped)
+
+
+# name -> (template spec extras, cpu, copies)
+SOFT: dict[str, tuple[Dict, str, int]] = {
+    # Soft zone spread: the node without a zone is ignored (scored 0), nodes fill and leave.
+    "softzone": ({"topologySpreadConstraints": [_spread("softzone", ZONE, "ScheduleAnyway")]}, "700m", 40),
+    # Soft spread per hostname, zone and a custom key missing on some nodes, several skews.
+    "softmany": ({"topologySpreadConstraints": [
+        {**_spread("softmany", HOST, "ScheduleAnyway"), "maxSkew": 2},
+        {**_spread("softmany", ZONE, "ScheduleAnyway"), "maxSkew": 3},
+        _spread("softmany", "rack", "ScheduleAnyway")]}, "500m", 45),
+    # A hard zone constraint with minDomains beside a soft hostname one: only the soft one scores.
+    "softmin": ({"topologySpreadConstraints": [
+        {**_spread("softmin", ZONE, minDomains=3), "maxSkew": 2},
+        {**_spread("softmin", HOST, "ScheduleAnyway"), "maxSkew": 4}]}, "400m", 45),
+    # Soft spread over other pods (the copies don't count): the scores stay, nodes tie.
+    "softweb": ({"topologySpreadConstraints": [_spread("web", ZONE, "ScheduleAnyway")]}, "300m", 30),
+    # Soft spread over the copies with tiny requests: nothing fills, the maximum climbs.
+    "softtiny": ({"topologySpreadConstraints": [
+        {**_spread("softtiny", HOST, "ScheduleAnyway"), "maxSkew": 1},
+        {**_spread("softtiny", ZONE, "ScheduleAnyway"), "maxSkew": 2}]}, "10m", 60),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SOFT))
+def test_soft_spread_copies_equal_full_cycles(tmp_path: Path, name: str) -> None:
+    extra, cpu, n = SOFT[name]
+    doc = _deployment(name, copy.deepcopy(extra), cpu)["spec"]["template"]
+    bare = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "namespace": "default", **doc["metadata"]},
+            "spec": doc["spec"]}
+    deferred = _compare(tmp_path, bare, _cluster(racks=True), n)
+    assert _spread_scored(deferred) >= n // 2
+
+
+def _owned(kind: str, name: str, cpu: str) -> Dict:
+    doc = _deployment(name, {}, cpu)
+    doc["kind"] = kind
+    if kind == "StatefulSet":
+        doc["spec"]["serviceName"] = name
+    return doc
+
+
+@pytest.mark.parametrize("kind", ["Deployment", "ReplicaSet", "StatefulSet", "Service"])
+@pytest.mark.parametrize("cpu", ["700m", "20m"])
+def test_system_default_spreading_copies_equal_full_cycles(tmp_path: Path, kind: str, cpu: str) -> None:
+    """Pods without constraints of their own get the system's default soft spreading
+    (hostname maxSkew 3, zone maxSkew 5; the node without a zone still spreads per
+    hostname) from their controller's selector or a Service's."""
+    objs = _cluster(racks=True)
+    if kind == "Service":
+        objs.add({"apiVersion": "v1", "kind": "Service", "metadata": {"name": "svc", "namespace": "default"},
+                  "spec": {"selector": {"app": "dflt"}}})
+        doc = _deployment("dflt", {}, cpu)["spec"]["template"]
+        doc = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "dflt", "namespace": "default",
+                                                               **doc["metadata"]}, "spec": doc["spec"]}
+    else:
+        doc = _owned(kind, "dflt", cpu)
+    n = 45 if cpu == "700m" else 70
+    deferred = _compare(tmp_path, doc, objs, n)
+    assert _spread_scored(deferred) >= 20
+
+
+def test_default_spreading_without_a_selector_skips(tmp_path: Path) -> None:
+    """A bare pod nothing selects: no default spreading, the scoring stays node-local."""
+    doc = _deployment("lone", {}, "700m")["spec"]["template"]
+    bare = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "lone", "namespace": "default",
+                                                            **doc["metadata"]}, "spec": doc["spec"]}
+    deferred = _compare(tmp_path, bare, _cluster(), 30)
+    assert deferred and _spread_scored(deferred) == 0
+
+
+def test_soft_spread_steps_vary(tmp_path: Path) -> None:
+    """The soft cases exercise what they claim: the feasible set shrinks, PodTopologySpread's
+    maximum moves, nodes tie on the total, and nodes lacking a key are scored 0."""
+    objs = _cluster(racks=True)
+    extra, cpu, n = SOFT["softzone"]
+    doc = _deployment("softzone", copy.deepcopy(extra), cpu)["spec"]["template"]
+    path = tmp_path / "pod.yaml"
+    path.write_text(yaml.safe_dump({"apiVersion": "v1", "kind": "Pod",
+                                    "metadata": {"name": "softzone", "namespace": "default", **doc["metadata"]},
+                                    "spec": doc["spec"]}))
+    inc = prepare_pod(str(path), objs)
+    steps = run_replicas(build_snapshot(objs, inc), inc, select_profile(inc.pod, None), n, Options())
+    feasible = [len(s.feasible_nodes) for s in steps]
+    assert feasible[0] > feasible[-2]
+    pts = [next(ps for ps in s.score_plugins if ps.name == "PodTopologySpread") for s in steps]
+    maxima = {max(v.raw for v in ps.scores.values()) for ps in pts}
+    assert len(maxima) > 3
+    assert any(len(s.best_nodes) > 1 for s in steps)
+    assert all(ps.scores["nozone"].normalized == 0 for ps in pts if "nozone" in ps.scores)
+    assert any("nozone" in ps.scores for ps in pts)
+
+
+# --------------------------------------------------------------------------- scored pod affinity
+
+def _affinity_scored(steps: list[Any]) -> int:
+    """How many incremental steps scored InterPodAffinity (not skipped)."""
+    return sum(1 for s in steps for ps in s.score_plugins if ps.name == "InterPodAffinity" and not ps.skipped)
+
+
+def _pref(weight: int, name: str, key: str) -> Dict:
+    return {"weight": weight, "podAffinityTerm": _term(name, key)}
+
+
+# name -> (template spec extras, cpu, extra labels, copies)
+AFFINITY: dict[str, tuple[Dict, str, Dict | None, int]] = {
+    # Preferred anti-affinity to the copies per hostname, preferred affinity to web per zone.
+    "prefhost": ({"affinity": {"podAntiAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
+        _pref(60, "prefhost", HOST)]}, "podAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
+            _pref(20, "web", ZONE)]}}}, "500m", None, 45),
+    # Preferred anti-affinity to the copies per zone: whole zones move with each copy.
+    "prefzone": ({"affinity": {"podAntiAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
+        _pref(100, "prefzone", ZONE)]}}}, "300m", None, 50),
+    # Preferred affinity to the copies per zone with tiny requests: they pile up.
+    "prefself": ({"affinity": {"podAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
+        _pref(40, "prefself", ZONE), _pref(10, "prefself", HOST)]}}}, "50m", None, 60),
+    # No terms of its own: existing pods' preferred terms match the copies.
+    "liked": ({}, "400m", {"tier": "liked"}, 45),
+    # No terms of its own: an existing pod's required affinity matches the copies.
+    "anchored": ({}, "400m", {"tier": "anchored"}, 45),
+}
+
+
+@pytest.mark.parametrize("kind", ["Pod", "Deployment"])
+@pytest.mark.parametrize("name", sorted(AFFINITY))
+def test_scored_affinity_copies_equal_full_cycles(tmp_path: Path, name: str, kind: str) -> None:
+    """InterPodAffinity scoring, alone (bare pods) or with the default spreading (a
+    Deployment's pods)."""
+    extra, cpu, labels, n = AFFINITY[name]
+    doc = _deployment(name, copy.deepcopy(extra), cpu, labels)
+    if kind == "Pod":
+        t = doc["spec"]["template"]
+        doc = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "namespace": "default", **t["metadata"]},
+               "spec": t["spec"]}
+    deferred = _compare(tmp_path, doc, _cluster(affinity=True), n)
+    assert _affinity_scored(deferred) >= 20
+    if kind == "Deployment":
+        assert _spread_scored(deferred) >= 20
+
+
+def test_hard_affinity_weight_of_the_copies(tmp_path: Path) -> None:
+    """Copies with required affinity to each other: from the second copy on, the copies'
+    required terms score through hardPodAffinityWeight."""
+    extra, cpu, labels, _ = PODS["selfaff"]
+    doc = _deployment("selfaff", copy.deepcopy(extra), "200m", labels)["spec"]["template"]
+    bare = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "selfaff", "namespace": "default",
+                                                            **doc["metadata"]}, "spec": doc["spec"]}
+    deferred = _compare(tmp_path, bare, _cluster(), 40)
+    assert _affinity_scored(deferred) >= 20
