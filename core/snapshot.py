@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import copy
 import itertools
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
+from operator import attrgetter
 from typing import Any
 
 from kschedx.core.api.model import NodeView, PodInfo
@@ -25,6 +26,8 @@ Dict = dict[str, Any]
 # given twice: answers kept by (node name, generation) can't be mistaken for another state
 # of the node, of its clones, or of a node of the same name in another snapshot.
 _GENERATIONS = itertools.count(1)
+
+_requests_of = attrgetter("requests")
 
 
 class HostPortInfo:
@@ -112,6 +115,35 @@ class NodeInfo:
                 self.pods_with_required_anti_affinity.append(pod)
         self.generation = next(_GENERATIONS)
 
+    def _sum_requests(self) -> None:
+        """The requested and non-zero sums of ``pods``, as add_pod would leave them had it
+        added them one by one; the snapshot's constructor places pods without those sums.
+
+        Pods of one template share their ``requests`` dict (``_pod_amounts``), so the
+        sums are taken per distinct dict times its pods: the few distinct dicts, in the
+        order they first appear, put the resource names into ``requested`` in the order
+        pod-by-pod additions would. Every amount is an int, so n additions equal one
+        product. A dict shared by two pods came from one memo entry, with one non-zero
+        cpu and memory."""
+        pods = self.pods
+        dicts = list(map(_requests_of, pods))
+        ids = list(map(id, dicts))
+        one_pod = dict(zip(ids, pods, strict=True))
+        req = self.requested
+        non0_cpu = self.non0_cpu
+        non0_mem = self.non0_mem
+        for i, n in Counter(ids).items():
+            pod = one_pod[i]
+            for k, v in pod.requests.items():
+                if k == "pods":
+                    continue
+                req[k] = req.get(k, 0) + v * n
+            non0_cpu += pod.non0_cpu * n
+            non0_mem += pod.non0_mem * n
+        self.non0_cpu = non0_cpu
+        self.non0_mem = non0_mem
+        self.generation = next(_GENERATIONS)
+
     def remove_pod(self, pod: PodInfo) -> bool:
         for i, p in enumerate(self.pods):
             if p.uid == pod.uid:
@@ -176,22 +208,45 @@ class Snapshot:
         self.orphan_pods: list[PodInfo] = []
         raw_pods = objects.of("Pod")
         total = len(raw_pods)
+        by_name = self.by_name
+        pods_by_uid = self.pods_by_uid
+        pods_by_namespace = self.pods_by_namespace
+        filled: dict[str, NodeInfo] = {}
         for i, raw in enumerate(raw_pods):
             if not i & 4095:
                 report(f"building the snapshot ({len(self.node_infos)} nodes, {total} pods)", i, total)
             pod = PodInfo(raw)
-            if pod.terminal:
+            phase = pod.phase
+            if phase == "Succeeded" or phase == "Failed":  # PodInfo.terminal
                 continue
-            if pod.node_name:
-                owner = self.by_name.get(pod.node_name)
+            node_name = pod.node_name
+            if node_name:
+                owner = by_name.get(node_name)
                 if owner is None:
                     self.orphan_pods.append(pod)
                     continue
-                owner.add_pod(pod)
-                self.pods_by_uid[pod.uid] = pod
-                self.pods_by_namespace[pod.namespace][pod.uid] = pod
-            elif pod.nominated_node_name and pod.nominated_node_name in self.by_name:
+                # NodeInfo.add_pod in parts: the pod, its host ports and its affinity now,
+                # in add_pod's order, the requested sums per node once every pod is placed.
+                owner.pods.append(pod)
+                filled[node_name] = owner
+                ports = pod.host_ports
+                if ports:
+                    used = owner.used_ports
+                    for ip, proto, port in ports:
+                        used.add(ip, proto, port)
+                # Without an affinity stanza has_pod_affinity is False; the property need
+                # not be read (and stays lazy, with the same answer) for most pods.
+                if pod.spec.get("affinity") and pod.has_pod_affinity:
+                    owner.pods_with_affinity.append(pod)
+                    if pod.has_required_anti_affinity:
+                        owner.pods_with_required_anti_affinity.append(pod)
+                uid = pod.uid
+                pods_by_uid[uid] = pod
+                pods_by_namespace[pod.namespace][uid] = pod
+            elif pod.nominated_node_name and pod.nominated_node_name in by_name:
                 self.nominated[pod.nominated_node_name].append(pod)
+        for ni in filled.values():
+            ni._sum_requests()
         self._image_nodes: dict[str, int] | None = None
         self.namespace_labels: dict[str, dict[str, str]] = {
             (ns.get("metadata") or {}).get("name", ""): {

@@ -260,20 +260,36 @@ def _pod_amounts(spec: Mapping[str, Any], status: Mapping[str, Any]) -> tuple[di
     The returned dict is shared between those pods and must not be changed."""
     # A container status without ``resources`` is passed over (``_status_requests``), and
     # the resize conditions only matter for the statuses that have them.
-    resized = [
-        [(cs.get("name"), cs.get("resources"), cs.get("allocatedResources"))
-         for cs in status.get("containerStatuses") or () if cs.get("resources") is not None],
-        [(cs.get("name"), cs.get("resources"), cs.get("allocatedResources"))
-         for cs in status.get("initContainerStatuses") or () if cs.get("resources") is not None],
-    ]
-    parts = (
-        [(c.get("name"), c.get("resources"), c.get("restartPolicy")) for c in spec.get("containers") or ()],
-        [(c.get("name"), c.get("resources"), c.get("restartPolicy")) for c in spec.get("initContainers") or ()],
-        spec.get("overhead"),
-        spec.get("resources"),
-        resized,
-        resize_infeasible(status) if resized[0] or resized[1] else None,
-    )
+    css = status.get("containerStatuses")
+    ics = status.get("initContainerStatuses")
+    resized = None
+    if css or ics:
+        resized = [
+            [(cs.get("name"), cs.get("resources"), cs.get("allocatedResources"))
+             for cs in css or () if cs.get("resources") is not None],
+            [(cs.get("name"), cs.get("resources"), cs.get("allocatedResources"))
+             for cs in ics or () if cs.get("resources") is not None],
+        ]
+        if not (resized[0] or resized[1]):
+            resized = None
+    inits = spec.get("initContainers")
+    parts: tuple[Any, ...] | list[Any]
+    if resized is None and not inits:
+        # The common pod: no status resources and no init containers, so container names
+        # (only matched against statuses) and restart policies (only read on init
+        # containers) can't change the answer; the key is the resources alone. A tuple
+        # here, a list in the other key, so the two kinds of key never meet.
+        parts = (tuple([c.get("resources") for c in spec.get("containers") or ()]),
+                 spec.get("overhead"), spec.get("resources"))
+    else:
+        parts = [
+            [(c.get("name"), c.get("resources"), c.get("restartPolicy")) for c in spec.get("containers") or ()],
+            [(c.get("name"), c.get("resources"), c.get("restartPolicy")) for c in inits or ()],
+            spec.get("overhead"),
+            spec.get("resources"),
+            resized,
+            resize_infeasible(status) if resized is not None else None,
+        ]
     try:
         # marshal's format 2 writes every value with its exact type and no back-references,
         # so equal bytes mean equal parts; three times faster than repr.
@@ -294,6 +310,69 @@ def _pod_amounts(spec: Mapping[str, Any], status: Mapping[str, Any]) -> tuple[di
     return hit
 
 
+_LABELS_CACHE: dict[tuple[tuple[Any, Any], ...], dict[str, str]] = {}
+
+
+def _pod_labels(labels: Mapping[Any, Any] | None) -> dict[str, str]:
+    """``metadata.labels`` with keys and values as strings, one dict shared by the pods with
+    the same labels (the replicas of one template): fewer dicts to build and to keep.
+
+    Only all-string label sets are kept: a string never compares equal to another type,
+    so a lookup can only find the entry of labels that are the same strings (``1`` and
+    ``True`` would find each other's entry, and their strings differ). The shared dict
+    must not be changed."""
+    if not labels:
+        return {}
+    try:
+        key = tuple(labels.items())
+        hit = _LABELS_CACHE.get(key)
+    except TypeError:  # an unhashable value (bad YAML): converted below, not kept
+        key, hit = (), None
+    if hit is not None:
+        return hit
+    out = {str(k): str(v) for k, v in labels.items()}
+    if key and len(_LABELS_CACHE) < 100_000 and all(type(k) is str and type(v) is str for k, v in key):
+        _LABELS_CACHE[key] = out
+    return out
+
+
+_NO_PORTS: tuple[tuple[str, str, int], ...] = ()
+
+
+def _host_ports(spec: Mapping[str, Any]) -> tuple[tuple[str, str, int], ...]:
+    """``PodInfo.host_ports`` of a spec; most pods of a snapshot ask for no host port, and
+    they are told so by a look at each container's ports alone."""
+    if not spec.get("hostNetwork") and not spec.get("initContainers"):
+        # Without hostNetwork a port counts only with a hostPort that is not 0 or missing
+        # (``int(x or 0)`` below), i.e. a true one; any such port takes the full path.
+        containers = spec.get("containers")
+        if containers is not None and type(containers) is not list:
+            return _host_ports_full(spec)  # whatever the full path makes of it
+        for c in containers or ():
+            ports = c.get("ports")
+            if ports:
+                for p in ports:
+                    if p.get("hostPort"):
+                        return _host_ports_full(spec)
+        return _NO_PORTS
+    return _host_ports_full(spec)
+
+
+def _host_ports_full(spec: Mapping[str, Any]) -> tuple[tuple[str, str, int], ...]:
+    out: list[tuple[str, str, int]] = []
+    host_network = bool(spec.get("hostNetwork"))
+    sidecars = [c for c in spec.get("initContainers") or [] if c.get("restartPolicy") == "Always"]
+    for c in sidecars + (spec.get("containers") or []):
+        for p in c.get("ports") or []:
+            hp = int(p.get("hostPort") or 0)
+            if hp == 0 and host_network:
+                hp = int(p.get("containerPort") or 0)
+            if hp <= 0:
+                continue
+            out.append((p.get("hostIP") or "0.0.0.0", p.get("protocol") or "TCP", hp))
+    return tuple(out)
+
+
 class PodInfo:
     """A pod as the scheduler sees it: identity, placement, and derived scheduling inputs."""
 
@@ -305,7 +384,7 @@ class PodInfo:
         self.name: str = meta.get("name") or meta.get("generateName") or ""
         self.namespace: str = meta.get("namespace") or "default"
         self.uid: str = meta.get("uid") or f"{self.namespace}/{self.name}"
-        self.labels: dict[str, str] = {str(k): str(v) for k, v in (meta.get("labels") or {}).items()}
+        self.labels: dict[str, str] = _pod_labels(meta.get("labels"))
         self.annotations: dict[str, str] = meta.get("annotations") or {}
         self.node_name: str = spec.get("nodeName") or ""
         self.nominated_node_name: str = status.get("nominatedNodeName") or ""
@@ -376,18 +455,7 @@ class PodInfo:
         pod's ports default ``hostPort`` to ``containerPort`` (API defaulting, SetDefaults_Pod),
         which a hand-written manifest or dump does not carry yet.
         """
-        out: list[tuple[str, str, int]] = []
-        host_network = bool(self.spec.get("hostNetwork"))
-        sidecars = [c for c in self.spec.get("initContainers") or [] if c.get("restartPolicy") == "Always"]
-        for c in sidecars + (self.spec.get("containers") or []):
-            for p in c.get("ports") or []:
-                hp = int(p.get("hostPort") or 0)
-                if hp == 0 and host_network:
-                    hp = int(p.get("containerPort") or 0)
-                if hp <= 0:
-                    continue
-                out.append((p.get("hostIP") or "0.0.0.0", p.get("protocol") or "TCP", hp))
-        return tuple(out)
+        return _host_ports(self.spec)
 
     @cached_property
     def controller_ref(self) -> Dict | None:
