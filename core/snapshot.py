@@ -87,7 +87,9 @@ class NodeInfo:
         self.requested: dict[str, int] = {}
         self.non0_cpu = 0
         self.non0_mem = 0
-        self.used_ports = HostPortInfo()
+        # Host ports in use, or None until first read (``used_ports``): only NodePorts,
+        # and only for an incoming pod with host ports, ever asks.
+        self._used_ports: HostPortInfo | None = HostPortInfo()
         self.generation = next(_GENERATIONS)
         # Pods with any pod (anti-)affinity, and those with required anti-affinity: the
         # only existing pods InterPodAffinity looks at unless the incoming pod has terms.
@@ -98,6 +100,17 @@ class NodeInfo:
     def allocatable(self) -> dict[str, int]:
         return self.node.allocatable
 
+    @property
+    def used_ports(self) -> HostPortInfo:
+        """The host ports of ``pods``, gathered on first read and kept up to date after."""
+        ports = self._used_ports
+        if ports is None:
+            ports = self._used_ports = HostPortInfo()
+            for pod in self.pods:
+                for ip, proto, port in pod.host_ports:
+                    ports.add(ip, proto, port)
+        return ports
+
     def add_pod(self, pod: PodInfo) -> None:
         self.pods.append(pod)
         req = self.requested
@@ -107,8 +120,10 @@ class NodeInfo:
             req[k] = req.get(k, 0) + v
         self.non0_cpu += pod.non0_cpu
         self.non0_mem += pod.non0_mem
-        for ip, proto, port in pod.host_ports:
-            self.used_ports.add(ip, proto, port)
+        ports = self._used_ports
+        if ports is not None:  # else gathered from the pods, this one included, when read
+            for ip, proto, port in pod.host_ports:
+                ports.add(ip, proto, port)
         if pod.has_pod_affinity:
             self.pods_with_affinity.append(pod)
             if pod.has_required_anti_affinity:
@@ -118,6 +133,7 @@ class NodeInfo:
     def _sum_requests(self) -> None:
         """The requested and non-zero sums of ``pods``, as add_pod would leave them had it
         added them one by one; the snapshot's constructor places pods without those sums.
+        Their host ports are left to ``used_ports`` to gather when first read.
 
         Pods of one template share their ``requests`` dict (``_pod_amounts``), so the
         sums are taken per distinct dict times its pods: the few distinct dicts, in the
@@ -142,6 +158,7 @@ class NodeInfo:
             non0_mem += pod.non0_mem * n
         self.non0_cpu = non0_cpu
         self.non0_mem = non0_mem
+        self._used_ports = None  # the pods' host ports, gathered when first read
         self.generation = next(_GENERATIONS)
 
     def remove_pod(self, pod: PodInfo) -> bool:
@@ -158,8 +175,10 @@ class NodeInfo:
             req[k] = req.get(k, 0) - v
         self.non0_cpu -= pod.non0_cpu
         self.non0_mem -= pod.non0_mem
-        for ip, proto, port in pod.host_ports:
-            self.used_ports.remove(ip, proto, port)
+        ports = self._used_ports
+        if ports is not None:
+            for ip, proto, port in pod.host_ports:
+                ports.remove(ip, proto, port)
         if pod.has_pod_affinity:
             self.pods_with_affinity = [p for p in self.pods_with_affinity if p.uid != pod.uid]
             self.pods_with_required_anti_affinity = [
@@ -176,7 +195,7 @@ class NodeInfo:
         c.requested = dict(self.requested)
         c.non0_cpu = self.non0_cpu
         c.non0_mem = self.non0_mem
-        c.used_ports = self.used_ports.clone()
+        c._used_ports = self._used_ports.clone() if self._used_ports is not None else None
         c.generation = self.generation
         c.pods_with_affinity = list(self.pods_with_affinity)
         c.pods_with_required_anti_affinity = list(self.pods_with_required_anti_affinity)
@@ -225,15 +244,10 @@ class Snapshot:
                 if owner is None:
                     self.orphan_pods.append(pod)
                     continue
-                # NodeInfo.add_pod in parts: the pod, its host ports and its affinity now,
-                # in add_pod's order, the requested sums per node once every pod is placed.
+                # NodeInfo.add_pod in parts: the pod and its affinity now, the requested
+                # sums per node once every pod is placed, the host ports when first read.
                 owner.pods.append(pod)
                 filled[node_name] = owner
-                ports = pod.host_ports
-                if ports:
-                    used = owner.used_ports
-                    for ip, proto, port in ports:
-                        used.add(ip, proto, port)
                 # Without an affinity stanza has_pod_affinity is False; the property need
                 # not be read (and stays lazy, with the same answer) for most pods.
                 if pod.spec.get("affinity") and pod.has_pod_affinity:

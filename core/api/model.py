@@ -253,11 +253,109 @@ def non_zero_defaults(spec: Mapping[str, Any], reqs: Mapping[str, Fraction]) -> 
 _AMOUNTS_CACHE: dict[bytes | str, tuple[dict[str, int], int, int]] = {}
 
 
+def _items_or_none(d: Any) -> tuple[Any, ...] | None:
+    """A requests-like map as a tuple of its items (() when empty or null), None when it is
+    neither a dict nor empty (left to the general key and its errors)."""
+    if not d:
+        return ()
+    if type(d) is not dict:
+        return None
+    return tuple(d.items())
+
+
+def _amounts_key(spec: Mapping[str, Any], status: Mapping[str, Any]) -> tuple[Any, ...] | None:
+    """The memo key of the common pod without marshal: each container's name and the items
+    of its requests and limits, and those of the status entries with resources (with the
+    resize verdict), for a pod without init containers, overhead or pod-level resources.
+    None for any other shape, which the general key takes."""
+    if spec.get("initContainers") or spec.get("overhead") or spec.get("resources"):
+        return None
+    containers = spec.get("containers")
+    if type(containers) is not list:
+        return None
+    parts: list[Any] = []
+    for c in containers:
+        if type(c) is not dict:
+            return None
+        res = c.get("resources")
+        if not res:
+            parts.append((c.get("name"), (), ()))
+            continue
+        if type(res) is not dict:
+            return None
+        req = _items_or_none(res.get("requests"))
+        lim = _items_or_none(res.get("limits"))
+        if req is None or lim is None:
+            return None
+        parts.append((c.get("name"), req, lim))
+    css = status.get("containerStatuses")
+    ics = status.get("initContainerStatuses")
+    if not (css or ics):
+        return (tuple(parts),)
+    if (css and type(css) is not list) or (ics and type(ics) is not list):
+        return None
+    resized: list[Any] = []
+    for cs in (css or []) + (ics or []):
+        if type(cs) is not dict:
+            return None
+        r = cs.get("resources")
+        if r is None:
+            continue
+        if type(r) is not dict:
+            return None
+        actuated = _items_or_none(r.get("requests"))
+        allocated = _items_or_none(cs.get("allocatedResources"))
+        if actuated is None or allocated is None:
+            return None
+        resized.append((cs.get("name"), actuated, allocated))
+    if not resized:
+        return (tuple(parts),)
+    return (tuple(parts), tuple(resized), resize_infeasible(status))
+
+
+def _all_strings(key: tuple[Any, ...]) -> bool:
+    """Every name, resource name and quantity in an ``_amounts_key`` is a str."""
+    for group in key[:2]:
+        for name, a, b in group:
+            if type(name) is not str:
+                return False
+            for k, v in a + b:
+                if type(k) is not str or type(v) is not str:
+                    return False
+    return True
+
+
+_FAST_AMOUNTS_CACHE: dict[tuple[Any, ...], tuple[dict[str, int], int, int]] = {}
+
+
 def _pod_amounts(spec: Mapping[str, Any], status: Mapping[str, Any]) -> tuple[dict[str, int], int, int]:
     """The pod's tracked requests and its non-zero cpu and memory, memoized by the parts of
     the spec and status they depend on: the pods of one template share one computation, so
     a 150,000-pod snapshot does the Fraction arithmetic a few thousand times, not per pod.
-    The returned dict is shared between those pods and must not be changed."""
+    The returned dict is shared between those pods and must not be changed.
+
+    The common pod's key is a tuple of the strings it reads (``_amounts_key``), kept only
+    when all of them are strings: a str never equals a value of another type, so a lookup
+    finds only an entry read from the same strings. Other pods take the marshal key."""
+    key = _amounts_key(spec, status)
+    if key is not None:
+        try:
+            hit = _FAST_AMOUNTS_CACHE.get(key)
+        except TypeError:  # an unhashable quantity (bad YAML): the general key says what it is
+            key = None
+        else:
+            if hit is not None:
+                return hit
+    hit = _marshal_keyed_amounts(spec, status)
+    if key is not None and len(_FAST_AMOUNTS_CACHE) < 200_000 and _all_strings(key):
+        _FAST_AMOUNTS_CACHE[key] = hit
+    return hit
+
+
+def _marshal_keyed_amounts(
+    spec: Mapping[str, Any], status: Mapping[str, Any],
+) -> tuple[dict[str, int], int, int]:
+    """``_pod_amounts`` keyed by the marshal bytes of the parts it reads, for any pod."""
     # A container status without ``resources`` is passed over (``_status_requests``), and
     # the resize conditions only matter for the statuses that have them.
     css = status.get("containerStatuses")
@@ -384,14 +482,11 @@ class PodInfo:
         self.name: str = meta.get("name") or meta.get("generateName") or ""
         self.namespace: str = meta.get("namespace") or "default"
         self.uid: str = meta.get("uid") or f"{self.namespace}/{self.name}"
-        self.labels: dict[str, str] = _pod_labels(meta.get("labels"))
-        self.annotations: dict[str, str] = meta.get("annotations") or {}
+        # labels, annotations, nominated_node_name, scheduler_name and deletion_timestamp
+        # are read on first use (below): a snapshot's cycles look at a few of its pods.
         self.node_name: str = spec.get("nodeName") or ""
-        self.nominated_node_name: str = status.get("nominatedNodeName") or ""
         self.phase: str = status.get("phase") or ""
         self.priority: int = int(spec.get("priority") or 0)
-        self.scheduler_name: str = spec.get("schedulerName") or "default-scheduler"
-        self.deletion_timestamp: str | None = meta.get("deletionTimestamp")
         self.spec = spec
         self.status = status
         self.requests: dict[str, int]
@@ -402,6 +497,31 @@ class PodInfo:
     @property
     def key(self) -> str:
         return f"{self.namespace}/{self.name}"
+
+    @cached_property
+    def labels(self) -> dict[str, str]:
+        """``metadata.labels`` as strings (a dict shared with equal label sets: don't change it)."""
+        return _pod_labels((self.raw.get("metadata") or {}).get("labels"))
+
+    @cached_property
+    def annotations(self) -> dict[str, str]:
+        annotations: dict[str, str] = (self.raw.get("metadata") or {}).get("annotations") or {}
+        return annotations
+
+    @cached_property
+    def nominated_node_name(self) -> str:
+        name: str = self.status.get("nominatedNodeName") or ""
+        return name
+
+    @cached_property
+    def scheduler_name(self) -> str:
+        name: str = self.spec.get("schedulerName") or "default-scheduler"
+        return name
+
+    @cached_property
+    def deletion_timestamp(self) -> str | None:
+        ts: str | None = (self.raw.get("metadata") or {}).get("deletionTimestamp")
+        return ts
 
     @cached_property
     def spec_requests(self) -> dict[str, int]:

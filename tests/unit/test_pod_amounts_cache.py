@@ -57,14 +57,27 @@ CASES = [
     ({"containers": [{"name": "a"}], "initContainers": [{"name": "i", "restartPolicy": "Always",
                                                          "resources": {"requests": {"memory": "1Gi"}}}]}, {}),
     (_spec({}), {}),
+    # Status entries of init containers match app containers of the same name too.
+    (_spec({"cpu": "1"}), {"initContainerStatuses": [{"name": "app", "resources": {"requests": {"cpu": "2"}}}]}),
+    (_spec({"cpu": "1"}), {"containerStatuses": [{"name": "app", "resources": {},
+                                                  "allocatedResources": {"cpu": "4"}}]}),
+    (_spec({"cpu": "1"}), {"containerStatuses": [{"name": "other", "resources": {"requests": {"cpu": "3"}}}]}),
+    ({"containers": [{"name": "a", "resources": {"limits": {"memory": "1Gi"}}},
+                     {"name": "b", "resources": {"requests": {"memory": "1Gi", "cpu": "2"}}}, {"name": "c"}]}, {}),
+    ({"containers": [{"name": "a", "resources": {"requests": {"example.com/gpu": "1", "cpu": "2"}}}]}, {}),
+    ({"containers": [{"name": "a", "resources": {"requests": None, "limits": {}}}]}, {}),
+    ({"containers": [{"name": "a", "resources": {"requests": {"cpu": "1"}}}], "overhead": {}, "resources": {}}, {}),
+    ({"containers": [{"resources": {"requests": {"cpu": "1"}}}]}, {"containerStatuses": [{"resources": {}}]}),
 ]
 
 
 @pytest.mark.parametrize("order", [1, -1])
 def test_every_cached_answer_is_the_fresh_one(order: int, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(model, "_AMOUNTS_CACHE", {})
+    monkeypatch.setattr(model, "_FAST_AMOUNTS_CACHE", {})
     for spec, status in CASES[::order] * 2:
-        assert model._pod_amounts(spec, status) == _fresh(spec, status)
+        got, want = model._pod_amounts(spec, status), _fresh(spec, status)
+        assert got == want and list(got[0]) == list(want[0])
 
 
 def _outcome(fn: Any, spec: dict[str, Any]) -> Any:
@@ -76,6 +89,7 @@ def _outcome(fn: Any, spec: dict[str, Any]) -> Any:
 
 def test_equal_looking_values_of_other_types_are_not_confused(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(model, "_AMOUNTS_CACHE", {})
+    monkeypatch.setattr(model, "_FAST_AMOUNTS_CACHE", {})
     # 1 and True, NaN, a value marshal cannot write (a YAML timestamp), null: each its own
     # key, computed (or refused) instead of taking the answer of an earlier pod.
     for value in (1, True, 1.0, "1", float("nan"), datetime.datetime(2026, 1, 1), None, "1") * 2:
@@ -88,6 +102,7 @@ def test_every_pod_of_a_generated_cluster_and_the_example(tmp_path: Path, monkey
     subprocess.run([sys.executable, str(ROOT / "bench" / "generate_cluster.py"), "--nodes", "30", "--out", str(out)],
                    check=True, capture_output=True)
     monkeypatch.setattr(model, "_AMOUNTS_CACHE", {})
+    monkeypatch.setattr(model, "_FAST_AMOUNTS_CACHE", {})
     pods = load_cluster([str(out)]).of("Pod") + load_cluster([str(ROOT / "examples" / "cluster.yaml")]).of("Pod")
     for pod in pods:
         spec, status = pod.get("spec") or {}, pod.get("status") or {}
@@ -264,3 +279,38 @@ def test_labels_shared_only_when_equal_strings(labels: Any, monkeypatch: pytest.
         got = model.PodInfo({"metadata": {"labels": every}}).labels
         want = {str(k): str(v) for k, v in (every or {}).items()}
         assert got == want and list(got.items()) == list(want.items())
+
+
+def _port_pod(name: str, node: str, *ports: int, ip: str = "") -> dict[str, Any]:
+    return {"metadata": {"name": name, "namespace": "d", "uid": name},
+            "spec": {"nodeName": node, "containers": [{"name": "c", "ports": [
+                {"containerPort": p, "hostPort": p, **({"hostIP": ip} if ip else {})} for p in ports]}]}}
+
+
+def test_used_ports_read_early_or_late_agree() -> None:
+    from kschedx.core.api.objects import ClusterObjects
+
+    def objects() -> ClusterObjects:
+        objs = ClusterObjects()
+        objs.add({"kind": "Node", "metadata": {"name": "n1"}, "status": {"allocatable": {"pods": "10"}}})
+        for raw in (_port_pod("a", "n1", 80), _port_pod("b", "n1", 80, 81, ip="10.0.0.1"), _port_pod("c", "n1")):
+            objs.add({"kind": "Pod", **raw})
+        return objs
+
+    def edits(snap: Snapshot) -> None:
+        snap.remove_pod(snap.pods_by_uid["a"])
+        snap.add_pod(model.PodInfo(_port_pod("d", "n1", 90, ip="10.0.0.2")))
+
+    early, late = Snapshot(objects()), Snapshot(objects())
+    assert early.by_name["n1"].used_ports.check_conflict("", "TCP", 80)
+    before = early.by_name["n1"].clone()
+    edits(early)
+    clone = late.by_name["n1"].clone()
+    edits(late)
+    want = HostPortInfo()
+    for ip, proto, port in (("10.0.0.1", "TCP", 80), ("10.0.0.1", "TCP", 81), ("10.0.0.2", "TCP", 90)):
+        want.add(ip, proto, port)
+    assert early.by_name["n1"].used_ports.ports == late.by_name["n1"].used_ports.ports == want.ports
+    # Clones taken before the edits keep the ports of the pods they had.
+    assert before.used_ports.ports == clone.used_ports.ports == {"0.0.0.0": {("TCP", 80): 1},
+                                                                 "10.0.0.1": {("TCP", 80): 1, ("TCP", 81): 1}}
