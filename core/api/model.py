@@ -283,10 +283,21 @@ def _amounts_key(spec: Mapping[str, Any], status: Mapping[str, Any]) -> tuple[An
             continue
         if type(res) is not dict:
             return None
-        req = _items_or_none(res.get("requests"))
-        lim = _items_or_none(res.get("limits"))
-        if req is None or lim is None:
-            return None
+        # _items_or_none inlined: this loop runs for every container of every pod.
+        req = res.get("requests")
+        if req:
+            if type(req) is not dict:
+                return None
+            req = tuple(req.items())
+        else:
+            req = ()
+        lim = res.get("limits")
+        if lim:
+            if type(lim) is not dict:
+                return None
+            lim = tuple(lim.items())
+        else:
+            lim = ()
         parts.append((c.get("name"), req, lim))
     css = status.get("containerStatuses")
     ics = status.get("initContainerStatuses")
@@ -611,7 +622,7 @@ class NodeView:
         self.allowed_pods: int = self.allocatable.get("pods", 0)
         images: list[tuple[tuple[str, ...], int]] = []
         for img in status.get("images") or []:
-            names = tuple(str(n) for n in img.get("names") or [])
+            names = tuple(map(str, img.get("names") or []))
             if names:
                 images.append((names, int(img.get("sizeBytes") or 0)))
         self.images = images
