@@ -140,7 +140,7 @@ class NodeInfo:
         order they first appear, put the resource names into ``requested`` in the order
         pod-by-pod additions would. Every amount is an int, so n additions equal one
         product. A dict shared by two pods came from one memo entry, with one non-zero
-        cpu and memory."""
+        cpu and memory: true of the fresh PodInfos the constructor places, the only caller."""
         pods = self.pods
         dicts = list(map(_requests_of, pods))
         ids = list(map(id, dicts))
