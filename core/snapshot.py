@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import copy
 import itertools
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
+from operator import attrgetter
 from typing import Any
 
 from kschedx.core.api.model import NodeView, PodInfo
@@ -25,6 +26,8 @@ Dict = dict[str, Any]
 # given twice: answers kept by (node name, generation) can't be mistaken for another state
 # of the node, of its clones, or of a node of the same name in another snapshot.
 _GENERATIONS = itertools.count(1)
+
+_requests_of = attrgetter("requests")
 
 
 class HostPortInfo:
@@ -84,7 +87,9 @@ class NodeInfo:
         self.requested: dict[str, int] = {}
         self.non0_cpu = 0
         self.non0_mem = 0
-        self.used_ports = HostPortInfo()
+        # Host ports in use, or None until first read (``used_ports``): only NodePorts,
+        # and only for an incoming pod with host ports, ever asks.
+        self._used_ports: HostPortInfo | None = HostPortInfo()
         self.generation = next(_GENERATIONS)
         # Pods with any pod (anti-)affinity, and those with required anti-affinity: the
         # only existing pods InterPodAffinity looks at unless the incoming pod has terms.
@@ -95,6 +100,17 @@ class NodeInfo:
     def allocatable(self) -> dict[str, int]:
         return self.node.allocatable
 
+    @property
+    def used_ports(self) -> HostPortInfo:
+        """The host ports of ``pods``, gathered on first read and kept up to date after."""
+        ports = self._used_ports
+        if ports is None:
+            ports = self._used_ports = HostPortInfo()
+            for pod in self.pods:
+                for ip, proto, port in pod.host_ports:
+                    ports.add(ip, proto, port)
+        return ports
+
     def add_pod(self, pod: PodInfo) -> None:
         self.pods.append(pod)
         req = self.requested
@@ -104,12 +120,45 @@ class NodeInfo:
             req[k] = req.get(k, 0) + v
         self.non0_cpu += pod.non0_cpu
         self.non0_mem += pod.non0_mem
-        for ip, proto, port in pod.host_ports:
-            self.used_ports.add(ip, proto, port)
+        ports = self._used_ports
+        if ports is not None:  # else gathered from the pods, this one included, when read
+            for ip, proto, port in pod.host_ports:
+                ports.add(ip, proto, port)
         if pod.has_pod_affinity:
             self.pods_with_affinity.append(pod)
             if pod.has_required_anti_affinity:
                 self.pods_with_required_anti_affinity.append(pod)
+        self.generation = next(_GENERATIONS)
+
+    def _sum_requests(self) -> None:
+        """The requested and non-zero sums of ``pods``, as add_pod would leave them had it
+        added them one by one; the snapshot's constructor places pods without those sums.
+        Their host ports are left to ``used_ports`` to gather when first read.
+
+        Pods of one template share their ``requests`` dict (``_pod_amounts``), so the
+        sums are taken per distinct dict times its pods: the few distinct dicts, in the
+        order they first appear, put the resource names into ``requested`` in the order
+        pod-by-pod additions would. Every amount is an int, so n additions equal one
+        product. A dict shared by two pods came from one memo entry, with one non-zero
+        cpu and memory: true of the fresh PodInfos the constructor places, the only caller."""
+        pods = self.pods
+        dicts = list(map(_requests_of, pods))
+        ids = list(map(id, dicts))
+        one_pod = dict(zip(ids, pods, strict=True))
+        req = self.requested
+        non0_cpu = self.non0_cpu
+        non0_mem = self.non0_mem
+        for i, n in Counter(ids).items():
+            pod = one_pod[i]
+            for k, v in pod.requests.items():
+                if k == "pods":
+                    continue
+                req[k] = req.get(k, 0) + v * n
+            non0_cpu += pod.non0_cpu * n
+            non0_mem += pod.non0_mem * n
+        self.non0_cpu = non0_cpu
+        self.non0_mem = non0_mem
+        self._used_ports = None  # the pods' host ports, gathered when first read
         self.generation = next(_GENERATIONS)
 
     def remove_pod(self, pod: PodInfo) -> bool:
@@ -126,8 +175,10 @@ class NodeInfo:
             req[k] = req.get(k, 0) - v
         self.non0_cpu -= pod.non0_cpu
         self.non0_mem -= pod.non0_mem
-        for ip, proto, port in pod.host_ports:
-            self.used_ports.remove(ip, proto, port)
+        ports = self._used_ports
+        if ports is not None:
+            for ip, proto, port in pod.host_ports:
+                ports.remove(ip, proto, port)
         if pod.has_pod_affinity:
             self.pods_with_affinity = [p for p in self.pods_with_affinity if p.uid != pod.uid]
             self.pods_with_required_anti_affinity = [
@@ -144,7 +195,7 @@ class NodeInfo:
         c.requested = dict(self.requested)
         c.non0_cpu = self.non0_cpu
         c.non0_mem = self.non0_mem
-        c.used_ports = self.used_ports.clone()
+        c._used_ports = self._used_ports.clone() if self._used_ports is not None else None
         c.generation = self.generation
         c.pods_with_affinity = list(self.pods_with_affinity)
         c.pods_with_required_anti_affinity = list(self.pods_with_required_anti_affinity)
@@ -176,22 +227,40 @@ class Snapshot:
         self.orphan_pods: list[PodInfo] = []
         raw_pods = objects.of("Pod")
         total = len(raw_pods)
+        by_name = self.by_name
+        pods_by_uid = self.pods_by_uid
+        pods_by_namespace = self.pods_by_namespace
+        filled: dict[str, NodeInfo] = {}
         for i, raw in enumerate(raw_pods):
             if not i & 4095:
                 report(f"building the snapshot ({len(self.node_infos)} nodes, {total} pods)", i, total)
             pod = PodInfo(raw)
-            if pod.terminal:
+            phase = pod.phase
+            if phase == "Succeeded" or phase == "Failed":  # PodInfo.terminal
                 continue
-            if pod.node_name:
-                owner = self.by_name.get(pod.node_name)
+            node_name = pod.node_name
+            if node_name:
+                owner = by_name.get(node_name)
                 if owner is None:
                     self.orphan_pods.append(pod)
                     continue
-                owner.add_pod(pod)
-                self.pods_by_uid[pod.uid] = pod
-                self.pods_by_namespace[pod.namespace][pod.uid] = pod
-            elif pod.nominated_node_name and pod.nominated_node_name in self.by_name:
+                # NodeInfo.add_pod in parts: the pod and its affinity now, the requested
+                # sums per node once every pod is placed, the host ports when first read.
+                owner.pods.append(pod)
+                filled[node_name] = owner
+                # Without an affinity stanza has_pod_affinity is False; the property need
+                # not be read (and stays lazy, with the same answer) for most pods.
+                if pod.spec.get("affinity") and pod.has_pod_affinity:
+                    owner.pods_with_affinity.append(pod)
+                    if pod.has_required_anti_affinity:
+                        owner.pods_with_required_anti_affinity.append(pod)
+                uid = pod.uid
+                pods_by_uid[uid] = pod
+                pods_by_namespace[pod.namespace][uid] = pod
+            elif pod.nominated_node_name and pod.nominated_node_name in by_name:
                 self.nominated[pod.nominated_node_name].append(pod)
+        for ni in filled.values():
+            ni._sum_requests()
         self._image_nodes: dict[str, int] | None = None
         self.namespace_labels: dict[str, dict[str, str]] = {
             (ns.get("metadata") or {}).get("name", ""): {

@@ -253,27 +253,152 @@ def non_zero_defaults(spec: Mapping[str, Any], reqs: Mapping[str, Fraction]) -> 
 _AMOUNTS_CACHE: dict[bytes | str, tuple[dict[str, int], int, int]] = {}
 
 
+def _items_or_none(d: Any) -> tuple[Any, ...] | None:
+    """A requests-like map as a tuple of its items (() when empty or null), None when it is
+    neither a dict nor empty (left to the general key and its errors)."""
+    if not d:
+        return ()
+    if type(d) is not dict:
+        return None
+    return tuple(d.items())
+
+
+def _amounts_key(spec: Mapping[str, Any], status: Mapping[str, Any]) -> tuple[Any, ...] | None:
+    """The memo key of the common pod without marshal: each container's name and the items
+    of its requests and limits, and those of the status entries with resources (with the
+    resize verdict), for a pod without init containers, overhead or pod-level resources.
+    None for any other shape, which the general key takes."""
+    if spec.get("initContainers") or spec.get("overhead") or spec.get("resources"):
+        return None
+    containers = spec.get("containers")
+    if type(containers) is not list:
+        return None
+    parts: list[Any] = []
+    for c in containers:
+        if type(c) is not dict:
+            return None
+        res = c.get("resources")
+        if not res:
+            parts.append((c.get("name"), (), ()))
+            continue
+        if type(res) is not dict:
+            return None
+        # _items_or_none inlined: this loop runs for every container of every pod.
+        req = res.get("requests")
+        if req:
+            if type(req) is not dict:
+                return None
+            req = tuple(req.items())
+        else:
+            req = ()
+        lim = res.get("limits")
+        if lim:
+            if type(lim) is not dict:
+                return None
+            lim = tuple(lim.items())
+        else:
+            lim = ()
+        parts.append((c.get("name"), req, lim))
+    css = status.get("containerStatuses")
+    ics = status.get("initContainerStatuses")
+    if not (css or ics):
+        return (tuple(parts),)
+    if (css and type(css) is not list) or (ics and type(ics) is not list):
+        return None
+    resized: list[Any] = []
+    for cs in (css or []) + (ics or []):
+        if type(cs) is not dict:
+            return None
+        r = cs.get("resources")
+        if r is None:
+            continue
+        if type(r) is not dict:
+            return None
+        actuated = _items_or_none(r.get("requests"))
+        allocated = _items_or_none(cs.get("allocatedResources"))
+        if actuated is None or allocated is None:
+            return None
+        resized.append((cs.get("name"), actuated, allocated))
+    if not resized:
+        return (tuple(parts),)
+    return (tuple(parts), tuple(resized), resize_infeasible(status))
+
+
+def _all_strings(key: tuple[Any, ...]) -> bool:
+    """Every name, resource name and quantity in an ``_amounts_key`` is a str."""
+    for group in key[:2]:
+        for name, a, b in group:
+            if type(name) is not str:
+                return False
+            for k, v in a + b:
+                if type(k) is not str or type(v) is not str:
+                    return False
+    return True
+
+
+_FAST_AMOUNTS_CACHE: dict[tuple[Any, ...], tuple[dict[str, int], int, int]] = {}
+
+
 def _pod_amounts(spec: Mapping[str, Any], status: Mapping[str, Any]) -> tuple[dict[str, int], int, int]:
     """The pod's tracked requests and its non-zero cpu and memory, memoized by the parts of
     the spec and status they depend on: the pods of one template share one computation, so
     a 150,000-pod snapshot does the Fraction arithmetic a few thousand times, not per pod.
-    The returned dict is shared between those pods and must not be changed."""
+    The returned dict is shared between those pods and must not be changed.
+
+    The common pod's key is a tuple of the strings it reads (``_amounts_key``), kept only
+    when all of them are strings: a str never equals a value of another type, so a lookup
+    finds only an entry read from the same strings. Other pods take the marshal key."""
+    key = _amounts_key(spec, status)
+    if key is not None:
+        try:
+            hit = _FAST_AMOUNTS_CACHE.get(key)
+        except TypeError:  # an unhashable quantity (bad YAML): the general key says what it is
+            key = None
+        else:
+            if hit is not None:
+                return hit
+    hit = _marshal_keyed_amounts(spec, status)
+    if key is not None and len(_FAST_AMOUNTS_CACHE) < 200_000 and _all_strings(key):
+        _FAST_AMOUNTS_CACHE[key] = hit
+    return hit
+
+
+def _marshal_keyed_amounts(
+    spec: Mapping[str, Any], status: Mapping[str, Any],
+) -> tuple[dict[str, int], int, int]:
+    """``_pod_amounts`` keyed by the marshal bytes of the parts it reads, for any pod."""
     # A container status without ``resources`` is passed over (``_status_requests``), and
     # the resize conditions only matter for the statuses that have them.
-    resized = [
-        [(cs.get("name"), cs.get("resources"), cs.get("allocatedResources"))
-         for cs in status.get("containerStatuses") or () if cs.get("resources") is not None],
-        [(cs.get("name"), cs.get("resources"), cs.get("allocatedResources"))
-         for cs in status.get("initContainerStatuses") or () if cs.get("resources") is not None],
-    ]
-    parts = (
-        [(c.get("name"), c.get("resources"), c.get("restartPolicy")) for c in spec.get("containers") or ()],
-        [(c.get("name"), c.get("resources"), c.get("restartPolicy")) for c in spec.get("initContainers") or ()],
-        spec.get("overhead"),
-        spec.get("resources"),
-        resized,
-        resize_infeasible(status) if resized[0] or resized[1] else None,
-    )
+    css = status.get("containerStatuses")
+    ics = status.get("initContainerStatuses")
+    resized = None
+    if css or ics:
+        resized = [
+            [(cs.get("name"), cs.get("resources"), cs.get("allocatedResources"))
+             for cs in css or () if cs.get("resources") is not None],
+            [(cs.get("name"), cs.get("resources"), cs.get("allocatedResources"))
+             for cs in ics or () if cs.get("resources") is not None],
+        ]
+        if not (resized[0] or resized[1]):
+            resized = None
+    inits = spec.get("initContainers")
+    parts: tuple[Any, ...] | list[Any]
+    if resized is None and not inits:
+        # The common pod: no status resources and no init containers, so container names
+        # (only matched against statuses) and restart policies (only read on init
+        # containers) can't change the answer; the key is the resources alone. A tuple
+        # here, a list in the other key, so the two kinds of key never meet.
+        parts = (tuple([c.get("resources") for c in spec.get("containers") or ()]),
+                 spec.get("overhead"), spec.get("resources"))
+    else:
+        parts = [
+            [(c.get("name"), c.get("resources"), c.get("restartPolicy")) for c in spec.get("containers") or ()],
+            [(c.get("name"), c.get("resources"), c.get("restartPolicy")) for c in inits or ()],
+            spec.get("overhead"),
+            spec.get("resources"),
+            resized,
+            resize_infeasible(status) if resized is not None else None,
+        ]
     try:
         # marshal's format 2 writes every value with its exact type and no back-references,
         # so equal bytes mean equal parts; three times faster than repr.
@@ -294,6 +419,69 @@ def _pod_amounts(spec: Mapping[str, Any], status: Mapping[str, Any]) -> tuple[di
     return hit
 
 
+_LABELS_CACHE: dict[tuple[tuple[Any, Any], ...], dict[str, str]] = {}
+
+
+def _pod_labels(labels: Mapping[Any, Any] | None) -> dict[str, str]:
+    """``metadata.labels`` with keys and values as strings, one dict shared by the pods with
+    the same labels (the replicas of one template): fewer dicts to build and to keep.
+
+    Only all-string label sets are kept: a string never compares equal to another type,
+    so a lookup can only find the entry of labels that are the same strings (``1`` and
+    ``True`` would find each other's entry, and their strings differ). The shared dict
+    must not be changed."""
+    if not labels:
+        return {}
+    try:
+        key = tuple(labels.items())
+        hit = _LABELS_CACHE.get(key)
+    except TypeError:  # an unhashable value (bad YAML): converted below, not kept
+        key, hit = (), None
+    if hit is not None:
+        return hit
+    out = {str(k): str(v) for k, v in labels.items()}
+    if key and len(_LABELS_CACHE) < 100_000 and all(type(k) is str and type(v) is str for k, v in key):
+        _LABELS_CACHE[key] = out
+    return out
+
+
+_NO_PORTS: tuple[tuple[str, str, int], ...] = ()
+
+
+def _host_ports(spec: Mapping[str, Any]) -> tuple[tuple[str, str, int], ...]:
+    """``PodInfo.host_ports`` of a spec; most pods of a snapshot ask for no host port, and
+    they are told so by a look at each container's ports alone."""
+    if not spec.get("hostNetwork") and not spec.get("initContainers"):
+        # Without hostNetwork a port counts only with a hostPort that is not 0 or missing
+        # (``int(x or 0)`` below), i.e. a true one; any such port takes the full path.
+        containers = spec.get("containers")
+        if containers is not None and type(containers) is not list:
+            return _host_ports_full(spec)  # whatever the full path makes of it
+        for c in containers or ():
+            ports = c.get("ports")
+            if ports:
+                for p in ports:
+                    if p.get("hostPort"):
+                        return _host_ports_full(spec)
+        return _NO_PORTS
+    return _host_ports_full(spec)
+
+
+def _host_ports_full(spec: Mapping[str, Any]) -> tuple[tuple[str, str, int], ...]:
+    out: list[tuple[str, str, int]] = []
+    host_network = bool(spec.get("hostNetwork"))
+    sidecars = [c for c in spec.get("initContainers") or [] if c.get("restartPolicy") == "Always"]
+    for c in sidecars + (spec.get("containers") or []):
+        for p in c.get("ports") or []:
+            hp = int(p.get("hostPort") or 0)
+            if hp == 0 and host_network:
+                hp = int(p.get("containerPort") or 0)
+            if hp <= 0:
+                continue
+            out.append((p.get("hostIP") or "0.0.0.0", p.get("protocol") or "TCP", hp))
+    return tuple(out)
+
+
 class PodInfo:
     """A pod as the scheduler sees it: identity, placement, and derived scheduling inputs."""
 
@@ -305,14 +493,11 @@ class PodInfo:
         self.name: str = meta.get("name") or meta.get("generateName") or ""
         self.namespace: str = meta.get("namespace") or "default"
         self.uid: str = meta.get("uid") or f"{self.namespace}/{self.name}"
-        self.labels: dict[str, str] = {str(k): str(v) for k, v in (meta.get("labels") or {}).items()}
-        self.annotations: dict[str, str] = meta.get("annotations") or {}
+        # labels, annotations, nominated_node_name, scheduler_name and deletion_timestamp
+        # are read on first use (below): a snapshot's cycles look at a few of its pods.
         self.node_name: str = spec.get("nodeName") or ""
-        self.nominated_node_name: str = status.get("nominatedNodeName") or ""
         self.phase: str = status.get("phase") or ""
         self.priority: int = int(spec.get("priority") or 0)
-        self.scheduler_name: str = spec.get("schedulerName") or "default-scheduler"
-        self.deletion_timestamp: str | None = meta.get("deletionTimestamp")
         self.spec = spec
         self.status = status
         self.requests: dict[str, int]
@@ -323,6 +508,31 @@ class PodInfo:
     @property
     def key(self) -> str:
         return f"{self.namespace}/{self.name}"
+
+    @cached_property
+    def labels(self) -> dict[str, str]:
+        """``metadata.labels`` as strings (a dict shared with equal label sets: don't change it)."""
+        return _pod_labels((self.raw.get("metadata") or {}).get("labels"))
+
+    @cached_property
+    def annotations(self) -> dict[str, str]:
+        annotations: dict[str, str] = (self.raw.get("metadata") or {}).get("annotations") or {}
+        return annotations
+
+    @cached_property
+    def nominated_node_name(self) -> str:
+        name: str = self.status.get("nominatedNodeName") or ""
+        return name
+
+    @cached_property
+    def scheduler_name(self) -> str:
+        name: str = self.spec.get("schedulerName") or "default-scheduler"
+        return name
+
+    @cached_property
+    def deletion_timestamp(self) -> str | None:
+        ts: str | None = (self.raw.get("metadata") or {}).get("deletionTimestamp")
+        return ts
 
     @cached_property
     def spec_requests(self) -> dict[str, int]:
@@ -376,18 +586,7 @@ class PodInfo:
         pod's ports default ``hostPort`` to ``containerPort`` (API defaulting, SetDefaults_Pod),
         which a hand-written manifest or dump does not carry yet.
         """
-        out: list[tuple[str, str, int]] = []
-        host_network = bool(self.spec.get("hostNetwork"))
-        sidecars = [c for c in self.spec.get("initContainers") or [] if c.get("restartPolicy") == "Always"]
-        for c in sidecars + (self.spec.get("containers") or []):
-            for p in c.get("ports") or []:
-                hp = int(p.get("hostPort") or 0)
-                if hp == 0 and host_network:
-                    hp = int(p.get("containerPort") or 0)
-                if hp <= 0:
-                    continue
-                out.append((p.get("hostIP") or "0.0.0.0", p.get("protocol") or "TCP", hp))
-        return tuple(out)
+        return _host_ports(self.spec)
 
     @cached_property
     def controller_ref(self) -> Dict | None:
@@ -423,7 +622,7 @@ class NodeView:
         self.allowed_pods: int = self.allocatable.get("pods", 0)
         images: list[tuple[tuple[str, ...], int]] = []
         for img in status.get("images") or []:
-            names = tuple(str(n) for n in img.get("names") or [])
+            names = tuple(map(str, img.get("names") or []))
             if names:
                 images.append((names, int(img.get("sizeBytes") or 0)))
         self.images = images
