@@ -459,3 +459,46 @@ def test_hard_affinity_weight_of_the_copies(tmp_path: Path) -> None:
                                                             **doc["metadata"]}, "spec": doc["spec"]}
     deferred = _compare(tmp_path, bare, _cluster(), 40)
     assert _affinity_scored(deferred) >= 20
+
+
+def _random_template(rng: Any, name: str) -> tuple[Dict, str]:
+    """A template mixing what the engine updates per copy: soft and hard spreading over
+    hostname, zone and a custom key, preferred and required (anti-)affinity to the copies,
+    a node selector; requests that fill nodes so the feasible set shrinks and grows."""
+    spec: Dict = {}
+    spreads = []
+    for key in rng.sample([HOST, ZONE, "rack"], rng.randint(0, 2)):
+        when = rng.choice(["ScheduleAnyway", "ScheduleAnyway", "DoNotSchedule"])
+        spreads.append({**_spread(name, key, when), "maxSkew": rng.randint(1, 3)})
+    if spreads:
+        spec["topologySpreadConstraints"] = spreads
+    affinity: Dict = {}
+    for kind in ("podAffinity", "podAntiAffinity"):
+        prefs = [_pref(rng.randint(1, 100), name, rng.choice([HOST, ZONE])) for _ in range(rng.randint(0, 2))]
+        if prefs:
+            affinity.setdefault(kind, {})["preferredDuringSchedulingIgnoredDuringExecution"] = prefs
+    if rng.random() < 0.3:
+        affinity.setdefault("podAntiAffinity", {})["requiredDuringSchedulingIgnoredDuringExecution"] = [
+            _term(name, HOST)]
+    if affinity:
+        spec["affinity"] = affinity
+    if rng.random() < 0.2:
+        spec["nodeSelector"] = {"disk": "ssd"}
+    return spec, rng.choice(["150m", "400m", "700m", "1100m"])
+
+
+@pytest.mark.parametrize("seed", range(400))
+def test_random_templates_equal_full_cycles(tmp_path: Path, seed: int) -> None:
+    """Random mixes of the cases above, as Deployments (default spreading when they have no
+    constraints) and bare pods: every step equals a full cycle, whichever path it took."""
+    import random
+
+    rng = random.Random(seed)
+    name = f"r{seed}"
+    spec, cpu = _random_template(rng, name)
+    doc = _deployment(name, spec, cpu)
+    if rng.random() < 0.4:
+        tpl = doc["spec"]["template"]
+        doc = {"apiVersion": "v1", "kind": "Pod",
+               "metadata": {"name": name, "namespace": "default", **tpl["metadata"]}, "spec": tpl["spec"]}
+    _compare(tmp_path, doc, _cluster(racks=rng.random() < 0.5, affinity=rng.random() < 0.5), 30)
