@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from kschedx.core.api.model import PodInfo
 from kschedx.core.api.objects import ClusterObjects
+from kschedx.core.framework.plugin_errors import filter_error_message
 from kschedx.core.snapshot import NodeInfo, Snapshot
 from kschedx.core.versions import SchedulerVersion, baseline
 
@@ -95,6 +96,14 @@ class Status:
 
     def with_plugin(self, plugin: str) -> Status:
         return Status(self.code, list(self.reasons), plugin)
+
+
+def filter_failure(st: Status, plugin: str) -> Status:
+    """A Filter plugin's failure as ``RunFilterPlugins`` returns it: anything but a rejection
+    becomes an Error with upstream's wrapped message."""
+    if st.is_rejected:
+        return st.with_plugin(plugin)
+    return Status(Code.ERROR, [filter_error_message(plugin, st.message)], plugin)
 
 
 _SUCCESS = Status()
@@ -207,6 +216,22 @@ class ReplicaMemo:
         # Set by core/framework/shared_answers.py: the filter table for a cycle's leading
         # node-local plugins, shared with every pod that signs equal for them.
         self.filter_tables: Callable[[list[Plugin]], dict[str, tuple[int, list[Status]]]] | None = None
+
+    def head(self, state: CycleState, pod: PodInfo, local: list[Plugin], node: NodeInfo) -> list[Status]:
+        """The failures of the leading node-local Filter plugins ``local`` on ``node``, each as
+        ``RunFilterPlugins`` returns it; answered from the table while the node's generation
+        is unchanged (they have no side effects, so running them all once costs nothing but
+        time)."""
+        hit = self.filters.get(node.name)
+        if hit is not None and hit[0] == node.generation:
+            return hit[1]
+        head: list[Status] = []
+        for pl in local:
+            st: Status = pl.filter(state, pod, node)  # type: ignore[attr-defined]
+            if not st.is_success:
+                head.append(filter_failure(st, pl.name))
+        self.filters[node.name] = (node.generation, head)
+        return head
 
     def split(self, plugins: list[Plugin], skipped: set[str]) -> tuple[list[Plugin], list[Plugin]]:
         """The Filter plugins that run, as the leading node-local ones and the rest (of this

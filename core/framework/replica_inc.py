@@ -205,19 +205,9 @@ class ReplicaEngine:
     def _head(self, fw: Any, state: CycleState, pod: PodInfo, memo: ReplicaMemo,
               local: list[Plugin], ni: NodeInfo) -> Status | None | bool:
         """The first failure of the leading node-local plugins (memoized as the ordinary
-        cycle does), None when they pass, False on an error status."""
-        hit = memo.filters.get(ni.name)
-        if hit is not None and hit[0] == ni.generation:
-            head = hit[1]
-        else:
-            head = []
-            for pl in local:
-                st0: Status = pl.filter(state, pod, ni)  # type: ignore[attr-defined]
-                if not st0.is_success:
-                    if not st0.is_rejected:
-                        return False  # an error ends the cycle: the ordinary loop words it
-                    head.append(st0.with_plugin(pl.name))
-            memo.filters[ni.name] = (ni.generation, head)
+        cycle does), None when they pass, False on an error status (an error ends the cycle:
+        the ordinary loop words it)."""
+        head = memo.head(state, pod, local, ni)
         if not head:
             return None
         if not head[0].is_rejected:

@@ -18,6 +18,7 @@ from kschedx.core.framework.interface import (
     PreFilterResult,
     ReplicaMemo,
     Status,
+    filter_failure,
     fit_error_message,
     go_string_list,
 )
@@ -25,7 +26,6 @@ from kschedx.core.framework.nominated import nominated_story, prefer_nominated_n
 from kschedx.core.framework.plugin_errors import (
     add_pod_error_message,
     cycle_error_warning,
-    filter_error_message,
     filter_error_warning,
 )
 from kschedx.core.framework.replica_inc import LazyCycleResult
@@ -58,14 +58,6 @@ def num_feasible_nodes_to_find(num_all: int, percentage: int | None) -> int:
             pct = min_pct
     n = num_all * pct // 100
     return max(n, min_feasible)
-
-
-def _filter_status(st: Status, plugin: str) -> Status:
-    """A Filter plugin's failure as ``RunFilterPlugins`` returns it: anything but a rejection
-    becomes an Error with upstream's wrapped message."""
-    if st.is_rejected:
-        return st.with_plugin(plugin)
-    return Status(Code.ERROR, [filter_error_message(plugin, st.message)], plugin)
 
 
 class Framework:
@@ -125,17 +117,7 @@ class Framework:
         if memo is not None:
             # The leading run of node-local plugins is answered by one lookup per node.
             local, rest = memo.split(plugins, state.skip_filter)
-            hit = memo.filters.get(node.name)
-            if hit is not None and hit[0] == node.generation:
-                head = hit[1]
-            else:
-                head = []
-                for pl in local:
-                    st0: Status = pl.filter(state, pod, node)  # type: ignore[attr-defined]
-                    if not st0.is_success:
-                        head.append(_filter_status(st0, pl.name))
-                memo.filters[node.name] = (node.generation, head)
-            for st0 in head:
+            for st0 in memo.head(state, pod, local, node):
                 if not st0.is_rejected:
                     return [st0]
                 failures.append(st0)
@@ -147,7 +129,7 @@ class Framework:
                 continue
             st: Status = pl.filter(state, pod, node)  # type: ignore[attr-defined]
             if not st.is_success:
-                st = _filter_status(st, pl.name)
+                st = filter_failure(st, pl.name)
                 if not st.is_rejected:
                     return [st]
                 failures.append(st)
