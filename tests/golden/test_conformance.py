@@ -19,9 +19,13 @@ from .harness import run_case
 CASES = Path(__file__).parent / "cases"
 RESULTS: dict[str, list[bool]] = {}
 
-# Cases kschedx does not reproduce yet, each with the open issue that will: strict
-# expected failures, so a case that starts to pass fails the run until it leaves this list.
-PENDING_FAMILIES: dict[str, str] = {}
+# Cases kschedx does not reproduce yet, each with the open issue that will. A pending case
+# is a strict expected failure: one that starts to pass fails the run until it leaves the
+# list. A pending family (a new one arrives failing in most, not all, of its cases) is a
+# lenient one: its cases may pass or fail, and the summary counts how many agree.
+PENDING_FAMILIES: dict[str, str] = {
+    "dra136": "issue 30: DRA as Kubernetes 1.36 runs it (the 1.36 allocator is not modelled yet)",
+}
 PENDING_CASES: dict[str, str] = {}
 
 
@@ -34,8 +38,11 @@ def _params(family: str | None = None) -> list[object]:
     for case in sorted(CASES.iterdir()):
         if family is not None and _family(case) != family:
             continue
-        why = PENDING_CASES.get(case.name) or PENDING_FAMILIES.get(_family(case))
-        marks = [pytest.mark.xfail(reason=why, strict=True)] if why else []
+        marks = []
+        if case.name in PENDING_CASES:
+            marks = [pytest.mark.xfail(reason=PENDING_CASES[case.name], strict=True)]
+        elif _family(case) in PENDING_FAMILIES:
+            marks = [pytest.mark.xfail(reason=PENDING_FAMILIES[_family(case)], strict=False)]
         params.append(pytest.param(case, marks=marks, id=case.name))
     return params
 
