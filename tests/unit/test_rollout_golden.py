@@ -43,6 +43,16 @@ def _revision(rs: Dict) -> int:
         return 0
 
 
+def _admissible(template: Dict) -> bool:
+    """False for a stored template the API server would not admit as a new Deployment's: a
+    container naming a resource claim the pod spec does not declare (some generated dra136
+    ReplicaSets carry their pods' claim references without the pods' spec.resourceClaims)."""
+    spec = template.get("spec") or {}
+    declared = {c.get("name") for c in spec.get("resourceClaims") or []}
+    containers = [*(spec.get("containers") or []), *(spec.get("initContainers") or [])]
+    return all(c.get("name") in declared for ct in containers for c in (ct.get("resources") or {}).get("claims") or [])
+
+
 def running_workloads(objects: ClusterObjects) -> list[Dict]:
     """The case's Deployments (from their current ReplicaSet) and StatefulSets whose pods
     all run, as manifests."""
@@ -74,6 +84,8 @@ def running_workloads(objects: ClusterObjects) -> list[Dict]:
         if not all_running(ns, "ReplicaSet", str(_meta(current).get("name")), replicas, others):
             continue
         template = copy.deepcopy(spec.get("template") or {})
+        if not _admissible(template):
+            continue
         ((template.get("metadata") or {}).get("labels") or {}).pop(HASH, None)
         selector = copy.deepcopy(spec.get("selector") or {})
         (selector.get("matchLabels") or {}).pop(HASH, None)
