@@ -169,7 +169,10 @@ def run(
     if not options.offline:
         fw.extenders = list(options.extenders)
     if options.focus is not None and snapshot.get(options.focus) is None:
-        raise InputError(f"--node {options.focus}: no node of that name in the cluster")
+        from kschedx.core.explain.nodenames import resolve_node_name
+
+        focus = resolve_node_name(options.focus, [n.name for n in snapshot.nodes()], "--node")
+        options = replace(options, focus=focus)
     all_reasons = options.all_reasons or options.focus is not None
     try:
         result = fw.run_cycle(pod, all_reasons=all_reasons, run_post_filter=options.post_filter and options.scores,

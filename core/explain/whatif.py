@@ -15,6 +15,7 @@ from typing import Any
 
 from kschedx.core.api.objects import ClusterObjects
 from kschedx.core.errors import InputError
+from kschedx.core.explain.nodenames import resolve_node_name
 from kschedx.core.load.files import load_objects
 
 Dict = dict[str, Any]
@@ -52,11 +53,10 @@ def _stays_on_drain(pod: Dict) -> bool:
     return any(ref.get("kind") in ("DaemonSet", "Node") for ref in meta.get("ownerReferences") or [])
 
 
-def _require_nodes(objects: ClusterObjects, names: list[str], flag: str) -> None:
+def _require_nodes(objects: ClusterObjects, names: list[str], flag: str) -> list[str]:
+    """``names`` as the nodes they name (a short name up to a dot is accepted when unique)."""
     known = {_name(n) for n in objects.of("Node")}
-    for name in names:
-        if name not in known:
-            raise InputError(f"{flag} {name}: no node of that name in the cluster")
+    return [resolve_node_name(name, known, flag) for name in names]
 
 
 def _replace_node(objects: ClusterObjects, name: str, edit: Any) -> None:
@@ -120,15 +120,15 @@ def apply_edits(objects: ClusterObjects, edits: Edits) -> tuple[ClusterObjects, 
         return objects, []
     out = objects.copy()
     lines: list[str] = []
-    _require_nodes(out, edits.cordon, "--cordon")
-    _require_nodes(out, edits.drain, "--drain")
-    _require_nodes(out, edits.without, "--without-node")
+    cordon = _require_nodes(out, edits.cordon, "--cordon")
+    drain = _require_nodes(out, edits.drain, "--drain")
+    without = _require_nodes(out, edits.without, "--without-node")
 
-    for name in edits.cordon:
+    for name in cordon:
         _replace_node(out, name, _cordon)
         lines.append(f"cordoned {name}")
 
-    for name in edits.drain:
+    for name in drain:
         _replace_node(out, name, _cordon)
         evicted = 0
         pods = out.by_kind["Pod"]
@@ -138,7 +138,7 @@ def apply_edits(objects: ClusterObjects, edits: Edits) -> tuple[ClusterObjects, 
                 evicted += 1
         lines.append(f"drained {name}: cordoned, {evicted} pod(s) evicted to Pending (DaemonSet and static pods stay)")
 
-    for name in edits.without:
+    for name in without:
         before = len(out.of("Pod"))
         out.by_kind["Node"] = [n for n in out.of("Node") if _name(n) != name]
         out.by_kind["Pod"] = [p for p in out.of("Pod") if (p.get("spec") or {}).get("nodeName") != name]
