@@ -29,9 +29,12 @@ def event_mark(p: PendingPod) -> str:
     return AGREE if p.event_agrees else DIFFER
 
 
+NOMINATED_MARK = " (nominated)"
+
+
 def _node(p: PendingPod) -> str:
     if p.status == NOMINATED:
-        return f"{p.node} (nominated)"
+        return f"{p.node}{NOMINATED_MARK}"
     return p.node or "-"
 
 
@@ -71,38 +74,75 @@ def _summary(report: PendingReport) -> str:
 MIN_LAST_COLUMN = 30
 
 
-def _wrap(line: str, prefix: int, width: int) -> list[str]:
+def _wrap(line: str, prefix: int, width: int, below: bool = False) -> list[str]:
     """A row wider than ``width``, wrapped at word boundaries: the last column (starting at
-    ``prefix``) under itself when there is room; else the other columns with a hanging
-    indent, and the last one below them, indented the same. Words are never broken: one
-    longer than the line (a long node name) overflows it whole and the terminal folds it,
+    ``prefix``) under itself when there is room; else the other columns on one line and the
+    last one below them with a hanging indent (each record one group of lines); else, when
+    even the other columns don't fit, those with a hanging indent too. Words are never broken:
+    one longer than the line (a long node name) overflows it whole and the terminal folds it,
     losing nothing."""
     def wrap(text: str, first: str, rest: str) -> list[str]:
         return textwrap.wrap(text, width, initial_indent=first, subsequent_indent=rest, break_long_words=False,
                              break_on_hyphens=False)
 
     indent = " " * HANGING_INDENT
-    if width - prefix >= MIN_LAST_COLUMN:
+    if width - prefix >= MIN_LAST_COLUMN and not below:
         return wrap(line[prefix:], line[:prefix], " " * prefix) or [line[:prefix].rstrip()]
-    return wrap(line[:prefix], "", indent) + wrap(line[prefix:], indent, indent)
+    head = line[:prefix].rstrip()
+    first = [head] if len(head) <= width else wrap(head, "", indent)
+    return first + wrap(line[prefix:], indent, indent)
 
 
-def render_lines(report: PendingReport, wide: bool, width: int | None) -> list[str]:
-    """The table as lines; ``width`` (a terminal's) wraps long rows (see _wrap), None
-    keeps each row on one line."""
-    head, body = rows(report, wide)
-    body = [[_one_line(c) for c in r] for r in body]
+def _shorten_nodes(body: list[list[str]], column: int) -> str:
+    """Drops the dotted domain every node name of ``column`` shares (as explain's tables do
+    on a narrow screen) and returns it; "" when the names share none."""
+    from kschedx.cli.render.table import common_suffix
+
+    names = sorted({r[column].removesuffix(NOMINATED_MARK) for r in body if r[column] != "-"})
+    # One name alone shares its whole domain with itself.
+    suffix = common_suffix(names) if len(names) > 1 else names[0][names[0].find("."):] if (
+        names and names[0].find(".") > 0) else ""
+    if suffix:
+        for r in body:
+            cell = r[column]
+            nominated = cell.endswith(NOMINATED_MARK)
+            name = cell.removesuffix(NOMINATED_MARK)
+            if name.endswith(suffix):
+                r[column] = name[:-len(suffix)] + (NOMINATED_MARK if nominated else "")
+    return suffix
+
+
+def _lay_out(head: list[str], body: list[list[str]], width: int | None) -> list[str]:
     widths = [max([len(head[i]), *(len(r[i]) for r in body)]) for i in range(len(head) - 1)]
     prefix = sum(w + 2 for w in widths)
     lines = []
-    for r in [head, *body]:
-        line = "  ".join(c.ljust(w) for c, w in zip(r[:-1], widths, strict=False)) + "  " + r[-1]
-        line = line.rstrip()
-        if width is not None and len(line) > width:
-            lines.extend(_wrap(line, prefix, width))
+    texts = [("  ".join(c.ljust(w) for c, w in zip(r[:-1], widths, strict=False)) + "  " + r[-1]).rstrip()
+             for r in [head, *body]]
+    # When rows put their last column below the others, so does the header.
+    below = width is not None and width - prefix < MIN_LAST_COLUMN and any(len(t) > width for t in texts[1:])
+    for k, line in enumerate(texts):
+        if width is not None and (len(line) > width or (k == 0 and below)):
+            lines.extend(_wrap(line, prefix, width, below=k == 0 and below))
         else:
             lines.append(line)
     return lines
+
+
+def render_lines(report: PendingReport, wide: bool, width: int | None) -> list[str]:
+    """The table as lines; ``width`` (a terminal's) wraps long rows (see _wrap) after
+    dropping the domain the node names share, None keeps each row on one line with the
+    names whole."""
+    head, body = rows(report, wide)
+    body = [[_one_line(c) for c in r] for r in body]
+    if width is None:
+        return _lay_out(head, body, None)
+    prefix = sum(max([len(head[i]), *(len(r[i]) for r in body)]) + 2 for i in range(len(head) - 1))
+    if width - prefix >= MIN_LAST_COLUMN or all(prefix + len(r[-1]) <= width for r in body):
+        return _lay_out(head, body, width)
+    # The columns before the detail leave it too little room: drop the node names' domain.
+    suffix = _shorten_nodes(body, head.index("NODE"))
+    lines = _lay_out(head, body, width)
+    return [*lines, f"Node names shortened: each ends in {suffix}"] if suffix else lines
 
 
 def render_markdown(report: PendingReport) -> str:

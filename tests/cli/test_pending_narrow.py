@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from typing import Any
 
 import pytest
@@ -49,13 +50,42 @@ def dumps(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 
 
 def assert_whole(text: str, data: dict[str, Any]) -> None:
+    """Every pod, node, FitError and detail whole in ``text``; node names may stand without
+    the domain they share when a closing line says which."""
     text = flat(text)
+    m = re.search(r"Node names shortened: each ends in (\S+)", text)
     for p in data["pods"]:
         assert p["pod"] in text
         for value in (p["node"], p["fitError"], p["detail"]):
             if value:
+                if m and value == p["node"]:
+                    value = value.removesuffix(m.group(1))
                 assert flat(value) in text, (value, text)
     assert "…" not in text
+
+
+@pytest.mark.parametrize("width", [80, 100])
+def test_a_terminal_keeps_each_record_on_one_line_group(dumps: dict[str, str], width: int) -> None:
+    """At 80 and 100 columns the POD, STATUS, NODE and EVENT of a pod (and the header's) stay
+    on its first line, the node's shared domain dropped; the detail follows, indented."""
+    from kschedx.cli.lines import HANGING_INDENT
+    from kschedx.cli.render.pending import render_lines
+    from kschedx.core.explain import front as engine
+    from kschedx.core.explain.pending import explain_pending
+
+    report = explain_pending(engine.load_cluster_files([dumps["eks"]]))
+    lines = render_lines(report, wide=False, width=width)
+    assert lines[-1] == "Node names shortened: each ends in .eu-west-1.compute.internal"
+    firsts = [line for line in lines[:-1] if not line.startswith(" ")]
+    assert firsts[0].split() == ["POD", "STATUS", "NODE", "EVENT"]
+    assert lines[1] == " " * HANGING_INDENT + "DETAIL"
+    by_pod = {line.split()[0]: line.split() for line in firsts[1:]}
+    assert len(by_pod) == len(report.pods)
+    for p in report.pods:
+        cells = by_pod[p.key]
+        assert len(cells) == 4 and cells[1] == p.status
+        assert cells[2] == (p.node.removesuffix(".eu-west-1.compute.internal") if p.node else "-")
+    assert all(len(line) <= width for line in lines)
 
 
 @pytest.mark.parametrize("provider", list(NAMES))
@@ -92,6 +122,7 @@ def test_a_terminal_wraps_pending_rows_losing_nothing(dumps: dict[str, str], pro
     for wide in (False, True):
         lines = render_lines(report, wide=wide, width=None if wide else width)
         assert_whole("\n".join(lines), data)
+        lines = [line for line in lines if not line.startswith("Node names shortened: ")]
         if wide:
             continue
         # A row starts at the left edge; what does not fit goes on indented lines below it,
