@@ -7,6 +7,8 @@ from typing import Annotated
 
 import typer
 
+from kschedx.cli import complete
+
 
 class Algorithm(StrEnum):
     v1_35 = "v1.35"
@@ -58,7 +60,7 @@ Context = Annotated[
 ]
 KubernetesVersion = Annotated[
     str | None,
-    typer.Option("--kubernetes-version", metavar="X.Y", show_default=False,
+    typer.Option("--kubernetes-version", metavar="X.Y", show_default=False, autocompletion=complete.versions,
                  help="The kube-scheduler release to reproduce: 1.33, 1.34, 1.35 or 1.36 (a v prefix and a patch "
                  "number are accepted) [default: the cluster's own: the live server's /version, the server version "
                  "a kschedx snapshot file records, else the newest kubelet among the nodes, else 1.36]."),
@@ -71,7 +73,7 @@ FeatureGates = Annotated[
 ]
 CompareVersion = Annotated[
     str | None,
-    typer.Option("--compare-version", metavar="X.Y", show_default=False,
+    typer.Option("--compare-version", metavar="X.Y", show_default=False, autocompletion=complete.versions,
                  help="Also run under this Kubernetes version and show only what changes (upgrade impact)."),
 ]
 CompareConfig = Annotated[

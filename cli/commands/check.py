@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from kschedx.cli import complete
 from kschedx.cli import options as shared
 from kschedx.cli.common import DUMP_OR_KUBECONFIG, engine_errors, fail, progress_bar, require_dumps
 from kschedx.cli.options import AlgorithmName, ClusterFiles, ConfigFile, Context, Debug, Kubeconfig, NoColor, Offline, PolicyFile
@@ -49,7 +50,8 @@ def check(
     compare_feature_gates: shared.CompareFeatureGates = None,
     profile: Annotated[
         str | None,
-        typer.Option("--profile", metavar="NAME", help="Scheduler profile [default: each pod's schedulerName, "
+        typer.Option("--profile", metavar="NAME",
+                     autocompletion=complete.profiles, help="Scheduler profile [default: each pod's schedulerName, "
                      "else default-scheduler].", show_default=False),
     ] = None,
     algorithm: AlgorithmName = None,

@@ -12,6 +12,7 @@ from typing import Annotated, Any
 
 import typer
 
+from kschedx.cli import complete
 from kschedx.cli import options as shared
 from kschedx.cli.common import (
     DUMP_OR_KUBECONFIG,
@@ -36,7 +37,8 @@ class Output(StrEnum):
 def explain(
     manifest: Annotated[
         str | None,
-        typer.Argument(metavar="MANIFEST", help="Pod or workload manifest (a path, or - for stdin), or an object of the "
+        typer.Argument(metavar="MANIFEST", autocompletion=complete.manifests,
+                       help="Pod or workload manifest (a path, or - for stdin), or an object of the "
                        "cluster: pod/NAME, deploy/NAME, sts/, ds/, rs/, job/, cj/ (with -n NS).", show_default=False),
     ] = None,
     filename: Annotated[
@@ -65,7 +67,7 @@ def explain(
     compare_feature_gates: shared.CompareFeatureGates = None,
     profile: Annotated[
         str | None,
-        typer.Option("--profile", metavar="NAME",
+        typer.Option("--profile", metavar="NAME", autocompletion=complete.profiles,
                      help="Scheduler profile [default: the pod's schedulerName, else default-scheduler].",
                      show_default=False),
     ] = None,
@@ -80,17 +82,19 @@ def explain(
     ] = None,
     cordon: Annotated[
         list[str] | None,
-        typer.Option("--cordon", metavar="NODE", help="Cordon NODE first (repeatable).", show_default=False),
+        typer.Option("--cordon", metavar="NODE",
+                     autocompletion=complete.node_names, help="Cordon NODE first (repeatable).", show_default=False),
     ] = None,
     drain: Annotated[
         list[str] | None,
-        typer.Option("--drain", metavar="NODE",
+        typer.Option("--drain", metavar="NODE", autocompletion=complete.node_names,
                      help="Cordon NODE and evict its pods (not DaemonSet or static pods) to Pending (repeatable).",
                      show_default=False),
     ] = None,
     without_node: Annotated[
         list[str] | None,
-        typer.Option("--without-node", metavar="NODE", help="Remove NODE and its pods (repeatable).",
+        typer.Option("--without-node", metavar="NODE",
+                     autocompletion=complete.node_names, help="Remove NODE and its pods (repeatable).",
                      show_default=False),
     ] = None,
     add_node: Annotated[
@@ -115,7 +119,8 @@ def explain(
     ] = None,
     node: Annotated[
         str | None,
-        typer.Option("--node", metavar="NODE", help="The whole story of NODE: every filter's verdict, the inputs "
+        typer.Option("--node", metavar="NODE",
+                     autocompletion=complete.node_names, help="The whole story of NODE: every filter's verdict, the inputs "
                      "behind each score, and what would change the outcome.", show_default=False),
     ] = None,
     no_preemption: Annotated[

@@ -15,6 +15,7 @@ from typing import Annotated, Any
 
 import typer
 
+from kschedx.cli import complete
 from kschedx.cli.common import engine_errors
 from kschedx.cli.options import ConfigFile, Debug, FeatureGates, KubernetesVersion, NoColor
 
@@ -31,7 +32,8 @@ def plugins(
     feature_gates: FeatureGates = None,
     profile: Annotated[
         str | None,
-        typer.Option("--profile", metavar="NAME", help="Show only this profile [default: every profile].",
+        typer.Option("--profile", metavar="NAME",
+                     autocompletion=complete.profiles, help="Show only this profile [default: every profile].",
                      show_default=False),
     ] = None,
     output: Annotated[

@@ -1,0 +1,133 @@
+"""Values for shell completion: what users type most after a command — node names
+(``--node``, ``--cordon``, ``--drain``, ``--without-node``), references (``pod/NAME``,
+``deploy/NAME`` in the ``-n`` namespace), ``--kubernetes-version`` values and profile names —
+read from the cluster dump and the configuration already on the command line, as kubectl's
+completion reads the cluster it would talk to.
+
+Completion runs while the user waits at a prompt: reading a dump is bounded by
+COMPLETION_SECONDS (a large dump left unread offers nothing rather than keep the shell
+waiting), and nothing here ever prints an error.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import typer
+
+# How long a completion may read the cluster source before it gives up and offers nothing.
+COMPLETION_SECONDS = 3.0
+
+T = TypeVar("T")
+
+# The kinds explain takes by reference, in the spelling users type (kubectl's short names).
+REFERENCE_PREFIXES = ("pod/", "deploy/", "statefulset/", "sts/", "daemonset/", "ds/", "replicaset/", "rs/",
+                      "job/", "cronjob/", "cj/", "deployment/", "po/")
+
+
+def _bounded(work: Callable[[], T]) -> T | None:
+    """``work()``'s answer, or None when it fails or takes longer than COMPLETION_SECONDS."""
+    box: list[T] = []
+
+    def run() -> None:
+        try:
+            box.append(work())
+        except Exception:  # a completion never fails the shell: it offers nothing
+            pass
+
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    t.join(COMPLETION_SECONDS)
+    return box[0] if box else None
+
+
+def _param(ctx: typer.Context, name: str) -> Any:
+    return (ctx.params or {}).get(name)
+
+
+def _objects(ctx: typer.Context) -> Any:
+    """The cluster objects of the --snapshot files on the command line (None without any)."""
+    files = [f for f in _param(ctx, "cluster") or [] if f != "-"]
+    if not files:
+        return None
+
+    def load() -> Any:
+        from kschedx.core.explain.front import load_cluster_files
+
+        return load_cluster_files(files)
+
+    return _bounded(load)
+
+
+def _names(objects: Any, kind: str, namespace: str | None = None) -> list[str]:
+    out = []
+    for obj in objects.of(kind):
+        meta = obj.get("metadata") or {}
+        if namespace is None or (meta.get("namespace") or "default") == namespace:
+            out.append(str(meta.get("name") or ""))
+    return sorted(n for n in out if n)
+
+
+def node_names(ctx: typer.Context, incomplete: str) -> list[str]:
+    objects = _objects(ctx)
+    if objects is None:
+        return []
+    return [n for n in _names(objects, "Node") if n.startswith(incomplete)]
+
+
+def versions(ctx: typer.Context, incomplete: str) -> list[str]:
+    from kschedx.core.versions import SUPPORTED_VERSIONS
+
+    values = [v.removeprefix("v") for v in SUPPORTED_VERSIONS]
+    return [v for v in values if v.startswith(incomplete.removeprefix("v"))]
+
+
+def profiles(ctx: typer.Context, incomplete: str) -> list[str]:
+    """The profiles of --config (the default profile without one)."""
+    config = _param(ctx, "config")
+    names = ["default-scheduler"]
+    if config:
+        def read() -> list[str]:
+            from kschedx.core.explain.front import load_profiles
+
+            loaded, _ = load_profiles(config, None)
+            return sorted(loaded or {})
+
+        names = _bounded(read) or []
+    return [n for n in names if n.startswith(incomplete)]
+
+
+def _paths(incomplete: str) -> list[str]:
+    """Files and folders starting with ``incomplete`` (folders with a trailing slash)."""
+    folder, _, start = incomplete.rpartition("/")
+    where = folder or "."
+    try:
+        entries = sorted(os.listdir(where if folder or not incomplete.startswith("/") else "/"))
+    except OSError:
+        return []
+    prefix = f"{folder}/" if folder else ("/" if incomplete.startswith("/") else "")
+    out = []
+    for e in entries:
+        if e.startswith(start) and (start.startswith(".") or not e.startswith(".")):
+            path = prefix + e
+            out.append(path + "/" if os.path.isdir(path) else path)
+    return out
+
+
+def manifests(ctx: typer.Context, incomplete: str) -> list[str]:
+    """A manifest path, or TYPE/NAME of an object in the cluster dump (in -n's namespace)."""
+    from kschedx.core.load.references import REFERENCE_KINDS
+
+    kind, slash, name = incomplete.partition("/")
+    ref = REFERENCE_KINDS.get(kind.lower()) if slash else None
+    if ref is not None:
+        objects = _objects(ctx)
+        if objects is None:
+            return _paths(incomplete)
+        namespace = _param(ctx, "namespace") or "default"
+        return [f"{kind}/{n}" for n in _names(objects, ref.kind, namespace) if n.startswith(name)]
+    kinds = [p for p in REFERENCE_PREFIXES if p.startswith(incomplete)] if _param(ctx, "cluster") else []
+    return _paths(incomplete) + kinds
