@@ -27,6 +27,22 @@ class Output(StrEnum):
     html = "html"
 
 
+def explain_command(cluster: list[str] | None, kubeconfig: str | None, context: str | None,
+                    config: str | None) -> str:
+    """The command that explains one pending pod alone on the same source ({ref}: the pod)."""
+    import shlex
+
+    words = ["kschedx", "explain", "{ref}"]
+    for f in cluster or []:
+        words += ["--snapshot", shlex.quote(f)]
+    if not cluster:
+        words += [*(["--kubeconfig", shlex.quote(kubeconfig)] if kubeconfig else []),
+                  *(["--context", shlex.quote(context)] if context else [])]
+    if config:
+        words += ["--config", shlex.quote(config)]
+    return " ".join([*words, "-o", "html"])
+
+
 def pending(
     cluster: ClusterFiles = None,
     kubeconfig: Kubeconfig = None,
@@ -109,7 +125,8 @@ def pending(
         from kschedx.cli.render.html import render_pending_html
         from kschedx.cli.render.pending import html_rows
 
-        render_pending_html(html_rows(report), source=source)
+        render_pending_html(html_rows(report), source=source, kubernetes_version=report.kubernetes_version,
+                            explain_command=explain_command(cluster, kubeconfig, context, config))
         raise typer.Exit(EXIT_FITS if report.ok else EXIT_UNSCHEDULABLE)
 
     from kschedx.cli.render.pending import render_pending

@@ -53,6 +53,8 @@ ROW_H = 22
 BAR_H = 15
 CHART_W = 760
 CHAR_W = 7.3  # a 12px monospace character, to size the label column
+# Labels up to this long keep the bars at their full width; a longer one widens the chart
+# (no name is ever cut: the domain node names share is dropped instead, and said so).
 MAX_LABEL_CHARS = 40
 
 Dict = dict[str, Any]
@@ -72,15 +74,20 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def _label(text: str) -> str:
-    """A chart label: long names are shortened in the picture (the full name is in the
-    bar's tooltip and in the node table)."""
-    return text if len(text) <= MAX_LABEL_CHARS else text[: MAX_LABEL_CHARS - 1] + "…"
-
-
 def _label_width(labels: Iterable[str]) -> int:
-    longest = max((len(_label(s)) for s in labels), default=8)
-    return int(min(MAX_LABEL_CHARS, max(8, longest)) * CHAR_W) + 12
+    longest = max((len(s) for s in labels), default=8)
+    return int(max(8, longest) * CHAR_W) + 12
+
+
+def node_suffix(names: Iterable[str]) -> str:
+    """The dotted domain every node name ends with (the tables' rule), "" if none."""
+    from kschedx.cli.render.table import common_suffix
+
+    return common_suffix(sorted(set(names)))
+
+
+def short(name: str, suffix: str) -> str:
+    return name[: -len(suffix)] if suffix and name.endswith(suffix) else name
 
 
 # --------------------------------------------------------------------------- charts
@@ -90,11 +97,11 @@ def bar_rows(rows: list[Dict], scale_max: float, *, extra_right: int = 60) -> Di
     """Horizontal bars: each row {"label", "title", "segments": [{"value", "colour",
     "title", "cls"}], "text", "cls"} gets its y and each segment its x and width."""
     label_w = _label_width(r["label"] for r in rows)
-    bar_w = max(120, CHART_W - label_w - extra_right)
+    bar_w = max(120, CHART_W - max(label_w, int(MAX_LABEL_CHARS * CHAR_W) + 12) - extra_right)
     scale = bar_w / scale_max if scale_max > 0 else 0.0
     for i, r in enumerate(rows):
         r["y"] = i * ROW_H + 4
-        r["short"] = _label(r["label"])
+        r["short"] = r["label"]
         x = float(label_w)
         for s in r["segments"]:
             w = max(0.0, float(s["value"])) * scale
@@ -102,20 +109,21 @@ def bar_rows(rows: list[Dict], scale_max: float, *, extra_right: int = 60) -> Di
             s["w"] = round(w, 1)
             x += w
         r["end"] = round(x + 6, 1)
-    return {"rows": rows, "label_w": label_w, "bar_w": bar_w, "width": CHART_W,
+    return {"rows": rows, "label_w": label_w, "bar_w": bar_w, "width": max(CHART_W, label_w + bar_w + extra_right),
             "height": len(rows) * ROW_H + 8, "bar_h": BAR_H}
 
 
 def funnel(c: Dict) -> list[Dict]:
-    """Where the nodes went: all → rejected at PreFilter → each Filter reason (counted
-    per node, as the FitError counts them) → feasible → best; one row each with the
-    share of all nodes for its bar."""
+    """Where the nodes went: all → rejected at PreFilter → rejected by Filter (a row per
+    plugin and reasons, each node in one row) → feasible → best; one row each with the share
+    of all nodes for its bar."""
     nodes: dict[str, Dict] = c["nodes"]
     n_all = int(c.get("numAllNodes") or len(nodes))
     pf = c["preFilter"]
 
     def row(stage: str, count: int, cls: str, plugin: str = "", reason: str = "") -> Dict:
         return {"stage": stage, "count": count, "cls": cls, "plugin": plugin, "reason": reason,
+                "reasons": reason.split("; ") if reason else [],
                 "frac": min(1.0, count / n_all) if n_all else 0.0,
                 "title": f"{stage}{': ' + plugin if plugin else ''}{': ' + reason if reason else ''}: "
                          f"{plural(count, 'node')}"}
@@ -128,12 +136,13 @@ def funnel(c: Dict) -> list[Dict]:
                       if not v["feasible"] and v.get("rejectedAt") == "PreFilter")
         for reason, k in sorted(pre.items(), key=lambda kv: (-kv[1], kv[0])):
             rows.append(row("rejected at PreFilter", k, "bad", "", reason))
+    # Each node once, under its plugin and all its reasons together, so the rows add up to
+    # the nodes (the FitError counts a node once per reason instead).
     counts: Counter[tuple[str, str]] = Counter()
     for v in nodes.values():
         if v["feasible"] or v.get("rejectedAt") == "PreFilter":
             continue
-        for reason in dict.fromkeys(v["reasons"] or [""]):
-            counts[(reason, v.get("plugin") or "")] += 1
+        counts[("; ".join(dict.fromkeys(v["reasons"] or [""])), v.get("plugin") or "")] += 1
     for (reason, plugin), k in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
         rows.append(row("rejected by Filter", k, "bad", plugin, reason))
     feasible = int(c.get("numFeasibleNodes", sum(1 for v in nodes.values() if v["feasible"])))
@@ -154,6 +163,7 @@ def score_breakdown(c: Dict, palette: Palette, *, top: int = TOP_SCORED, focus: 
         shown.append(focus)
     best = set(c.get("bestNodes") or [])
     plugins = [p for p in c["scorePlugins"] if not p["skipped"]]
+    suffix = node_suffix(shown) if len(shown) > 1 else ""
     rows: list[Dict] = []
     for n in shown:
         segs = []
@@ -167,14 +177,42 @@ def score_breakdown(c: Dict, palette: Palette, *, top: int = TOP_SCORED, focus: 
                          f"{s['weighted']} (× {p['weight']})",
             })
         mark = "★ " if n in best else ""
-        rows.append({"label": mark + n, "title": f"{n}: total {totals[n]}", "segments": segs,
+        rows.append({"label": mark + short(n, suffix), "title": f"{n}: total {totals[n]}", "segments": segs,
                      "text": str(totals[n]),
                      "cls": "best" if n in best else ("focus" if n == focus else "")})
     chart = bar_rows(rows, max(max(totals[n] for n in shown), 1))
     chart["legend"] = [{"name": p["name"], "colour": palette(p["name"]), "weight": p["weight"]} for p in plugins]
     chart["shown"] = len(shown)
     chart["of"] = len(totals)
+    chart["suffix"] = suffix
+    chart["decided"] = what_decided(c, ranked, plugins)
     return chart
+
+
+def what_decided(c: Dict, ranked: list[str], plugins: list[Dict]) -> Dict | None:
+    """The best node against the runner-up (the best node of a lower total): each plugin's
+    weighted score on both, the plugins that differ first (largest difference first), so a
+    plugin whose weight dominates every bar (TaintToleration's 300 on all nodes alike) does
+    not hide what decided the winner."""
+    totals: dict[str, int] = c["totals"]
+    if not ranked:
+        return None
+    winner = ranked[0]
+    runner = next((n for n in ranked if totals[n] < totals[winner]), None)
+    if runner is None:
+        return None
+    rows = []
+    for p in plugins:
+        a, b = p["scores"].get(winner), p["scores"].get(runner)
+        if a is None or b is None:
+            continue
+        rows.append({"plugin": p["name"], "weight": p["weight"], "winner": a["weighted"], "runner": b["weighted"],
+                     "diff": a["weighted"] - b["weighted"],
+                     "detail": f"raw {a['raw']} vs {b['raw']}, normalized {a['normalized']} vs {b['normalized']}"})
+    differ = sorted((r for r in rows if r["diff"]), key=lambda r: (-abs(r["diff"]), r["plugin"]))
+    same = [r for r in rows if not r["diff"]]
+    return {"winner": winner, "runner": runner, "winner_total": totals[winner], "runner_total": totals[runner],
+            "margin": totals[winner] - totals[runner], "differ": differ, "same": same}
 
 
 def histogram(c: Dict, *, bins: int = 24) -> Dict | None:
@@ -317,10 +355,13 @@ def _copies_chart(summary: list[Dict]) -> Dict | None:
     per_node = Counter(s["node"] for s in summary if s["node"])
     if not per_node:
         return None
-    rows = [{"label": n, "title": f"{n}: {plural(k, 'copy')}" if k == 1 else f"{n}: {k} copies", "cls": "ok",
+    suffix = node_suffix(per_node) if len(per_node) > 1 else ""
+    rows = [{"label": short(n, suffix), "title": f"{n}: {plural(k, 'copy')}" if k == 1 else f"{n}: {k} copies", "cls": "ok",
              "text": str(k), "segments": [{"value": k, "cls": "ok", "colour": None, "title": f"{n}: {k}"}]}
             for n, k in sorted(per_node.items(), key=lambda kv: (-kv[1], kv[0]))]
-    return bar_rows(rows, max(per_node.values()))
+    chart = bar_rows(rows, max(per_node.values()))
+    chart["suffix"] = suffix
+    return chart
 
 
 def explanation_view(expl: Explanation, palette: Palette, *, ident: str = "x", source: str | None = None,
@@ -390,7 +431,20 @@ def _environment() -> Environment:
         lstrip_blocks=True,
     )
     env.globals["plural"] = plural
+    env.filters["keep_words"] = keep_words
     return env
+
+
+def keep_words(text: Any) -> Any:
+    """``text`` escaped, each word with a hyphen in it kept on one line: browsers break
+    after a hyphen before a letter, which cut node names apart
+    (``ip-10-0-1-88.eu-`` / ``west-1.compute.internal``); lines still break between words."""
+    from markupsafe import Markup, escape
+
+    parts = []
+    for word in str(text if text is not None else "").split(" "):
+        parts.append(Markup('<span class="nw">{}</span>').format(word) if "-" in word else escape(word))
+    return Markup(" ").join(parts)
 
 
 @cache
@@ -457,13 +511,18 @@ def _pending_row(i: int, r: Dict) -> Dict:
             "event": r.get("eventMessage") or r.get("event") or "", "agreement": mark}
 
 
-def pending_html(rows: list[Dict], *, source: str | None = None) -> str:
+def pending_html(rows: list[Dict], *, source: str | None = None, kubernetes_version: str | None = None,
+                 explain_command: str | None = None) -> str:
     """``pending -o html``: one row per pending pod. Each row is a plain dict: ``pod``
     ("NAMESPACE/NAME", or ``namespace`` and ``name``), ``class`` (fits, unschedulable,
     gated, nominated, other-scheduler), ``node``, ``fitError``, ``agreement`` (True: kschedx's
     FitError equals the pod's latest FailedScheduling event, False: it differs, None: no
-    event) and optionally ``eventMessage``."""
+    event) and optionally ``eventMessage``. ``explain_command``: the command that explains
+    one of the pods alone, with ``{ref}`` for ``pod/NAME -n NAMESPACE``, shown under each pod."""
     view = [_pending_row(i, r) for i, r in enumerate(rows)]
+    for r in view:
+        ns, _, name = r["pod"].rpartition("/")
+        r["explain"] = explain_command.replace("{ref}", f"pod/{name} -n {ns or 'default'}") if explain_command else ""
     counts = Counter(r["class"] for r in view)
     cls = {"fits": "ok", "unschedulable": "bad", "gated": "warn", "nominated": "best"}
     classes = list(PENDING_CLASSES) + sorted(set(counts) - set(PENDING_CLASSES))
@@ -472,7 +531,7 @@ def pending_html(rows: list[Dict], *, source: str | None = None) -> str:
     bar = bar_rows([{"label": "pending pods", "title": f"{len(view)} pending", "cls": "", "segments": segs,
                      "text": str(len(view))}], max(len(view), 1))
     return _page("pending.html.j2", title="kschedx pending", rows=view, counts=counts, classes=classes, bar=bar,
-                 source=source)
+                 source=source, kubernetes=kubernetes_version)
 
 
 def _write(text: str) -> None:
@@ -493,5 +552,6 @@ def render_check_html(report: CheckReport, *, source: str | None = None) -> None
     _write(check_html(report, source=source))
 
 
-def render_pending_html(rows: list[Dict], *, source: str | None = None) -> None:
-    _write(pending_html(rows, source=source))
+def render_pending_html(rows: list[Dict], *, source: str | None = None, kubernetes_version: str | None = None,
+                        explain_command: str | None = None) -> None:
+    _write(pending_html(rows, source=source, kubernetes_version=kubernetes_version, explain_command=explain_command))

@@ -175,6 +175,16 @@ class Page(HTMLParser):
     def stripped(self) -> list[str]:
         return [t.strip() for t in self.texts]
 
+    @property
+    def joined(self) -> str:
+        """The page's text as a reader sees it run on: text nodes in order, joined as they are."""
+        return "".join(self.texts)
+
+    def has_words(self, text: str) -> bool:
+        """``text`` reads whole, though its words may stand in several elements (a name kept
+        on one line is a span of its own)."""
+        return text in self.joined
+
     def has_text(self, text: str) -> bool:
         """``text`` is one whole text node (a cell, a list item, a label)."""
         return text.strip() in self.stripped

@@ -109,7 +109,7 @@ def test_unschedulable_shows_the_fit_error_once_as_a_block(reports: dict[str, Re
     assert fe.startswith("0/12 nodes are available: ")
     page = parse(r.html)
     assert page.stripped.count(fe) == 1
-    # Where the nodes went: one row per (plugin, reason), counted per node as the FitError counts them.
+    # Where the nodes went: each reason the FitError counts stands in a row of its own nodes.
     for m in re.finditer(r"(\d+) ([^,.]+?)(?:,|\.)", fe.split(". ")[0].split(": ", 1)[1]):
         assert page.has_text(m.group(2))
 
@@ -223,7 +223,7 @@ def test_check_one_row_per_manifest_linking_to_its_explanation(reports: dict[str
     for res in results:
         workload = f"{res['kind']}/{res['namespace']}/{res['name']}"
         assert page.has_text(workload) and page.has_text(res["file"])
-        assert page.stripped.count(res["message"]) >= 2  # the row, and the head of its explanation
+        assert page.joined.count(res["message"]) >= 2  # the row, and the head of its explanation
     failing = [res for res in results if res["verdict"] == "unschedulable"]
     assert failing
     for res in failing:
@@ -373,7 +373,7 @@ def test_check_reports_a_file_it_cannot_read(tmp_path: Path) -> None:
     assert html.exit_code == js.exit_code == 2
     page = parse(html.stdout)
     broken = next(r for r in json.loads(js.stdout)["results"] if r["verdict"] == "error")
-    assert page.has_text(broken["message"]) and page.has_text("! error")
+    assert page.has_words(broken["message"]) and page.has_text("! error")
     # Only the manifest that was explained links to an explanation.
     assert [a["href"] for t, a in page.elements if t == "a" and str(a.get("href", "")).startswith("#e")] == ["#e1"]
     _assert_self_contained(page, html.stdout)
