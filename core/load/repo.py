@@ -356,9 +356,9 @@ UNRENDERED = "an unrendered template ({{ … }} %s), not a manifest; check it on
 def read_manifest(path: str) -> ManifestFile:
     """A file's documents sorted by ``classify``. A file with template syntax that does not
     parse, or whose workloads still hold it, is an unrendered template (skipped, named);
-    a file that does not parse and has no ``apiVersion:``/``kind:`` line is not a manifest
-    (a tsconfig.json with comments, a YAML file with custom tags) and is skipped too; a
-    manifest that does not parse is an error."""
+    a file that does not parse and has neither an ``apiVersion:`` nor a ``kind:`` line is
+    not a manifest (a tsconfig.json with comments, a YAML file with custom tags) and is
+    skipped too; a manifest that does not parse is an error."""
     data = read_bytes(path)
     try:
         loaded = list(iter_objects(parse_bytes(data, path), path))
@@ -366,7 +366,7 @@ def read_manifest(path: str) -> ManifestFile:
         line = _template_line(data)
         if line is not None:
             return ManifestFile(path, skipped=UNRENDERED % f"on line {line}")
-        if not all(m.search(data) for m in _KUBERNETES_MARKS):
+        if not any(m.search(data) for m in _KUBERNETES_MARKS):
             return ManifestFile(path, skipped=f"not Kubernetes objects ({e.detail})")
         raise
     out = classify(path, loaded)
