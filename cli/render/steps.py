@@ -108,7 +108,7 @@ def build_daemonset(expl: Explanation, width: int = fit.UNLIMITED) -> list[Rende
     untargeted = sum(1 for v in nodes if not v.targeted)
     failing = len(nodes) - fits - untargeted
     verdict = span("✓", style=S_OK) if failing == 0 else span("✗", style=S_BAD)
-    verdict.append(f" runs on {fits} of {len(nodes)} nodes")
+    verdict.append(f" runs on {fits} of {len(nodes)} {'node' if len(nodes) == 1 else 'nodes'}")
     if untargeted:
         verdict.append(f"; {untargeted} not targeted (taints or the pod's node selector/affinity)")
     if failing:

@@ -100,3 +100,18 @@ def test_one_copy_reads_as_one(tmp_path: Path) -> None:
     assert "(1 copies)" not in html.stdout and "{0…0}" not in html.stdout and "1 of 1 replica placed" in html.stdout
     two = run("explain", WEB, "--snapshot", CLUSTER, "--replicas", "2")
     assert "shop/web-jhpfjcnhhl-abcde-{0…1}" in two.stdout and "2 of 2 replicas placed" in two.stdout
+
+
+def test_a_daemonset_on_a_one_node_cluster(tmp_path: Path) -> None:
+    cluster = tmp_path / "one-node.yaml"
+    cluster.write_text(yaml.safe_dump({"apiVersion": "v1", "kind": "Node", "metadata": {
+        "name": "solo", "labels": {"kubernetes.io/hostname": "solo"}},
+        "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "110"}}}))
+    ds = tmp_path / "ds.yaml"
+    ds.write_text(yaml.safe_dump({"apiVersion": "apps/v1", "kind": "DaemonSet", "metadata": {"name": "agent"},
+                                  "spec": {"selector": {"matchLabels": {"app": "agent"}}, "template": {
+                                      "metadata": {"labels": {"app": "agent"}},
+                                      "spec": {"containers": [{"name": "c", "image": "agent:1"}]}}}}))
+    res = run("explain", str(ds), "--snapshot", str(cluster))
+    assert res.exit_code == 0, res.output
+    assert "runs on 1 of 1 node" in res.stdout and "1 of 1 nodes" not in res.stdout
