@@ -161,14 +161,15 @@ def kustomize_note(folder: str, files: int) -> str:
             f"check what it renders: kubectl kustomize {folder} | kschedx check -f -")
 
 
-def _matches(rel: str, globs: list[str]) -> str | None:
-    """The first glob that matches a path (relative to the walked folder, '/'-separated) or
-    its name; ``**/`` also matches at the top."""
+def _matches(rel: str, globs: list[str], full: str = "") -> str | None:
+    """The first glob that matches a path (relative to the walked folder, '/'-separated),
+    the path as walked (``full``), or its name; ``**/`` also matches at the top."""
     name = rel.rsplit("/", 1)[-1]
+    paths = (rel, name, full.replace(os.sep, "/")) if full else (rel, name)
     for g in globs:
         bare = g.rstrip("/")
         short = bare[3:] if bare.startswith("**/") else bare
-        if any(fnmatch.fnmatchcase(s, p) for s in (rel, name) for p in (bare, short)):
+        if any(fnmatch.fnmatchcase(s, p) for s in paths for p in (bare, short)):
             return g
     return None
 
@@ -219,7 +220,7 @@ class _Walker:
         self.inputs: dict[str, str] = {}
 
     def _left_out(self, path: str, rel: str) -> bool:
-        g = _matches(rel, self.globs) if self.globs else None
+        g = _matches(rel, self.globs, path) if self.globs else None
         if g is not None:
             self.excluded[g] = self.excluded.get(g, 0) + 1
             return True
@@ -242,7 +243,7 @@ class _Walker:
             dirs[:] = sorted(d for d in dirs if d not in UNWALKED_DIRS)
             rel_dir = os.path.relpath(here, root).replace(os.sep, "/")
             prefix = "" if rel_dir == "." else rel_dir + "/"
-            g = _matches(rel_dir, self.globs) if prefix and self.globs else None
+            g = _matches(rel_dir, self.globs, here) if prefix and self.globs else None
             if g is not None:
                 self.excluded[g] = self.excluded.get(g, 0) + _count_manifests(here)
                 dirs[:] = []

@@ -173,3 +173,7 @@ def test_exclude_leaves_files_and_folders_out(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     assert "Left out by --exclude test/*: 2 files" in res.stdout
     assert "Left out by --exclude big.yaml: 1 file" in res.stdout
+    # The path as given works too.
+    code, data = _check(repo, "--exclude", f"{repo}/test/**", "--exclude", f"{repo}/deploy/big.yaml")
+    assert code == 0, data
+    assert [g["files"] for g in data["excluded"]] == [1, 2]
