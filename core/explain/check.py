@@ -240,6 +240,7 @@ def check_paths(
                 entry.error = str(e)
             report.entries.append(entry)
     if not report.entries:
-        names = "; ".join(f"{f}: {why}" for f, why in [*report.skipped_folders, *report.skipped])
+        names = "; ".join([*(f"{f}: {why}" for f, why in [*report.skipped_folders, *report.skipped]),
+                           *(f"--exclude {g}: {n} file(s)" for g, n in report.excluded)])
         raise InputError(f"no Pod or workload to check (skipped {names})", path=", ".join(paths))
     return report

@@ -145,7 +145,7 @@ class RepositoryWalk:
     files: list[str] = field(default_factory=list)
     # Cluster dumps met on the way (never checked).
     dumps: list[str] = field(default_factory=list)
-    # Helm chart sources and kustomize inputs: (folder, why, with the command that renders it).
+    # Helm chart sources and kustomize inputs: (folder, why, naming the command that renders it).
     folders: list[tuple[str, str]] = field(default_factory=list)
     # Per --exclude GLOB, how many files it left out.
     excluded: list[tuple[str, int]] = field(default_factory=list)
@@ -245,7 +245,9 @@ class _Walker:
             prefix = "" if rel_dir == "." else rel_dir + "/"
             g = _matches(rel_dir, self.globs, here) if prefix and self.globs else None
             if g is not None:
-                self.excluded[g] = self.excluded.get(g, 0) + _count_manifests(here)
+                count = _count_manifests(here)
+                self.excluded[g] = self.excluded.get(g, 0) + count
+                found += count
                 dirs[:] = []
                 continue
             kustomization = _kustomization(here, names)

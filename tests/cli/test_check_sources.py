@@ -177,3 +177,10 @@ def test_exclude_leaves_files_and_folders_out(tmp_path: Path) -> None:
     code, data = _check(repo, "--exclude", f"{repo}/test/**", "--exclude", f"{repo}/deploy/big.yaml")
     assert code == 0, data
     assert [g["files"] for g in data["excluded"]] == [1, 2]
+
+
+def test_everything_excluded_is_nothing_to_check(tmp_path: Path) -> None:
+    repo = _app(tmp_path, {})
+    res = run("check", str(repo), "--snapshot", CLUSTER, "--exclude", "deploy")
+    assert res.exit_code == 2
+    assert "no Pod or workload to check (skipped --exclude deploy: 1 file(s))" in res.stderr
