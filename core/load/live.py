@@ -119,6 +119,9 @@ def _api_client(kubeconfig: str | None, context: str | None) -> tuple[Any, str |
         try:
             config.load_incluster_config(client_configuration=cfg)  # type: ignore[no-untyped-call]
         except ConfigException:
+            default = os.path.expanduser("~/.kube/config")
+            if os.path.exists(default):  # there, but unusable (empty, say), and not inside a cluster
+                raise ClusterAccessError(f"kubeconfig {default}: {kubectl_words(e, default)}") from None
             raise ClusterAccessError(
                 f"no cluster to read: no kubeconfig ($KUBECONFIG, ~/.kube/config) and not inside a cluster ({e})"
             ) from None

@@ -5,6 +5,9 @@ them), a pod larger than any node, and counts of one."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -115,3 +118,14 @@ def test_a_daemonset_on_a_one_node_cluster(tmp_path: Path) -> None:
     res = run("explain", str(ds), "--snapshot", str(cluster))
     assert res.exit_code == 0, res.output
     assert "runs on 1 of 1 node" in res.stdout and "1 of 1 nodes" not in res.stdout
+
+
+def test_an_empty_default_kubeconfig_in_kubectls_words(tmp_path: Path) -> None:
+    (tmp_path / ".kube").mkdir()
+    (tmp_path / ".kube" / "config").write_text("")
+    # A process of its own: the client fixes its default kubeconfig path when first imported.
+    env = {k: v for k, v in os.environ.items() if k not in ("KUBECONFIG", "KUBERNETES_SERVICE_HOST")}
+    res = subprocess.run([sys.executable, "-m", "kschedx.cli.app", "explain", WEB], capture_output=True, text=True,
+                         env={**env, "HOME": str(tmp_path), "NO_COLOR": "1"}, check=False)
+    assert res.returncode == 3, res.stderr
+    assert res.stderr.startswith(f"error: kubeconfig {tmp_path / '.kube' / 'config'}: {EMPTY}"), res.stderr
