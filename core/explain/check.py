@@ -240,7 +240,10 @@ def check_paths(
                 entry.error = str(e)
             report.entries.append(entry)
     if not report.entries:
-        names = "; ".join([*(f"{f}: {why}" for f, why in [*report.skipped_folders, *report.skipped]),
+        files = [f"{f}: {why}" for f, why in report.skipped]
+        if len(files) > 5:  # a whole repository's worth: the first few, then how many more
+            files = [*files[:5], f"{len(files) - 5} more file(s)"]
+        names = "; ".join([*(f"{f}: {why}" for f, why in report.skipped_folders), *files,
                            *(f"--exclude {g}: {n} file(s)" for g, n in report.excluded)])
         raise InputError(f"no Pod or workload to check (skipped {names})", path=", ".join(paths))
     return report
