@@ -198,7 +198,7 @@ def _kustomization(folder: str, names: list[str]) -> str | None:
 
 
 def _chart_above(folder: str) -> str | None:
-    """The Helm chart a folder lies in (``check chart/templates``), if any."""
+    """The Helm chart a file or folder lies in (``check chart/templates``), if any."""
     here = os.path.abspath(folder)
     while True:
         parent = os.path.dirname(here)
@@ -206,7 +206,7 @@ def _chart_above(folder: str) -> str | None:
             return None
         here = parent
         if os.path.isfile(os.path.join(here, "Chart.yaml")):
-            return os.path.relpath(here)
+            return here if os.path.isabs(folder) else os.path.relpath(here)  # as the user wrote it
 
 
 class _Walker:
@@ -229,14 +229,22 @@ class _Walker:
             return True
         return False
 
+    def _in_chart(self, path: str) -> bool:
+        """Whether a file or folder named on the command line lies in a Helm chart (its
+        templates, values): then the chart's note stands for it."""
+        chart = _chart_above(path)
+        if chart is None:
+            return False
+        if all(folder != chart for folder, _ in self.out.folders):
+            self.out.folders.append((chart, helm_note(chart)))
+        return True
+
     def file(self, path: str) -> None:
-        if path == "-" or not self._left_out(path, path.replace(os.sep, "/")):
+        if path == "-" or not (self._left_out(path, path.replace(os.sep, "/")) or self._in_chart(path)):
             self.out.files.append(path)
 
     def folder(self, root: str) -> None:
-        chart = _chart_above(root)
-        if chart is not None:
-            self.out.folders.append((chart, helm_note(chart)))
+        if self._in_chart(root):
             return
         found = 0
         for here, dirs, names in os.walk(root):

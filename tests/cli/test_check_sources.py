@@ -91,6 +91,11 @@ def test_a_helm_chart_source_is_left_out_with_the_command_that_renders_it(tmp_pa
     assert res.exit_code == 2
     assert "no Pod or workload to check" in res.stderr and "helm template RELEASE" in res.stderr
     assert "invalid JSON" not in res.stderr and "invalid YAML" not in res.stderr
+    # So is a template named on its own, or the chart's values.
+    res = run("check", str(repo / "chart" / "templates" / "deployment.yaml"), str(repo / "chart" / "values.yaml"),
+              "--snapshot", CLUSTER)
+    assert res.exit_code == 2
+    assert res.stderr.count(f"helm template RELEASE {chart} | kschedx check -f -") == 1, res.stderr
 
 
 def test_kustomize_base_and_overlay_are_left_out_one_note_each(tmp_path: Path) -> None:
