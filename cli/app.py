@@ -23,7 +23,11 @@ from kschedx.cli.commands import snapshot as snapshot_cmd
 
 app = typer.Typer(
     name="kschedx",
-    help="Explain kube-scheduler v1.35 decisions offline: where would this pod land, and why not on node X?",
+    # The supported releases are core/versions.py's SUPPORTED_VERSIONS (tests/cli/test_versions_cli.py
+    # holds this text to them; importing the engine here would slow every --help down).
+    help="Explain kube-scheduler 1.33–1.36 decisions offline: where would this pod land, and why not on node X? "
+    "Each run reproduces the cluster's own release (--kubernetes-version chooses another); a dump with no "
+    "version to go by runs as 1.36, the newest.",
     no_args_is_help=True,
     # --install-completion / --show-completion for bash, zsh, fish (and PowerShell).
     add_completion=True,
@@ -35,7 +39,11 @@ app = typer.Typer(
 
 def _version(value: bool) -> None:
     if value:
-        print(f"kschedx {__version__} (kube-scheduler v1.35 semantics)")
+        from kschedx.core.versions import NEWEST, SUPPORTED_VERSIONS
+
+        first, newest = SUPPORTED_VERSIONS[0].lstrip("v"), NEWEST.lstrip("v")
+        print(f"kschedx {__version__} (kube-scheduler {first}–{newest}; a dump with no version to go by runs as "
+              f"{newest})")
         raise typer.Exit(0)
 
 
@@ -45,7 +53,7 @@ def main_callback(
         bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")
     ] = False,
 ) -> None:
-    """kschedx: a what-if explainer for kube-scheduler v1.35."""
+    """kschedx: a what-if explainer for kube-scheduler 1.33–1.36."""
 
 
 app.command("explain", no_args_is_help=True)(explain_cmd.explain)

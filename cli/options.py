@@ -32,7 +32,8 @@ ConfigFile = Annotated[
 AlgorithmName = Annotated[
     Algorithm | None,
     typer.Option("--algorithm", metavar="NAME", case_sensitive=False, show_default=False,
-                 help="v1.35 (the scheduling framework; the default) or legacy-v1.12 (the classic v1.12 "
+                 help="v1.35 (the scheduling framework, as the chosen release 1.33–1.36 runs it; the default) or "
+                 "legacy-v1.12 (the classic v1.12 "
                  "priority functions after today's filters; implied by --policy)."),
 ]
 PolicyFile = Annotated[

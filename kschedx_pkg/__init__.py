@@ -1,3 +1,3 @@
-"""kschedx: an offline explainer of kube-scheduler v1.35 decisions."""
+"""kschedx: an offline explainer of kube-scheduler 1.33–1.36 decisions."""
 
 __version__ = "0.1.0"

@@ -34,6 +34,12 @@ def check(
         typer.Option("--filename", "-f", metavar="PATH", help="A file or directory to check, as kubectl takes it "
                      "(repeatable; with or instead of MANIFEST...).", show_default=False),
     ] = None,
+    exclude_globs: Annotated[
+        list[str] | None,
+        typer.Option("--exclude", metavar="GLOB", help="Leave out files and folders matching GLOB (the path below a "
+                     "given directory, or the name; repeatable), e.g. --exclude 'test/**' --exclude '*.tmpl.yaml'.",
+                     show_default=False),
+    ] = None,
     cluster: ClusterFiles = None,
     kubeconfig: Kubeconfig = None,
     context: Context = None,
@@ -95,17 +101,18 @@ def check(
             setup = cmp.compare_setup(cmp.Setup(kubernetes_version, config, feature_gates), version=compare_version,
                                       config=compare_config, gates=compare_feature_gates)
             comparison = cmp.check_compared(manifests, objects, namespace=namespace, options=options, config=config,
-                                            compare=setup, source=source, exclude=cluster or None)
+                                            compare=setup, source=source, exclude=cluster or None,
+                                            exclude_globs=exclude_globs)
         else:
             comparison = None
             report = check_paths(manifests, objects, namespace=namespace, options=options, config=config,
-                                 source=source, exclude=cluster or None)
+                                 source=source, exclude=cluster or None, exclude_globs=exclude_globs)
     for w in warnings:
         sys.stderr.write(f"warning: {w}\n")
     if comparison is not None:
         from kschedx.cli.render.compare import render_comparison
 
-        render_comparison(comparison, output.value if output.value in ("json", "yaml") else "table",
+        render_comparison(comparison, output.value if output.value in ("json", "yaml", "markdown") else "table",
                           base=(config, feature_gates), compare=(setup.config, setup.feature_gates),
                           no_color=no_color or os.environ.get("NO_COLOR", "") != "")
         raise typer.Exit(comparison.exit_code)

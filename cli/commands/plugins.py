@@ -1,6 +1,6 @@
 """``kschedx plugins``: the plugins of each scheduler profile, per extension point, in order.
 
-Loads the KubeSchedulerConfiguration (or the v1.35 defaults), lets the engine build the
+Loads the KubeSchedulerConfiguration (or the chosen release's defaults), lets the engine build the
 profiles exactly as kube-scheduler does (:func:`kschedx.core.config.profile.plugins_report`) and
 renders the result: a Rich table per profile, or the same data as JSON or YAML.
 """

@@ -44,7 +44,16 @@ def _records(report: CheckReport) -> list[Text]:
     if report.skipped:
         out.append(Text(f"Skipped {len(report.skipped)} file(s): "
                         + "; ".join(f"{f} ({why})" for f, why in report.skipped), style="dim"))
+    out.extend(Text(line, style="dim") for line in _left_out_lines(report, "{}"))
     return out
+
+
+def _left_out_lines(report: CheckReport, code: str) -> list[str]:
+    """One line per Helm chart or kustomize folder left out, and per --exclude glob;
+    ``code`` formats a path or command (markdown puts it in backticks)."""
+    lines = [f"Skipped {code.format(folder)}: {why}" for folder, why in report.skipped_folders]
+    lines.extend(f"Left out by --exclude {code.format(g)}: {n} file{'' if n == 1 else 's'}" for g, n in report.excluded)
+    return lines
 
 
 def _md_cell(text: str) -> str:
@@ -64,6 +73,7 @@ def render_markdown(report: CheckReport) -> None:
         out.append(f"\nLaid over the cluster first: {_md_cell(', '.join(report.overlaid))}")
     if report.skipped:
         out.append(f"\nSkipped: {_md_cell('; '.join(f'`{f}` ({why})' for f, why in report.skipped))}")
+    out.extend(f"\n{_md_cell(line)}" for line in _left_out_lines(report, "`{}`"))
     sys.stdout.write("\n".join(out) + "\n")
 
 

@@ -3,6 +3,7 @@ only what changes between the two setups."""
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from rich.text import Text
@@ -33,16 +34,44 @@ def render_comparison(comparison: Any, fmt: str, *, base: tuple[str | None, str 
         (render_json if fmt == "json" else render_yaml)(comparison)
         return
     from kschedx.cli.render.console import make_console
-    from kschedx.core.explain.compare import summary_lines
+    from kschedx.core.explain.compare import CheckComparison, check_change_lines, summary_lines
 
-    console = make_console(no_color=no_color)
     data = comparison.to_json()
-    console.print(Text(_setup_line("Base   ", data["base"], *base), style="bold"))
-    console.print(Text(_setup_line("Compare", data["compare"], *compare), style="bold"))
-    lines = summary_lines(comparison)
+    heads = (_setup_line("Base   ", data["base"], *base), _setup_line("Compare", data["compare"], *compare))
+    groups = check_change_lines(comparison) if isinstance(comparison, CheckComparison) else None
+    if fmt == "markdown" and groups is not None:
+        _render_markdown((_setup_line("**Base**", data["base"], *base),
+                          _setup_line("**Compare**", data["compare"], *compare)), groups)
+        return
+    console = make_console(no_color=no_color)
+    for head in heads:
+        console.print(Text(head, style="bold"))
+    lines = summary_lines(comparison) if groups is None else [line for _, ls in groups for line in ls]
     if not lines:
         console.print(Text("No change: same verdicts, nodes, ties, reasons and FitErrors.", style="green"))
         return
-    console.print(Text(f"{len(lines)} change(s):", style="yellow"))
-    for line in lines:
-        console.print(Text(f"  {line}"))
+    if groups is None:
+        console.print(Text(f"{len(lines)} change(s):", style="yellow"))
+        for line in lines:
+            console.print(Text(f"  {line}"))
+        return
+    console.print(Text(f"{len(lines)} change(s) in {len(groups)} workload(s):", style="yellow"))
+    for heading, ls in groups:
+        console.print(Text(f"  {heading}", style="bold"))
+        for line in ls:
+            console.print(Text(f"    {line}"))
+
+
+def _render_markdown(heads: tuple[str, str], groups: list[tuple[str, list[str]]]) -> None:
+    """A CI job summary: the two setups, then one table row per change."""
+    out = [heads[0], "", heads[1], ""]
+    if not groups:
+        out.append("No change: same verdicts, nodes, ties, reasons and FitErrors.")
+    else:
+        out += ["| Workload | Change |", "|---|---|"]
+        out += [f"| `{_md_cell(heading)}` | {_md_cell(line)} |" for heading, ls in groups for line in ls]
+    sys.stdout.write("\n".join(out) + "\n")
+
+
+def _md_cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")

@@ -54,11 +54,12 @@ def build_replicas(expl: Explanation, width: int = fit.UNLIMITED) -> list[Render
     want = expl.replicas_requested
     verdict = span("✓ all fit", style=S_OK) if placed == want else span(f"✗ {placed} of {want} fit", style=S_BAD)
     if placed == want:
-        verdict.append(f": {placed} of {want} replicas placed")
+        verdict.append(f": {placed} of {want} {'replica' if want == 1 else 'replicas'} placed")
     else:
         verdict.append(f": copy {placed + 1} does not fit")
     first = steps[0]
-    pod = Text(first.pod.rsplit("-", 1)[0] + "-{0…" + str(want - 1) + "}")
+    # The copies' names: NAME-{0…N-1}; one copy is named as it is.
+    pod = Text(first.pod if want == 1 else first.pod.rsplit("-", 1)[0] + "-{0…" + str(want - 1) + "}")
     pod.append(f"  priority {first.pod_priority}", style=S_DIM)
     parts: list[RenderableType] = [_header(first, [("Pods", pod), ("Result", verdict)]), Text("")]
 
@@ -107,7 +108,7 @@ def build_daemonset(expl: Explanation, width: int = fit.UNLIMITED) -> list[Rende
     untargeted = sum(1 for v in nodes if not v.targeted)
     failing = len(nodes) - fits - untargeted
     verdict = span("✓", style=S_OK) if failing == 0 else span("✗", style=S_BAD)
-    verdict.append(f" runs on {fits} of {len(nodes)} nodes")
+    verdict.append(f" runs on {fits} of {len(nodes)} {'node' if len(nodes) == 1 else 'nodes'}")
     if untargeted:
         verdict.append(f"; {untargeted} not targeted (taints or the pod's node selector/affinity)")
     if failing:

@@ -1,4 +1,4 @@
-"""OpportunisticBatching (KEP-5598; beta and on by default in v1.35): when it would apply.
+"""OpportunisticBatching (KEP-5598; beta and on by default from v1.35): when it would apply.
 
 v1.35.4's scheduler (framework/runtime/batch.go, schedule_one.go) keeps, after a full
 cycle, the score-sorted list of the other feasible nodes together with the pod's
@@ -31,6 +31,7 @@ from typing import Any
 
 from kschedx.core.config.profile import Profile
 from kschedx.core.framework.result import CycleResult
+from kschedx.core.versions import SchedulerVersion, baseline
 
 # The in-tree plugins of v1.35.4 that implement SignPlugin.
 SIGNABLE_PLUGINS = frozenset({
@@ -39,7 +40,15 @@ SIGNABLE_PLUGINS = frozenset({
     "PodTopologySpread", "TaintToleration", "VolumeBinding", "VolumeRestrictions", "VolumeZone",
 })
 
+GATE = "OpportunisticBatching"
 _FEATURE = "OpportunisticBatching (KEP-5598, beta, on by default in v1.35)"
+
+
+def batching_on(version: SchedulerVersion | None) -> bool:
+    """Whether the chosen release runs OpportunisticBatching: its gate exists from v1.35
+    (on by default) and --feature-gates may turn it off. A release without it (v1.33,
+    v1.34) gets no note about it at all."""
+    return (version or baseline()).enabled(GATE)
 
 
 def unsignable_reason(profile: Profile, pod: dict[str, Any], extenders: bool) -> str | None:

@@ -9,9 +9,7 @@ interpreted is reported as an error line; the others are still checked.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from kschedx.core.api.objects import ClusterObjects
@@ -22,13 +20,10 @@ from kschedx.core.explain.front import Options, build_snapshot, explain_object, 
 from kschedx.core.explain.report import Explanation
 from kschedx.core.framework.shared_answers import share
 from kschedx.core.gcpause import without_gc_frozen
-from kschedx.core.load.files import load_objects
-from kschedx.core.load.repo import ManifestFile, classify, inside, lay_over, same_file
+from kschedx.core.load.repo import ManifestFile, lay_over, read_manifest, walk_repository
 from kschedx.core.progress import report as report_progress
 
 Dict = dict[str, Any]
-
-MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
 
 FITS, PARTIAL, UNSCHEDULABLE, ERROR = "fits", "partial", "unschedulable", "error"
 
@@ -146,6 +141,10 @@ class CheckReport:
     skipped: list[tuple[str, str]] = field(default_factory=list)
     # Objects of the checked files laid over the cluster first (KIND/NS/NAME).
     overlaid: list[str] = field(default_factory=list)
+    # Helm chart sources and kustomize inputs left out, with the command that renders
+    # each: (folder, note); and per --exclude GLOB the number of files it left out.
+    skipped_folders: list[tuple[str, str]] = field(default_factory=list)
+    excluded: list[tuple[str, int]] = field(default_factory=list)
 
     @property
     def exit_code(self) -> int:
@@ -161,31 +160,12 @@ class CheckReport:
         counts = {k: sum(1 for e in self.entries if e.verdict == k) for k in (FITS, PARTIAL, UNSCHEDULABLE, ERROR)}
         out: dict[str, Any] = {"results": [e.to_json() for e in self.entries], "summary": counts,
                                "skipped": [{"file": f, "reason": r} for f, r in self.skipped],
-                               "overlaid": list(self.overlaid)}
+                               "overlaid": list(self.overlaid),
+                               "skippedFolders": [{"folder": f, "reason": r} for f, r in self.skipped_folders],
+                               "excluded": [{"glob": g, "files": n} for g, n in self.excluded]}
         if self.kubernetes_version is not None:
             out["kubernetesVersion"] = self.kubernetes_version
         return out
-
-
-def expand_paths(paths: list[str], exclude: list[str] | None = None) -> tuple[list[str], list[str]]:
-    """Files as given; directories walked (sorted) for YAML and JSON files; '-' is stdin.
-    Returns the files and those of ``exclude`` (the cluster dumps) that were left out."""
-    out: list[str] = []
-    left_out: list[str] = []
-    for p in paths:
-        if p != "-" and os.path.isdir(p):
-            found = sorted(
-                str(f) for f in Path(p).rglob("*") if f.is_file() and f.name.endswith(MANIFEST_SUFFIXES)
-            )
-            if not found:
-                raise InputError("no .yaml, .yml or .json file in the directory", path=p)
-            out.extend(found)
-        else:
-            out.append(p)
-    if exclude:
-        left_out = [f for f in out if f != "-" and any(same_file(f, c) or inside(f, c) for c in exclude if c != "-")]
-        out = [f for f in out if f not in left_out]
-    return out, left_out
 
 
 @without_gc_frozen  # as the cycles themselves: no collection between documents either
@@ -198,24 +178,29 @@ def check_paths(
     config: str | None = None,
     source: str = "the cluster",
     exclude: list[str] | None = None,
+    exclude_globs: list[str] | None = None,
 ) -> CheckReport:
     """Check every pod-bearing document of ``paths``. Files that hold none, or no
-    Kubernetes objects at all, are skipped (and listed); the cluster dumps (``exclude``)
-    are never checked; the other objects of the files that scheduling reads are laid over
-    the cluster first, as ``kubectl apply -f`` of the files would create them."""
+    Kubernetes objects at all, are skipped (and listed); so are Helm chart sources,
+    kustomize inputs, unrendered templates and files matching ``exclude_globs``
+    (core/load/repo.py); the cluster dumps (``exclude``) are never checked; the other
+    objects of the files that scheduling reads are laid over the cluster first, as
+    ``kubectl apply -f`` of the files would create them."""
     # The release is chosen once for the run; a bad version, feature gate, configuration or
     # Policy fails the run, not each document.
     options = resolve_version(options, objects, source)
     load_profiles(config, options)
     report = CheckReport(kubernetes_version=options.version.name if options.version is not None else None)
-    files, dumps = expand_paths(paths, exclude)
-    report.skipped.extend((f, "the cluster dump (--snapshot/--cluster)") for f in dumps)
+    walk = walk_repository(paths, exclude, exclude_globs)
+    files = walk.files
+    report.skipped.extend((f, "the cluster dump (--snapshot/--cluster)") for f in walk.dumps)
+    report.skipped_folders, report.excluded = walk.folders, walk.excluded
     todo: list[ManifestFile] = []
     overlay: list[Dict] = []
     for k, path in enumerate(files):
         report_progress(f"reading {path} ({k + 1} of {len(files)})", k, len(files))
         try:
-            manifest = classify(path, load_objects(path))
+            manifest = read_manifest(path)
         except InputError as e:
             report.entries.append(CheckEntry(path, error=str(e)))
             continue
@@ -255,6 +240,10 @@ def check_paths(
                 entry.error = str(e)
             report.entries.append(entry)
     if not report.entries:
-        names = "; ".join(f"{f}: {why}" for f, why in report.skipped)
+        files = [f"{f}: {why}" for f, why in report.skipped]
+        if len(files) > 5:  # a whole repository's worth: the first few, then how many more
+            files = [*files[:5], f"{len(files) - 5} more file(s)"]
+        names = "; ".join([*(f"{f}: {why}" for f, why in report.skipped_folders), *files,
+                           *(f"--exclude {g}: {n} file(s)" for g, n in report.excluded)])
         raise InputError(f"no Pod or workload to check (skipped {names})", path=", ".join(paths))
     return report

@@ -9,6 +9,7 @@ moved the winner), the ties, each node's filter reasons, and the FitError.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -131,27 +132,57 @@ def compare_explanations(a: Explanation, b: Explanation) -> Comparison:
     return out
 
 
+def change_text(ch: Dict) -> str:
+    """What one change is, without where (the step or workload) it happened."""
+    where = f"{ch['node']}: " if "node" in ch and ch["what"] != "reasons" else ""
+    what = ch["what"]
+    if what == "selectedNode":
+        movers = ", ".join(f"{m['plugin']} {m['base']:+d} → {m['compare']:+d}" for m in ch["plugins"][:3])
+        return (f"{where}selected node {ch['base']} → {ch['compare']}"
+                + (f" (lead of the new winner: {movers})" if movers else ""))
+    if what == "reasons":
+        return f"{ch['node']}: {ch['base'] or 'feasible'} → {ch['compare'] or 'feasible'}"
+    if what == "ties":
+        return f"{where}ties {', '.join(ch['base'])} → {', '.join(ch['compare'])}"
+    if what == "fitError":
+        return f"{where}FitError {ch['base'] or '(none)'} → {ch['compare'] or '(none)'}"
+    return f"{where}{what} {ch['base']} → {ch['compare']}"
+
+
 def summary_lines(c: Comparison) -> list[str]:
     """One line per change, for the table output."""
-    lines = []
-    for ch in c.changes:
-        where = f"step {ch['step']}: " if "step" in ch else ""
-        if "node" in ch and ch["what"] != "reasons":
-            where += f"{ch['node']}: "
-        what = ch["what"]
-        if what == "selectedNode":
-            movers = ", ".join(f"{m['plugin']} {m['base']:+d} → {m['compare']:+d}" for m in ch["plugins"][:3])
-            lines.append(f"{where}selected node {ch['base']} → {ch['compare']}"
-                         + (f" (lead of the new winner: {movers})" if movers else ""))
-        elif what == "reasons":
-            lines.append(f"{where}{ch['node']}: {ch['base'] or 'feasible'} → {ch['compare'] or 'feasible'}")
-        elif what == "ties":
-            lines.append(f"{where}ties {', '.join(ch['base'])} → {', '.join(ch['compare'])}")
-        elif what == "fitError":
-            lines.append(f"{where}FitError {ch['base'] or '(none)'} → {ch['compare'] or '(none)'}")
-        else:
-            lines.append(f"{where}{what} {ch['base']} → {ch['compare']}")
-    return lines
+    return [(f"step {ch['step']}: " if "step" in ch else "") + change_text(ch) for ch in c.changes]
+
+
+def copies_text(steps: list[int]) -> str:
+    """Which copies (replica steps, numbered as the replica table's # column) a change
+    happened to: "copy #2", "3 copies (#0–2)", "2 copies (#0, #3)"."""
+    if len(steps) == 1:
+        return f"copy #{steps[0]}"
+    run = steps == list(range(steps[0], steps[0] + len(steps)))
+    which = f"#{steps[0]}–{steps[-1]}" if run else ", ".join(f"#{s}" for s in steps)
+    return f"{len(steps)} copies ({which})"
+
+
+def merge_copies(changes: list[Dict]) -> list[Dict]:
+    """Changes equal but for the copy they happened to (its step and pod name) as one,
+    with the copies' steps and their count; the first one's place in the order."""
+    out: list[Dict] = []
+    merged: dict[str, Dict] = {}
+    for ch in changes:
+        if "step" not in ch:
+            out.append(ch)
+            continue
+        same = json.dumps({k: v for k, v in ch.items() if k not in ("step", "pod")}, sort_keys=True, default=str)
+        first = merged.get(same)
+        if first is None:
+            first = merged[same] = {k: v for k, v in ch.items() if k != "step"} | {"steps": [], "count": 0}
+            out.append(first)
+        elif "pod" in first:
+            del first["pod"]  # the copies' pods differ by name
+        first["steps"].append(ch["step"])
+        first["count"] += 1
+    return out
 
 
 # --------------------------------------------------------------------------- running both setups
@@ -198,10 +229,26 @@ def check_compared(paths: list[str], objects: Any, *, options: Any, config: str 
     b = check_paths(paths, objects, options=options_for(options, compare), config=compare.config, **kwargs)
     out = CheckComparison(a, b)
     for ea, eb in zip(a.entries, b.entries, strict=False):
-        doc = {"file": ea.file, "kind": ea.kind, "name": ea.name}
+        # Each change names its workload (kind/namespace/name, as the verdict lines do).
+        doc = {"workload": ea.workload, "file": ea.file, "kind": ea.kind, "namespace": ea.namespace, "name": ea.name}
         if ea.verdict != eb.verdict:
             out.changes.append({**doc, "what": "verdict", "base": ea.verdict, "compare": eb.verdict})
         if ea.explanation is not None and eb.explanation is not None:
-            inner = compare_explanations(ea.explanation, eb.explanation).changes
-            out.changes.extend({**doc, **c} for c in inner if c["what"] != "verdict")
+            inner = [{**doc, **c} for c in compare_explanations(ea.explanation, eb.explanation).changes
+                     if c["what"] != "verdict"]
+            if len(ea.explanation.steps) == 1:  # a single copy: its pod name says enough
+                inner = [{k: v for k, v in c.items() if k != "step"} for c in inner]
+            out.changes.extend(merge_copies(inner))
     return out
+
+
+def check_change_lines(c: CheckComparison) -> list[tuple[str, list[str]]]:
+    """Per workload with changes (in the run's order): its heading and one line per change,
+    merged copies with their count."""
+    groups: dict[str, tuple[str, list[str]]] = {}
+    for ch in c.changes:
+        heading = f"{ch['workload']} ({ch['file']})" if ch.get("kind") else ch["workload"]
+        lines = groups.setdefault(heading, (heading, []))[1]
+        copies = f"{copies_text(ch['steps'])}: " if "steps" in ch else ""
+        lines.append(copies + change_text(ch))
+    return list(groups.values())

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from kschedx.core.api.objects import ClusterObjects, pod_key
 from kschedx.core.errors import InputError
 from kschedx.core.framework.result import CurrentPlacement, CycleResult
-from kschedx.core.load.references import Reference, parse_reference
+from kschedx.core.load.references import Reference, parse_reference, unexplained_kind
 
 if TYPE_CHECKING:
     from kschedx.core.api.model import PodInfo
@@ -68,6 +68,9 @@ def resolve_manifest(
 
     ref = parse_reference(manifest)
     if ref is None:
+        unexplained = unexplained_kind(manifest)
+        if unexplained is not None:
+            raise InputError(unexplained)
         return select_document(manifest, doc)
     if doc is not None:
         raise InputError(f"{ref}: --doc picks a document of a manifest file, not of a reference")

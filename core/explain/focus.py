@@ -386,10 +386,32 @@ def device_facts(plugins: PluginSet, node: str) -> list[str]:
 # --------------------------------------------------------------------------- hints
 
 
-def _fit_hints(pod: PodInfo, ni: NodeInfo) -> list[str]:
+def _largest_allocatable(snapshot: Snapshot, resource: str) -> tuple[int, str | None]:
+    """The most of ``resource`` any node has allocatable, and the first node (by name) with it."""
+    best, where = 0, None
+    for other in snapshot.node_infos:
+        amount = other.node.allocatable.get(resource, 0)
+        if amount > best or (amount == best and where is not None and other.name < where):
+            best, where = amount, other.name
+    return best, where
+
+
+def _fit_hints(pod: PodInfo, ni: NodeInfo, snapshot: Snapshot | None = None) -> list[str]:
     out = []
     for m in fits_request(pod.spec_requests, ni):
-        if m.resource == "pods":
+        largest, on = _largest_allocatable(snapshot, m.resource) if snapshot is not None and m.resource != "pods" \
+            else (m.capacity, ni.name)
+        if m.resource != "pods" and m.requested > largest:
+            # No node anywhere could take it, however empty: the request itself is the problem.
+            requested = f"the pod requests {fmt_amount(m.resource, m.requested)} {m.resource}"
+            if on is None:
+                out.append(f"{requested}, and no node of the cluster offers {m.resource}: add nodes that do, "
+                           "or drop the request")
+            else:
+                out.append(f"{requested}, larger than any node's allocatable (largest: "
+                           f"{fmt_amount(m.resource, largest)} on {on}): lower the request to at most that, "
+                           "or add a larger node")
+        elif m.resource == "pods":
             out.append(f"the node runs its maximum of {m.capacity} pods: remove one pod from it")
         elif m.capacity == 0:
             out.append(f"the node has no {m.resource} at all: pick a node that offers it, or drop the request")
@@ -495,7 +517,7 @@ def failure_hints(failed: list[FilterCheck], pod: PodInfo, ni: NodeInfo, plugins
         elif f.plugin == "NodeAffinity":
             hints.extend(_affinity_hints(pod, ni, snapshot))
         elif f.plugin == "NodeResourcesFit":
-            hints.extend(_fit_hints(pod, ni) or [f"{f.plugin}: {'; '.join(f.reasons)}"])
+            hints.extend(_fit_hints(pod, ni, snapshot) or [f"{f.plugin}: {'; '.join(f.reasons)}"])
         elif f.plugin == "PodTopologySpread" and "PodTopologySpread" in plugins.instances:
             hints.extend(_spread_hints(plugins.instances["PodTopologySpread"], pod, ni, snapshot)
                          or [f"make {f.plugin} pass: {'; '.join(f.reasons)}"])

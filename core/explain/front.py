@@ -474,9 +474,11 @@ def _explain_on(
                 incoming.ordinals = plan.ordinals_for(count)
             steps = run_replicas(snapshot, incoming, profile, count, options, path, added)
             if replicas is not None and (options is None or options.algorithm in (None, "v1.35")):
-                from kschedx.core.explain.batching import annotate_replicas
+                from kschedx.core.explain.batching import annotate_replicas, batching_on
 
-                annotate_replicas(steps, profile, incoming.pod, bool(options and options.extenders), incoming.source_kind)
+                if batching_on(options.version if options is not None else None):
+                    annotate_replicas(steps, profile, incoming.pod, bool(options and options.extenders),
+                                      incoming.source_kind)
             out = Explanation("replicas" if replicas is not None else "single", steps, edit_lines,
                               replicas_requested=count)
     if plan is not None:

@@ -18,10 +18,13 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
+
+import yaml
 
 from kschedx.core.api.objects import ClusterObjects
 from kschedx.core.errors import ClusterAccessError, InputError
@@ -107,19 +110,47 @@ def _api_client(kubeconfig: str | None, context: str | None) -> tuple[Any, str |
     try:
         config.load_kube_config(  # type: ignore[no-untyped-call]
             config_file=kubeconfig, context=context, client_configuration=cfg)
-    except (ConfigException, OSError, ValueError, TypeError) as e:
+    except (ConfigException, OSError, ValueError, TypeError, yaml.YAMLError) as e:
         if kubeconfig and not any(os.path.exists(p) for p in kubeconfig.split(os.pathsep) if p):
             raise ClusterAccessError(f"$KUBECONFIG {kubeconfig}: no such file") from None
-        if kubeconfig or context:
+        if kubeconfig or context or isinstance(e, yaml.YAMLError):
             where = f"kubeconfig {kubeconfig}" if kubeconfig else "kubeconfig"
-            raise ClusterAccessError(f"{where}: {e}") from None
+            raise ClusterAccessError(f"{where}: {kubectl_words(e, kubeconfig)}") from None
         try:
             config.load_incluster_config(client_configuration=cfg)  # type: ignore[no-untyped-call]
         except ConfigException:
+            default = os.path.expanduser("~/.kube/config")
+            if os.path.exists(default):  # there, but unusable (empty, say), and not inside a cluster
+                raise ClusterAccessError(f"kubeconfig {default}: {kubectl_words(e, default)}") from None
             raise ClusterAccessError(
                 f"no cluster to read: no kubeconfig ($KUBECONFIG, ~/.kube/config) and not inside a cluster ({e})"
             ) from None
     return client.ApiClient(cfg), cfg.host
+
+
+# The Python client's words for an unusable kubeconfig, and client-go's (what kubectl and every
+# Go client print) for the same case (client-go tools/clientcmd: ErrEmptyConfig,
+# errContextNotFound, the loader's "error loading config file").
+_NO_CONTEXT = re.compile(r"Expected object with name (.*) in .*contexts list")
+EMPTY_CONFIG = "invalid configuration: no configuration has been provided, try setting KUBERNETES_MASTER environment variable"
+
+
+def kubectl_words(e: Exception, kubeconfig: str | None) -> str:
+    """An unusable kubeconfig in client-go's words: empty (no file content, no current
+    context), a context that is not there, YAML that does not parse; else the client's."""
+    if isinstance(e, yaml.YAMLError):
+        mark = getattr(e, "problem_mark", None)
+        problem = getattr(e, "problem", None) or str(e)
+        line = f"line {mark.line + 1}: " if mark is not None else ""
+        path = kubeconfig or os.path.expanduser("~/.kube/config")
+        return f'error loading config file "{path}": yaml: {line}{problem}'
+    text = str(e)
+    missing = _NO_CONTEXT.search(text)
+    if "file is empty" in text or "Expected key current-context" in text or (missing and not missing.group(1)):
+        return EMPTY_CONFIG
+    if missing:
+        return f"invalid configuration: context was not found for specified context: {missing.group(1)}"
+    return text
 
 
 def _status_message(body: Any) -> str:

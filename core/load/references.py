@@ -65,6 +65,25 @@ class Reference:
         return self.text
 
 
+# The kinds a reference may name, as the message for any other kind lists them.
+EXPLAINED_KINDS = "pod, deployment (deploy), statefulset (sts), daemonset (ds), replicaset (rs), job or cronjob (cj)"
+
+
+def unexplained_kind(arg: str) -> str | None:
+    """The message for ``svc/frontend`` and the like: KIND/NAME, neither a file nor a kind
+    kschedx explains (None when ``arg`` reads as a file path: a folder of that name
+    exists, or the name has a file suffix)."""
+    if arg == "-" or os.path.exists(arg):
+        return None
+    kind, sep, name = arg.partition("/")
+    if not sep or kind.lower() in REFERENCE_KINDS or os.path.isdir(kind) or not _NAME.match(name) \
+            or not re.fullmatch(r"[A-Za-z][A-Za-z0-9]*(\.[a-z0-9.-]+)?", kind) \
+            or name.endswith((".yaml", ".yml", ".json", ".gz")):
+        return None
+    return (f"{arg}: no such file, and kschedx explains pods and the workloads that create them, not {kind}: "
+            f"give a manifest file or a reference to a {EXPLAINED_KINDS} (e.g. deploy/NAME)")
+
+
 def parse_reference(arg: str) -> Reference | None:
     """``pod/web-1``, ``deploy/web``, …; None when ``arg`` is a file (an existing path
     wins: ``pods/x.yaml`` in a folder named ``pods`` stays a file) or not KIND/NAME."""

@@ -134,3 +134,22 @@ spec:
     steps = _run(tmp_path, "--config", str(tmp_path / "cfg.yaml"), pod=sts)["steps"]
     assert any("does not apply" in n and "StatefulSet" in n for n in steps[0]["notes"]), steps[0]["notes"]
     assert not any("OpportunisticBatching" in w for s in steps for w in s["warnings"])
+
+
+def test_releases_without_the_feature_say_nothing_of_it(tmp_path: Path) -> None:
+    """OpportunisticBatching is a v1.35 feature (its gate appears in v1.35): a v1.33 or v1.34
+    run prints no note or warning about it, nor does a run with the gate turned off."""
+    def mentions(*extra: str) -> list[str]:
+        steps = _run(tmp_path, *extra)["steps"]
+        return [t for s in steps for t in s["notes"] + s["warnings"] if "OpportunisticBatching" in t]
+
+    assert any("does not apply" in n for n in mentions("--kubernetes-version", "1.35"))
+    assert any("would bind b" in w for w in mentions("--kubernetes-version", "1.35", "--config", str(tmp_path / "cfg.yaml")))
+    for version in ("1.33", "1.34"):
+        assert mentions("--kubernetes-version", version) == []
+        assert mentions("--kubernetes-version", version, "--config", str(tmp_path / "cfg.yaml")) == []
+    assert mentions("--kubernetes-version", "1.35", "--feature-gates", "OpportunisticBatching=false") == []
+    table = runner.invoke(app, ["explain", str(tmp_path / "p.yaml"), "--cluster", str(tmp_path / "c.yaml"),
+                                "--replicas", "3", "--kubernetes-version", "1.33"], env={"NO_COLOR": "1"})
+    assert table.exit_code in (0, 1), table.output
+    assert "OpportunisticBatching" not in table.output

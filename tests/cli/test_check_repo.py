@@ -1,5 +1,5 @@
 """`check` over a repository as people keep one: Deployments, a Helm-style render with its own
-PriorityClass and PVC, Service-only files, kustomization.yaml, Helm values, a CI workflow."""
+PriorityClass and PVC, Service-only files, a kustomize base and overlay, Helm values, a CI workflow."""
 
 from __future__ import annotations
 
@@ -35,9 +35,14 @@ def test_repository_directory_fits_and_notes_the_skipped_files() -> None:
     assert skipped == {
         "ci.yml": "not Kubernetes objects",
         "values.yaml": "not Kubernetes objects",
-        "kustomization.yaml": "no Pod or workload, only Kustomization",
         "service.yaml": "no Pod or workload, only Service",
     }
+    # The kustomize base and its overlay (whose patch is no whole Deployment) are inputs of
+    # `kubectl kustomize`, one note each.
+    folders = {Path(f["folder"]).relative_to(REPO).as_posix(): f["reason"] for f in data["skippedFolders"]}
+    assert set(folders) == {"kustomize/base", "kustomize/overlays/prod"}
+    assert folders["kustomize/overlays/prod"].endswith(
+        f"kubectl kustomize {REPO / 'kustomize' / 'overlays' / 'prod'} | kschedx check -f -")
     # The chart's own PriorityClass and PVC were there when its Deployment was placed.
     assert "PriorityClass/shop-orders-high" in data["overlaid"]
     assert "PersistentVolumeClaim/shop/orders-data" in data["overlaid"]
@@ -46,7 +51,8 @@ def test_repository_directory_fits_and_notes_the_skipped_files() -> None:
 
     table = run("check", str(REPO), "--cluster", CLUSTER)
     assert table.exit_code == 0, table.output
-    assert "Skipped 4 file(s): " in table.stdout
+    assert "Skipped 3 file(s): " in table.stdout
+    assert f"Skipped {REPO / 'kustomize' / 'base'}: kustomize input (2 file(s)" in table.stdout
     assert "as kubectl apply -f of these files would create them: PriorityClass/shop-orders-high" in table.stdout
 
 
@@ -95,7 +101,7 @@ def test_piped_verdicts_take_one_line_each_at_40_columns() -> None:
                          capture_output=True, text=True, env=env, check=False)
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
-    assert len(lines) == 2 + 3, out.stdout  # two results; checked, laid over, skipped
+    assert len(lines) == 2 + 5, out.stdout  # two results; checked, laid over, skipped, two kustomize folders
     assert lines[0].startswith("✓ Deployment/shop/orders (") and lines[0].endswith("fits (best: highmem-a1)")
 
 

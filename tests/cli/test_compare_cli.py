@@ -117,3 +117,52 @@ def test_daemonset_reasons_between_versions(tmp_path: Path) -> None:
     assert changes and all(c["what"] == "reasons" for c in changes)
     assert changes[0]["base"].endswith("untolerated taint(s)")
     assert "untolerated taint {" in changes[0]["compare"]
+
+
+def _workloads(tmp_path: Path) -> Path:
+    """Two Deployments of two copies and a DaemonSet; v1.33 names the untolerated taint."""
+    def deployment(name: str) -> dict[str, Any]:
+        return {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": name, "namespace": "shop"},
+                "spec": {"replicas": 2, "selector": {"matchLabels": {"app": name}}, "template": {
+                    "metadata": {"labels": {"app": name}},
+                    "spec": {"containers": [{"name": "c", "image": "x", "resources": {"requests": {"cpu": "100m"}}}]}}}}
+    ds = {"apiVersion": "apps/v1", "kind": "DaemonSet", "metadata": {"name": "agent", "namespace": "ops"},
+          "spec": {"selector": {"matchLabels": {"app": "agent"}}, "template": {
+              "metadata": {"labels": {"app": "agent"}},
+              "spec": {"containers": [{"name": "c", "image": "agent:1", "resources": {"requests": {"cpu": "10m"}}}]}}}}
+    d = tmp_path / "release"
+    d.mkdir()
+    (d / "api.yaml").write_text(yaml.safe_dump(deployment("api")))
+    (d / "web.yaml").write_text(yaml.safe_dump(deployment("web")))
+    (d / "agent.yaml").write_text(yaml.safe_dump(ds))
+    return d
+
+
+def test_check_comparison_names_each_workload_and_merges_its_copies(tmp_path: Path) -> None:
+    release = str(_workloads(tmp_path))
+    args = ("check", release, "-c", str(ROOT / "examples" / "cluster.yaml"), "--kubernetes-version", "1.35",
+            "--compare-version", "1.33")
+    res = run(*args, "-o", "json")
+    assert res.exit_code == 0, res.output
+    changes = json.loads(res.stdout)["changes"]
+    assert {c["workload"] for c in changes} == {"Deployment/shop/api", "Deployment/shop/web", "DaemonSet/ops/agent"}
+    # Per Deployment: one change per tainted node, the same for both copies, merged.
+    api = [c for c in changes if c["workload"] == "Deployment/shop/api"]
+    assert api and all(c["steps"] == [0, 1] and c["count"] == 2 and "pod" not in c for c in api)
+    assert len(api) == len({c["node"] for c in api})
+    agent = [c for c in changes if c["workload"] == "DaemonSet/ops/agent"]
+    assert agent and all("steps" not in c for c in agent)
+
+    table = run(*args)
+    assert table.exit_code == 0, table.output
+    lines = table.stdout.splitlines()
+    assert f"{len(changes)} change(s) in 3 workload(s):" in _flat(table.stdout)
+    assert any(line.strip() == f"Deployment/shop/api ({release}/api.yaml)" for line in lines)
+    assert any(line.strip() == f"DaemonSet/ops/agent ({release}/agent.yaml)" for line in lines)
+    assert f"2 copies (#0–1): {api[0]['node']}: TaintToleration:" in _flat(table.stdout)
+
+    md = run(*args, "-o", "markdown")
+    assert md.exit_code == 0, md.output
+    rows = [line for line in md.stdout.splitlines() if line.startswith("| `")]
+    assert len(rows) == len(changes)
+    assert sum(row.startswith("| `Deployment/shop/web ") for row in rows) == len(api)

@@ -80,3 +80,25 @@ def test_plugins_per_version() -> None:
     scores = {p["name"]: p["weight"] for p in v135["profiles"][0]["extensionPoints"]["score"]["plugins"]}
     assert scores["DynamicResources"] == 2
     assert report()["kubernetesVersion"] == "v1.36"  # no cluster to ask: the newest supported
+
+
+def test_one_story_about_versions() -> None:
+    """--version, --help, the package description and README's first paragraph all name the
+    supported range, and that a dump with no version runs as the newest."""
+    import tomllib
+
+    from kschedx.core.versions import NEWEST, SUPPORTED_VERSIONS
+
+    span = f"{SUPPORTED_VERSIONS[0].lstrip('v')}–{NEWEST.lstrip('v')}"
+    version = run("--version")
+    assert version.exit_code == 0
+    assert version.stdout.strip() == f"kschedx 0.1.0 (kube-scheduler {span}; a dump with no version to go by runs as " \
+                                     f"{NEWEST.lstrip('v')})"
+    helptext = _flat(run("--help").stdout)
+    assert f"kube-scheduler {span} decisions" in helptext
+    assert f"a dump with no version to go by runs as {NEWEST.lstrip('v')}, the newest" in helptext
+    assert "v1.35" not in helptext
+    description = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["description"]
+    assert f"kube-scheduler {span} explainer" in description
+    intro = _flat((ROOT / "README.md").read_text().split("\n\n")[2])
+    assert f"as Kubernetes **{span}** run it" in intro and f"runs as {NEWEST.lstrip('v')}, the newest" in intro

@@ -49,13 +49,27 @@ def test_insufficient_cpu_says_how_much_to_free() -> None:
 
 
 def test_request_above_allocatable_and_missing_extended_resource() -> None:
-    s = story(pod("p", cpu="3", **{}), node("a", cpu="2"), focus="a")
+    # Another node is big enough and has a GPU: the advice is about this node.
+    big = node("big", cpu="8", extra={"nvidia.com/gpu": "1"})
+    s = story(pod("p", cpu="3", **{}), node("a", cpu="2"), big, focus="a")
     assert s.hints == ["the pod requests 3000m cpu but the node has only 2000m allocatable: "
                        "lower the request to at most that"]
     gpu = pod("g")
     gpu["spec"]["containers"][0]["resources"] = {"requests": {"nvidia.com/gpu": "1"}, "limits": {"nvidia.com/gpu": "1"}}
-    s = story(gpu, node("a"), focus="a")
+    s = story(gpu, node("a"), big, focus="a")
     assert s.hints == ["the node has no nvidia.com/gpu at all: pick a node that offers it, or drop the request"]
+
+
+def test_request_above_every_nodes_allocatable() -> None:
+    # No node could take it however empty: that is what the advice says, naming the largest.
+    s = story(pod("p", cpu="12"), node("a", cpu="2"), node("c", cpu="8"), node("b", cpu="8"), focus="a")
+    assert s.hints == ["the pod requests 12000m cpu, larger than any node's allocatable (largest: 8000m on b): "
+                       "lower the request to at most that, or add a larger node"]
+    gpu = pod("g")
+    gpu["spec"]["containers"][0]["resources"] = {"requests": {"nvidia.com/gpu": "1"}, "limits": {"nvidia.com/gpu": "1"}}
+    s = story(gpu, node("a"), node("b"), focus="a")
+    assert s.hints == ["the pod requests 1 nvidia.com/gpu, and no node of the cluster offers nvidia.com/gpu: "
+                       "add nodes that do, or drop the request"]
 
 
 def test_every_failing_filter_is_listed_and_the_first_is_reported() -> None:
@@ -179,10 +193,12 @@ def test_pod_affinity_hints_and_facts() -> None:
 
 def test_request_above_allocatable_counts_what_the_node_already_runs() -> None:
     # 3 CPUs asked of a 2-CPU node whose pods hold 500m: at most 1500m would fit, not 2000m.
-    s = story(pod("p", cpu="3"), node("a", cpu="2"), pod("busy", cpu="500m", node_name="a"), focus="a")
+    s = story(pod("p", cpu="3"), node("a", cpu="2"), node("big", cpu="8"), pod("busy", cpu="500m", node_name="a"),
+              focus="a")
     assert s.hints == ["the pod requests 3000m cpu but the node has only 2000m allocatable, 500m of it already "
                        "requested by its pods: lower the request to at most 1500m (what they leave free)"]
-    s = story(pod("p", cpu="3"), node("a", cpu="2"), pod("busy", cpu="2", node_name="a"), focus="a")
+    s = story(pod("p", cpu="3"), node("a", cpu="2"), node("big", cpu="8"), pod("busy", cpu="2", node_name="a"),
+              focus="a")
     assert s.hints == ["the pod requests 3000m cpu but the node has only 2000m allocatable, all of it already "
                        "requested by its pods: lower the request to at most 2000m and free that much on the node"]
 
