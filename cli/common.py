@@ -66,7 +66,7 @@ def engine_errors(debug: bool, what: str, cluster_hint: str = "") -> Iterator[No
     except ClusterAccessError as e:
         if debug:
             raise
-        raise fail(f"{e}; {cluster_hint}" if cluster_hint else str(e), EXIT_CLUSTER) from None
+        raise fail(f"{e}; {cluster_hint}" if cluster_hint and e.hint else str(e), EXIT_CLUSTER) from None
     except KeyboardInterrupt:
         raise fail("interrupted", 130) from None
     except Exception as e:  # noqa: BLE001 - the last line of defence against tracebacks

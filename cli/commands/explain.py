@@ -22,7 +22,18 @@ from kschedx.cli.common import (
     progress_bar,
     require_dumps,
 )
-from kschedx.cli.options import AlgorithmName, ClusterFiles, ConfigFile, Context, Debug, Kubeconfig, NoColor, Offline, PolicyFile
+from kschedx.cli.options import (
+    AlgorithmName,
+    ClusterFiles,
+    ConfigFile,
+    Context,
+    Debug,
+    Kubeconfig,
+    NoColor,
+    Offline,
+    PolicyFile,
+    RequestTimeout,
+)
 
 
 class Output(StrEnum):
@@ -47,6 +58,7 @@ def explain(
     cluster: ClusterFiles = None,
     kubeconfig: Kubeconfig = None,
     context: Context = None,
+    request_timeout: RequestTimeout = None,
     namespace: Annotated[
         str | None,
         typer.Option("--namespace", "-n", metavar="NS", help="Namespace of the pod [default: the manifest's, else default].",
@@ -142,7 +154,7 @@ def explain(
     assert manifest is not None
     require_dumps(cluster)
     if compare_version or compare_config or compare_feature_gates:
-        _explain_compared(manifest, cluster, kubeconfig, context, namespace, doc, config, kubernetes_version,
+        _explain_compared(manifest, cluster, (kubeconfig, context, request_timeout), namespace, doc, config, kubernetes_version,
                           feature_gates, compare_version, compare_config, compare_feature_gates, profile,
                           replicas, output.value, no_color, debug)
         return
@@ -159,11 +171,11 @@ def explain(
             expl = engine.explain_paths(manifest, cluster, doc=doc, namespace=namespace, options=options,
                                         config=config, edits=edits, replicas=replicas)
         else:
-            objects, warnings = engine.load_live_cluster(kubeconfig, context)
+            objects, warnings = engine.load_live_cluster(kubeconfig, context, request_timeout)
             options.extra_warnings.extend(warnings)
             expl = engine.explain_objects(manifest, objects, doc=doc, namespace=namespace, options=options,
                                           config=config, edits=edits, replicas=replicas, source="the live cluster",
-                                          lookup=live_lookup(manifest, kubeconfig, context))
+                                          lookup=live_lookup(manifest, kubeconfig, context, request_timeout))
 
     if output is Output.html:
         from kschedx.cli.render.html import render_explanation_html
@@ -176,23 +188,25 @@ def explain(
     raise typer.Exit(EXIT_FITS if expl.ok else EXIT_UNSCHEDULABLE)
 
 
-def live_lookup(manifest: str, kubeconfig: str | None, context: str | None) -> Any:
+def live_lookup(manifest: str, kubeconfig: str | None, context: str | None, request_timeout: str | None) -> Any:
     """For a reference (pod/NAME, …) to the live cluster: one GET of that object."""
     from kschedx.core.load.references import parse_reference
 
     if parse_reference(manifest) is None:
         return None
     from kschedx.core.load.live_get import LiveReader
+    from kschedx.core.load.live_http import parse_request_timeout
 
-    return LiveReader(kubeconfig, context).get
+    return LiveReader(kubeconfig, context, parse_request_timeout(request_timeout)).get
 
 
-def _explain_compared(manifest: str, cluster: list[str] | None, kubeconfig: str | None, context: str | None,
+def _explain_compared(manifest: str, cluster: list[str] | None, live: tuple[str | None, str | None, str | None],
                       namespace: str | None, doc: str | None, config: str | None, version: str | None,
                       gates: str | None, compare_version: str | None, compare_config: str | None,
                       compare_gates: str | None, profile: str | None, replicas: str | None, fmt: str,
                       no_color: bool, debug: bool) -> None:
-    """explain under two setups; only the changes are shown."""
+    """explain under two setups; only the changes are shown. ``live``: --kubeconfig, --context
+    and --request-timeout."""
     with engine_errors(debug, manifest, DUMP_OR_KUBECONFIG), progress_bar():
         from kschedx.core.explain import compare as cmp
         from kschedx.core.explain import front as engine
@@ -204,7 +218,7 @@ def _explain_compared(manifest: str, cluster: list[str] | None, kubeconfig: str 
             objects = engine.load_cluster_files(cluster)
             source = ", ".join(cluster)
         else:
-            objects, warnings = engine.load_live_cluster(kubeconfig, context)
+            objects, warnings = engine.load_live_cluster(*live)
             options.extra_warnings.extend(warnings)
             source = "the live cluster"
         comparison = cmp.explain_compared(manifest, objects, options=options, config=config, compare=setup,

@@ -73,12 +73,15 @@ def load_cluster_files(paths: list[str]) -> ClusterObjects:
     return objects
 
 
-def load_live_cluster(kubeconfig: str | None, context: str | None) -> tuple[ClusterObjects, list[str]]:
-    """The live cluster's objects (read-only listing, see core.load.live) and the warnings
-    about kinds that could not be listed."""
+def load_live_cluster(kubeconfig: str | None, context: str | None, request_timeout: str | None = None, *,
+                      events: bool = False) -> tuple[ClusterObjects, list[str]]:
+    """The live cluster's objects (read-only listing, see core.load.live; with ``events``,
+    the pods' FailedScheduling Events too) and the warnings about kinds that could not be
+    listed. ``request_timeout`` is the --request-timeout flag's text (None: the default)."""
     from kschedx.core.load.live import load_live
+    from kschedx.core.load.live_http import parse_request_timeout
 
-    live = load_live(kubeconfig, context)
+    live = load_live(kubeconfig, context, request_timeout=parse_request_timeout(request_timeout), events=events)
     resolve_cluster_pod_priorities(live.objects)
     return live.objects, live.warnings
 

@@ -209,12 +209,17 @@ def _when(e: Dict) -> tuple[datetime, str | None]:
     return datetime.min.replace(tzinfo=UTC), None
 
 
-def latest_failed_scheduling(events: list[Dict]) -> SchedulingEvent | None:
+def latest_failed_scheduling_event(events: list[Dict]) -> Dict | None:
     """The newest FailedScheduling event (by series.lastObservedTime, lastTimestamp, eventTime)."""
     failed = [e for e in events if e.get("reason") == "FailedScheduling"]
-    if not failed:
+    return max(failed, key=lambda e: _when(e)[0]) if failed else None
+
+
+def latest_failed_scheduling(events: list[Dict]) -> SchedulingEvent | None:
+    """What the newest FailedScheduling event says (see latest_failed_scheduling_event)."""
+    latest = latest_failed_scheduling_event(events)
+    if latest is None:
         return None
-    latest = max(failed, key=lambda e: _when(e)[0])
     count = (latest.get("series") or {}).get("count") or latest.get("count")
     message = latest.get("message") if latest.get("message") is not None else latest.get("note")
     return SchedulingEvent(str(message or ""), _when(latest)[1], int(count) if count is not None else None)
@@ -229,6 +234,15 @@ def messages_agree(fit_error: str, message: str) -> bool:
         if message.endswith(tail) and len(message) > len(tail) + 32 and fit_error.startswith(message[: -len(tail)]):
             return True
     return False
+
+
+def events_pending_compares(objects: ClusterObjects) -> list[Dict]:
+    """The Events ``pending`` reads of ``objects``: each pending pod's latest FailedScheduling
+    Event (what ``kschedx snapshot`` keeps of the many Events of a cluster)."""
+    by_name = events_by_pod_name(objects)
+    kept = (latest_failed_scheduling_event(pod_events(objects, raw, by_name.get(pod_key(raw)[1], [])))
+            for raw in pending_pods(objects))
+    return [e for e in kept if e is not None]
 
 
 # --------------------------------------------------------------------------- the run
