@@ -46,6 +46,10 @@ def main_callback(
     ] = False,
 ) -> None:
     """kschedx: a what-if explainer for kube-scheduler v1.35."""
+    from kschedx.cli.render.safe import guard_streams
+
+    # Cluster text never reaches the terminal raw, whatever writes it (cli/render/safe.py).
+    guard_streams()
 
 
 app.command("explain", no_args_is_help=True)(explain_cmd.explain)

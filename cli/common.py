@@ -96,7 +96,10 @@ def progress_bar(console: Console | None = None, delay: float = PROGRESS_DELAY) 
         return
     from rich.console import Console as RichConsole
 
-    console = console or RichConsole(stderr=True)
+    from kschedx.cli.render.safe import unguarded
+
+    # The bar's own cursor controls must pass the stream guard; its text is kschedx's.
+    console = console or RichConsole(file=unguarded(sys.stderr))
     if not console.is_terminal:
         yield
         return

@@ -14,6 +14,8 @@ from typing import TextIO
 
 from rich.console import Console
 
+from kschedx.cli.render.safe import unguarded
+
 # Wide enough for any row or sentence (Rich needs a number).
 DEFAULT_PIPE_WIDTH = 10_000
 
@@ -27,7 +29,9 @@ def _env_width() -> int | None:
 
 
 def make_console(*, no_color: bool = False, stderr: bool = False) -> Console:
-    stream: TextIO = sys.stderr if stderr else sys.stdout
+    # Below the stream guard: the text is made safe as Rich takes it (cli/render/safe.py),
+    # and Rich's colours must pass.
+    stream: TextIO = unguarded(sys.stderr if stderr else sys.stdout)
     try:
         tty = stream.isatty()
     except (AttributeError, ValueError):
