@@ -214,9 +214,10 @@ def get(conn: Connection, path: str, query: list[tuple[str, str]]) -> tuple[int,
             resp = api.rest_client.pool_manager.request("GET", url, headers=hdrs, timeout=timeout,
                                                         preload_content=False, retries=False)
         else:
+            bound = (min(conn.timeout, DIAL_TIMEOUT), conn.timeout) if conn.timeout is not None else None
             resp = api.call_api(path, "GET", query_params=query, header_params=headers,
                                 auth_settings=["BearerToken"], _preload_content=False,
-                                _return_http_data_only=True, _request_timeout=timeout)
+                                _return_http_data_only=True, _request_timeout=bound)
         return int(resp.status), _read_body(resp, deadline)
     except ExecCredentialFailed as e:
         raise unreachable(f"getting credentials: {e}") from None
@@ -226,7 +227,7 @@ def get(conn: Connection, path: str, query: list[tuple[str, str]]) -> tuple[int,
         # Clients before v30 raise an HTTP error status instead of returning it.
         body = e.body or b""
         return int(e.status), body.encode() if isinstance(body, str) else bytes(body)
-    except Exception as e:  # noqa: BLE001 - every transport failure is said in kubectl's words
+    except (urllib3.exceptions.HTTPError, OSError, _BodyTimeout, _BodyCut) as e:
         raise unreachable_for(conn.server, e) from None
 
 
