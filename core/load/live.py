@@ -87,6 +87,7 @@ _WITHOUT = {
     "DaemonSet": "a DaemonSet manifest is not matched with the one that runs",
     "Job": "a Job manifest is not matched with the one that runs",
     "ControllerRevision": "a running DaemonSet's pods all count as of its current template",
+    "Event": "no pending pod is compared with its FailedScheduling events",
 }
 
 

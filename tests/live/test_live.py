@@ -248,6 +248,17 @@ def test_pending_reads_the_failed_scheduling_events_in_one_list(tmp_path: Path, 
     assert json.loads(live.stdout)["eventsCompared"] == 2
 
 
+def test_pending_without_permission_on_events_says_so(tmp_path: Path, certs: tuple[Path, Path, Path]) -> None:
+    with FakeAPIServer(_pending_cluster_with_more_events(), certs) as srv:
+        srv.forbidden = {"events"}
+        res = run("pending", "--kubeconfig", str(kubeconfig(tmp_path / "kc", srv, certs[0])), "-o", "json")
+    assert res.exit_code == 1, res.output
+    out = json.loads(res.stdout)
+    assert out["eventsCompared"] == 0
+    assert "no permission to list events: no pending pod is compared with its FailedScheduling events" \
+        in out["warnings"]
+
+
 def test_a_snapshot_keeps_each_pending_pods_latest_failed_scheduling_event(tmp_path: Path,
                                                                           certs: tuple[Path, Path, Path]) -> None:
     with FakeAPIServer(_pending_cluster_with_more_events(), certs) as srv:

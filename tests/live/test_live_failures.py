@@ -88,6 +88,16 @@ def test_a_stalled_server_is_left_after_one_timeout_not_one_per_kind(tmp_path: P
     assert not (tmp_path / "s.json").exists()
 
 
+def test_every_command_that_reads_the_cluster_takes_the_flag(tmp_path: Path) -> None:
+    with MisbehavingServer("stall-headers") as srv:
+        kc = str(kubeconfig(tmp_path / "kc", srv.url))
+        for command in (["explain", WEB], ["explain", WEB, "--compare-version", "1.34"],
+                        ["explain", "pod/web-1", "-n", "shop"], ["check", WEB], ["pending"],
+                        ["snapshot", "-o", str(tmp_path / "s.json")]):
+            res = run(*command, "--kubeconfig", kc, "--request-timeout", FAST)
+            assert "Client.Timeout exceeded while awaiting headers" in one_clean_error(res), command
+
+
 def test_a_refused_connection_is_kubectls_sentence(tmp_path: Path) -> None:
     with socket.socket() as s:  # a port nothing listens on
         s.bind(("127.0.0.1", 0))
