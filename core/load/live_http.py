@@ -26,10 +26,12 @@ from urllib.parse import urlsplit
 
 from kschedx.core.errors import ClusterAccessError, InputError
 
-# The API server's own default --request-timeout (1m): a non-watch request it has not
-# answered by then it cuts off itself, so waiting longer never gets an answer; a dead or
-# stalled server ends the run after this long instead of hanging it.
-DEFAULT_REQUEST_TIMEOUT = 60.0
+# kschedx asks for pages of 500 objects, which a healthy API server answers in a second or
+# two even on the largest clusters: 30s (what client-go's dialer gives a TCP connection)
+# only ever cuts off a server that is stalled, and a stalled server ends the run after
+# that long instead of hanging it. (The server cuts its own requests at 1m: a busy one
+# can be given up to that with --request-timeout.)
+DEFAULT_REQUEST_TIMEOUT = 30.0
 # client-go's dialer gives up on a TCP connection after 30s.
 DIAL_TIMEOUT = 30.0
 # Bodies are read in pieces so that the request's deadline holds for a slow trickle too.
@@ -94,7 +96,8 @@ def quiet_client() -> None:
         root.addHandler(logging.NullHandler())
     for name in ("kubernetes", "urllib3"):
         logger = logging.getLogger(name)
-        logger.addHandler(logging.NullHandler())
+        if not logger.handlers:
+            logger.addHandler(logging.NullHandler())
         logger.propagate = False
     import warnings
 
@@ -122,6 +125,7 @@ def install_exec_plugin_runner(timeout: float | None) -> None:
         def __init__(self, exec_config: Any, cwd: Any, cluster: Any = None) -> None:
             super().__init__(exec_config, cwd, cluster)  # type: ignore[no-untyped-call]
             self.interactive_mode = exec_config.safe_get("interactiveMode") or "IfAvailable"
+            self.install_hint = exec_config.safe_get("installHint") or ""
 
         def run(self, previous_response: Any = None) -> Any:
             return run_exec_plugin(self, timeout)
@@ -149,7 +153,10 @@ def run_exec_plugin(provider: Any, timeout: float | None) -> dict[str, Any]:
         proc = subprocess.Popen(provider.args, stdout=subprocess.PIPE, stdin=None if interactive else
                                 subprocess.DEVNULL, cwd=provider.cwd, env=env)
     except FileNotFoundError:
-        raise ExecCredentialFailed(f"exec: executable {command} not found") from None
+        # kubectl follows this with the kubeconfig's installHint: here on the same line.
+        hint = " ".join(str(provider.install_hint).split())
+        raise ExecCredentialFailed(f"exec: executable {command} not found" + (f" ({hint})" if hint else "")) \
+            from None
     except OSError as e:
         raise ExecCredentialFailed(f"exec: {e.strerror or e}") from None
     try:

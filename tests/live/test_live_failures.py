@@ -140,6 +140,11 @@ def test_an_exec_plugin_that_is_not_installed(tmp_path: Path, server: Any, certs
     res = run("pending", "--kubeconfig", str(kc))
     assert one_clean_error(res) == ("error: Unable to connect to the server: getting credentials: exec: executable "
                                     "kschedx-no-such-plugin not found")
+    user = exec_user("kschedx-no-such-plugin")
+    user["exec"]["installHint"] = "Install it with:\n  brew install kschedx-plugin\n"
+    res = run("pending", "--kubeconfig", str(kubeconfig(tmp_path / "kc", server.url, certs[0], user=user)))
+    assert one_clean_error(res).endswith("exec: executable kschedx-no-such-plugin not found (Install it with: brew "
+                                         "install kschedx-plugin)")
 
 
 def test_an_exec_plugin_that_hangs_is_bounded_by_the_request_timeout(tmp_path: Path, server: Any,  # noqa: F811
