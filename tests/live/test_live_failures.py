@@ -5,6 +5,7 @@ hang, and the --request-timeout flag — all through the real CLI, on 127.0.0.1 
 from __future__ import annotations
 
 import socket
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -192,3 +193,21 @@ def test_no_timeout_with_0_still_reads_a_good_server(tmp_path: Path, server: Any
     kc = good_kubeconfig(tmp_path / "kc", server, certs[0])
     res = run("explain", WEB, "--kubeconfig", str(kc), "--request-timeout", "0", "-o", "json")
     assert res.exit_code == 0, res.output
+
+
+def test_insecure_skip_tls_verify_prints_no_library_warning(tmp_path: Path, server: Any) -> None:  # noqa: F811
+    """kubectl says nothing of an unverified server it was told not to verify; nor does
+    kschedx (urllib3 would warn on every request)."""
+    kc = tmp_path / "kc"
+    kc.write_text(yaml.safe_dump({
+        "apiVersion": "v1", "kind": "Config", "current-context": "t",
+        "clusters": [{"name": "c", "cluster": {"server": server.url, "insecure-skip-tls-verify": True}}],
+        "users": [{"name": "u", "user": {"token": "good-token"}}],
+        "contexts": [{"name": "t", "context": {"cluster": "c", "user": "u"}}],
+    }))
+    # A process of its own: pytest would catch the warning before it reached stderr.
+    res = subprocess.run([sys.executable, "-c", "import sys; from kschedx.cli.app import main; sys.argv[0] = "
+                          "'kschedx'; main()", "explain", WEB, "--kubeconfig", str(kc), "-o", "json"],
+                         capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    assert res.stderr == ""
