@@ -94,7 +94,7 @@ def check(
         if cluster:
             objects = engine.load_cluster_files(cluster)
         else:
-            objects, warnings = engine.load_live_cluster(kubeconfig, context, request_timeout)
+            objects, warnings = engine.load_live_cluster(engine.connect_live(kubeconfig, context, request_timeout))
         options = engine.Options(profile=profile, algorithm=algorithm.value if algorithm else None, policy=policy,
                                  offline=offline, kubernetes_version=kubernetes_version, feature_gates=feature_gates)
         source = ", ".join(cluster) if cluster else "the live cluster"

@@ -171,11 +171,12 @@ def explain(
             expl = engine.explain_paths(manifest, cluster, doc=doc, namespace=namespace, options=options,
                                         config=config, edits=edits, replicas=replicas)
         else:
-            objects, warnings = engine.load_live_cluster(kubeconfig, context, request_timeout)
+            connection = engine.connect_live(kubeconfig, context, request_timeout)
+            objects, warnings = engine.load_live_cluster(connection)
             options.extra_warnings.extend(warnings)
             expl = engine.explain_objects(manifest, objects, doc=doc, namespace=namespace, options=options,
                                           config=config, edits=edits, replicas=replicas, source="the live cluster",
-                                          lookup=live_lookup(manifest, kubeconfig, context, request_timeout))
+                                          lookup=live_lookup(manifest, connection))
 
     if output is Output.html:
         from kschedx.cli.render.html import render_explanation_html
@@ -188,16 +189,16 @@ def explain(
     raise typer.Exit(EXIT_FITS if expl.ok else EXIT_UNSCHEDULABLE)
 
 
-def live_lookup(manifest: str, kubeconfig: str | None, context: str | None, request_timeout: str | None) -> Any:
-    """For a reference (pod/NAME, …) to the live cluster: one GET of that object."""
+def live_lookup(manifest: str, connection: Any) -> Any:
+    """For a reference (pod/NAME, …) to the live cluster: one GET of that object, through
+    the listing's connection."""
     from kschedx.core.load.references import parse_reference
 
     if parse_reference(manifest) is None:
         return None
     from kschedx.core.load.live_get import LiveReader
-    from kschedx.core.load.live_http import parse_request_timeout
 
-    return LiveReader(kubeconfig, context, parse_request_timeout(request_timeout)).get
+    return LiveReader(connection).get
 
 
 def _explain_compared(manifest: str, cluster: list[str] | None, live: tuple[str | None, str | None, str | None],
@@ -218,7 +219,7 @@ def _explain_compared(manifest: str, cluster: list[str] | None, live: tuple[str 
             objects = engine.load_cluster_files(cluster)
             source = ", ".join(cluster)
         else:
-            objects, warnings = engine.load_live_cluster(*live)
+            objects, warnings = engine.load_live_cluster(engine.connect_live(*live))
             options.extra_warnings.extend(warnings)
             source = "the live cluster"
         comparison = cmp.explain_compared(manifest, objects, options=options, config=config, compare=setup,

@@ -76,7 +76,8 @@ def pending(
             source = ", ".join(cluster)
         else:
             # The pods' FailedScheduling Events come with the listing (one filtered list).
-            objects, warnings = engine.load_live_cluster(kubeconfig, context, request_timeout, events=True)
+            objects, warnings = engine.load_live_cluster(engine.connect_live(kubeconfig, context, request_timeout),
+                                                         events=True)
             source = "the live cluster"
         options = engine.Options(kubernetes_version=kubernetes_version, feature_gates=feature_gates)
         comparison = None

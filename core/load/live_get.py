@@ -10,20 +10,19 @@ from __future__ import annotations
 from typing import Any
 
 from kschedx.core.errors import ClusterAccessError, InputError
-from kschedx.core.load.live import _json_object, _status_message, connect
-from kschedx.core.load.live_http import DEFAULT_REQUEST_TIMEOUT, get
+from kschedx.core.load.live import _json_object, _status_message
+from kschedx.core.load.live_http import Connection, get
 from kschedx.core.load.references import Reference
 
 Dict = dict[str, Any]
 
 
 class LiveReader:
-    """One API client for the run's single reads (the kubeconfig is read once)."""
+    """The run's single reads, through its connection (core.load.live.connect)."""
 
-    def __init__(self, kubeconfig: str | None, context: str | None,
-                 request_timeout: float | None = DEFAULT_REQUEST_TIMEOUT) -> None:
-        self.conn = connect(kubeconfig, context, request_timeout)
-        self.host = self.conn.server
+    def __init__(self, connection: Connection) -> None:
+        self.conn = connection
+        self.host = connection.server
         # Requests made: (path, query), for tests and --debug.
         self.requests: list[tuple[str, str]] = []
 

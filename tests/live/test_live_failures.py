@@ -211,3 +211,17 @@ def test_insecure_skip_tls_verify_prints_no_library_warning(tmp_path: Path, serv
                          capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, res.stderr
     assert res.stderr == ""
+
+
+def test_an_exec_plugin_runs_once_a_run(tmp_path: Path, server: Any, certs: tuple[Path, Path, Path]) -> None:  # noqa: F811
+    """A reference (one GET) and the listing share the run's one client: a cloud login
+    helper is not run twice."""
+    runs = tmp_path / "runs"
+    plugin = tmp_path / "token.py"
+    plugin.write_text(f"import json\nopen({str(runs)!r}, 'a').write('run\\n')\n"
+                      "print(json.dumps({'apiVersion': 'client.authentication.k8s.io/v1', 'kind': 'ExecCredential', "
+                      "'status': {'token': 'good-token'}}))\n")
+    kc = kubeconfig(tmp_path / "kc", server.url, certs[0], user=exec_user(sys.executable, str(plugin)))
+    res = run("explain", "pod/web-jhpfjcnhhl-2blqj", "-n", "shop", "--kubeconfig", str(kc), "-o", "json")
+    assert res.exit_code == 0, res.output
+    assert runs.read_text() == "run\n"
