@@ -27,13 +27,13 @@ from urllib.parse import urlsplit
 from kschedx.core.errors import ClusterAccessError, InputError
 
 # kschedx asks for pages of 500 objects, which a healthy API server answers in a second or
-# two even on the largest clusters: 30s (what client-go's dialer gives a TCP connection)
-# only ever cuts off a server that is stalled, and a stalled server ends the run after
-# that long instead of hanging it. (The server cuts its own requests at 1m: a busy one
-# can be given up to that with --request-timeout.)
+# two even on the largest clusters: 30s only ever cuts off a server that is stalled, and a
+# stalled server ends the run after that long instead of hanging it. (The server cuts its
+# own requests at 1m: a busy one can be given up to that with --request-timeout.)
 DEFAULT_REQUEST_TIMEOUT = 30.0
-# client-go's dialer gives up on a TCP connection after 30s.
-DIAL_TIMEOUT = 30.0
+# Connecting — TCP and the TLS handshake — gets client-go's TLS handshake bound, 10s, as it
+# does under kubectl whatever --request-timeout says (a smaller one wins).
+CONNECT_TIMEOUT = 10.0
 # Bodies are read in pieces so that the request's deadline holds for a slow trickle too.
 _CHUNK = 1 << 16
 
@@ -209,8 +209,8 @@ def get(conn: Connection, path: str, query: list[tuple[str, str]]) -> tuple[int,
     from kubernetes.client.exceptions import ApiException
 
     deadline = time.monotonic() + conn.timeout if conn.timeout is not None else None
-    timeout = urllib3.Timeout(connect=min(conn.timeout, DIAL_TIMEOUT), total=conn.timeout) \
-        if conn.timeout is not None else urllib3.Timeout(connect=DIAL_TIMEOUT, read=None)
+    timeout = urllib3.Timeout(connect=min(conn.timeout, CONNECT_TIMEOUT), total=conn.timeout) \
+        if conn.timeout is not None else urllib3.Timeout(connect=CONNECT_TIMEOUT, read=None)
     headers = {"Accept": "application/json"}
     api = conn.api
     try:
@@ -221,7 +221,7 @@ def get(conn: Connection, path: str, query: list[tuple[str, str]]) -> tuple[int,
             resp = api.rest_client.pool_manager.request("GET", url, headers=hdrs, timeout=timeout,
                                                         preload_content=False, retries=False)
         else:
-            bound = (min(conn.timeout, DIAL_TIMEOUT), conn.timeout) if conn.timeout is not None else None
+            bound = (min(conn.timeout, CONNECT_TIMEOUT), conn.timeout) if conn.timeout is not None else None
             resp = api.call_api(path, "GET", query_params=query, header_params=headers,
                                 auth_settings=["BearerToken"], _preload_content=False,
                                 _return_http_data_only=True, _request_timeout=bound)
