@@ -32,6 +32,7 @@ from kschedx.core.load.live_http import (
     Connection,
     ExecCredentialFailed,
     get,
+    go_json_error,
     install_exec_plugin_runner,
     quiet_client,
     unreachable,
@@ -247,19 +248,10 @@ def _json_object(data: bytes, host: str, path: str) -> Dict:
         got = json.loads(data)
     except ValueError as e:
         raise ClusterAccessError(f"the server {host} answered GET {path} with a body that is not JSON "
-                                 f"({_go_json_error(data, e)})") from None
+                                 f"({go_json_error(data, e)})") from None
     if not isinstance(got, dict):
         raise ClusterAccessError(f"the server {host} answered GET {path} with JSON that is not an object") from None
     return got
-
-
-def _go_json_error(data: bytes, e: ValueError) -> str:
-    """What Go's encoding/json says of a body that does not decode (the common cases)."""
-    pos = e.pos if isinstance(e, json.JSONDecodeError) else 0
-    if pos >= len(data.rstrip()):
-        return "unexpected end of JSON input"
-    where = "looking for beginning of value" if not data[:pos].strip() else f"at offset {pos}"
-    return f"invalid character {chr(data[pos])!r} {where}"
 
 
 def _server_version(conn: Connection) -> str | None:

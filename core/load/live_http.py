@@ -168,11 +168,13 @@ def run_exec_plugin(provider: Any, timeout: float | None) -> dict[str, Any]:
         raise ExecCredentialFailed(f"exec: executable {command} did not finish within {_seconds(timeout)} "
                                    "(--request-timeout)") from None
     if proc.returncode != 0:
-        raise ExecCredentialFailed(f"exec: executable {command} failed with exit code {proc.returncode}")
+        # Go reports -1 for a process ended by a signal.
+        code = proc.returncode if proc.returncode > 0 else -1
+        raise ExecCredentialFailed(f"exec: executable {command} failed with exit code {code}")
     try:
         cred = json.loads(out)
     except ValueError as e:
-        raise ExecCredentialFailed(f"decoding stdout: {e}") from None
+        raise ExecCredentialFailed(f"decoding stdout: {go_json_error(out, e)}") from None
     if not isinstance(cred, dict):
         raise ExecCredentialFailed("decoding stdout: not an ExecCredential object")
     if cred.get("apiVersion") != provider.api_version:
@@ -184,6 +186,17 @@ def run_exec_plugin(provider: Any, timeout: float | None) -> dict[str, Any]:
     if not status.get("token") and not (status.get("clientCertificateData") and status.get("clientKeyData")):
         raise ExecCredentialFailed("exec plugin didn't return a token or cert/key pair")
     return status
+
+
+def go_json_error(data: bytes, e: ValueError) -> str:
+    """What Go's encoding/json says of a body that does not decode (the common cases), for
+    messages in kubectl's words rather than Python's."""
+    text = data.decode("utf-8", "replace")
+    pos = e.pos if isinstance(e, json.JSONDecodeError) else 0
+    if pos >= len(text.rstrip()):
+        return "unexpected end of JSON input"
+    where = "looking for beginning of value" if not text[:pos].strip() else f"at offset {pos}"
+    return f"invalid character {text[pos]!r} {where}"
 
 
 def _stdin_is_terminal() -> bool:

@@ -163,7 +163,8 @@ def test_an_exec_plugin_answering_garbage(tmp_path: Path, server: Any, certs: tu
     plugin.write_text("print('not json')\n")
     kc = kubeconfig(tmp_path / "kc", server.url, certs[0], user=exec_user(sys.executable, str(plugin)))
     res = run("check", WEB, "--kubeconfig", str(kc))
-    assert "getting credentials: decoding stdout: " in one_clean_error(res)
+    assert one_clean_error(res).endswith("getting credentials: decoding stdout: invalid character 'n' looking for "
+                                         "beginning of value")
 
 
 # --------------------------------------------------------------------------- the flag
