@@ -54,6 +54,10 @@ def main_callback(
     ] = False,
 ) -> None:
     """kschedx: a what-if explainer for kube-scheduler 1.33–1.36."""
+    from kschedx.cli.render.safe import guard_streams
+
+    # Cluster text never reaches the terminal raw, whatever writes it (cli/render/safe.py).
+    guard_streams()
 
 
 app.command("explain", no_args_is_help=True)(explain_cmd.explain)

@@ -66,7 +66,7 @@ def engine_errors(debug: bool, what: str, cluster_hint: str = "") -> Iterator[No
     except ClusterAccessError as e:
         if debug:
             raise
-        raise fail(f"{e}; {cluster_hint}" if cluster_hint else str(e), EXIT_CLUSTER) from None
+        raise fail(f"{e}; {cluster_hint}" if cluster_hint and e.hint else str(e), EXIT_CLUSTER) from None
     except KeyboardInterrupt:
         raise fail("interrupted", 130) from None
     except Exception as e:  # noqa: BLE001 - the last line of defence against tracebacks
@@ -96,7 +96,10 @@ def progress_bar(console: Console | None = None, delay: float = PROGRESS_DELAY) 
         return
     from rich.console import Console as RichConsole
 
-    console = console or RichConsole(stderr=True)
+    from kschedx.cli.render.safe import unguarded
+
+    # The bar's own cursor controls must pass the stream guard; its text is kschedx's.
+    console = console or RichConsole(file=unguarded(sys.stderr))
     if not console.is_terminal:
         yield
         return

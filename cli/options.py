@@ -59,6 +59,13 @@ Context = Annotated[
     str | None,
     typer.Option("--context", metavar="NAME", show_default=False, help="The kubeconfig context [default: current]."),
 ]
+RequestTimeout = Annotated[
+    str | None,
+    typer.Option("--request-timeout", metavar="DURATION", show_default=False,
+                 help="How long to wait for each request to the live cluster (and for an exec credential plugin), "
+                 "as kubectl takes it: 1s, 2m, 1m30s, or a number of seconds; 0 waits forever [default: 30s, so a "
+                 "stalled server can't hang a CI job]."),
+]
 KubernetesVersion = Annotated[
     str | None,
     typer.Option("--kubernetes-version", metavar="X.Y", show_default=False, autocompletion=complete.versions,

@@ -21,4 +21,10 @@ class InputError(KschedxError):
 
 
 class ClusterAccessError(KschedxError):
-    """The live cluster could not be read (kubeconfig, auth, RBAC, network)."""
+    """The live cluster could not be read (kubeconfig, auth, RBAC, network). ``hint``: whether
+    the CLI follows the message with what to do (not after kubectl's own words for an
+    unreachable server, which say it)."""
+
+    def __init__(self, message: str, *, hint: bool = True) -> None:
+        self.hint = hint
+        super().__init__(message)

@@ -12,7 +12,18 @@ import typer
 from kschedx.cli import complete
 from kschedx.cli import options as shared
 from kschedx.cli.common import DUMP_OR_KUBECONFIG, engine_errors, fail, progress_bar, require_dumps
-from kschedx.cli.options import AlgorithmName, ClusterFiles, ConfigFile, Context, Debug, Kubeconfig, NoColor, Offline, PolicyFile
+from kschedx.cli.options import (
+    AlgorithmName,
+    ClusterFiles,
+    ConfigFile,
+    Context,
+    Debug,
+    Kubeconfig,
+    NoColor,
+    Offline,
+    PolicyFile,
+    RequestTimeout,
+)
 
 
 class Output(StrEnum):
@@ -43,6 +54,7 @@ def check(
     cluster: ClusterFiles = None,
     kubeconfig: Kubeconfig = None,
     context: Context = None,
+    request_timeout: RequestTimeout = None,
     namespace: Annotated[
         str | None,
         typer.Option("--namespace", "-n", metavar="NS", help="Namespace of the pods [default: each manifest's, "
@@ -90,7 +102,7 @@ def check(
         if cluster:
             objects = engine.load_cluster_files(cluster)
         else:
-            objects, warnings = engine.load_live_cluster(kubeconfig, context)
+            objects, warnings = engine.load_live_cluster(engine.connect_live(kubeconfig, context, request_timeout))
         options = engine.Options(profile=profile, algorithm=algorithm.value if algorithm else None, policy=policy,
                                  offline=offline, kubernetes_version=kubernetes_version, feature_gates=feature_gates)
         source = ", ".join(cluster) if cluster else "the live cluster"

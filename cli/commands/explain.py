@@ -23,7 +23,18 @@ from kschedx.cli.common import (
     progress_bar,
     require_dumps,
 )
-from kschedx.cli.options import AlgorithmName, ClusterFiles, ConfigFile, Context, Debug, Kubeconfig, NoColor, Offline, PolicyFile
+from kschedx.cli.options import (
+    AlgorithmName,
+    ClusterFiles,
+    ConfigFile,
+    Context,
+    Debug,
+    Kubeconfig,
+    NoColor,
+    Offline,
+    PolicyFile,
+    RequestTimeout,
+)
 
 
 class Output(StrEnum):
@@ -49,6 +60,7 @@ def explain(
     cluster: ClusterFiles = None,
     kubeconfig: Kubeconfig = None,
     context: Context = None,
+    request_timeout: RequestTimeout = None,
     namespace: Annotated[
         str | None,
         typer.Option("--namespace", "-n", metavar="NS", help="Namespace of the pod [default: the manifest's, else default].",
@@ -147,7 +159,7 @@ def explain(
     assert manifest is not None
     require_dumps(cluster)
     if compare_version or compare_config or compare_feature_gates:
-        _explain_compared(manifest, cluster, kubeconfig, context, namespace, doc, config, kubernetes_version,
+        _explain_compared(manifest, cluster, (kubeconfig, context, request_timeout), namespace, doc, config, kubernetes_version,
                           feature_gates, compare_version, compare_config, compare_feature_gates, profile,
                           replicas, output.value, no_color, debug)
         return
@@ -164,11 +176,12 @@ def explain(
             expl = engine.explain_paths(manifest, cluster, doc=doc, namespace=namespace, options=options,
                                         config=config, edits=edits, replicas=replicas)
         else:
-            objects, warnings = engine.load_live_cluster(kubeconfig, context)
+            connection = engine.connect_live(kubeconfig, context, request_timeout)
+            objects, warnings = engine.load_live_cluster(connection)
             options.extra_warnings.extend(warnings)
             expl = engine.explain_objects(manifest, objects, doc=doc, namespace=namespace, options=options,
                                           config=config, edits=edits, replicas=replicas, source="the live cluster",
-                                          lookup=live_lookup(manifest, kubeconfig, context))
+                                          lookup=live_lookup(manifest, connection))
 
     if output is Output.html:
         from kschedx.cli.render.html import render_explanation_html
@@ -181,23 +194,25 @@ def explain(
     raise typer.Exit(EXIT_FITS if expl.ok else EXIT_UNSCHEDULABLE)
 
 
-def live_lookup(manifest: str, kubeconfig: str | None, context: str | None) -> Any:
-    """For a reference (pod/NAME, …) to the live cluster: one GET of that object."""
+def live_lookup(manifest: str, connection: Any) -> Any:
+    """For a reference (pod/NAME, …) to the live cluster: one GET of that object, through
+    the listing's connection."""
     from kschedx.core.load.references import parse_reference
 
     if parse_reference(manifest) is None:
         return None
     from kschedx.core.load.live_get import LiveReader
 
-    return LiveReader(kubeconfig, context).get
+    return LiveReader(connection).get
 
 
-def _explain_compared(manifest: str, cluster: list[str] | None, kubeconfig: str | None, context: str | None,
+def _explain_compared(manifest: str, cluster: list[str] | None, live: tuple[str | None, str | None, str | None],
                       namespace: str | None, doc: str | None, config: str | None, version: str | None,
                       gates: str | None, compare_version: str | None, compare_config: str | None,
                       compare_gates: str | None, profile: str | None, replicas: str | None, fmt: str,
                       no_color: bool, debug: bool) -> None:
-    """explain under two setups; only the changes are shown."""
+    """explain under two setups; only the changes are shown. ``live``: --kubeconfig, --context
+    and --request-timeout."""
     with engine_errors(debug, manifest, DUMP_OR_KUBECONFIG), progress_bar():
         from kschedx.core.explain import compare as cmp
         from kschedx.core.explain import front as engine
@@ -209,7 +224,7 @@ def _explain_compared(manifest: str, cluster: list[str] | None, kubeconfig: str 
             objects = engine.load_cluster_files(cluster)
             source = ", ".join(cluster)
         else:
-            objects, warnings = engine.load_live_cluster(kubeconfig, context)
+            objects, warnings = engine.load_live_cluster(engine.connect_live(*live))
             options.extra_warnings.extend(warnings)
             source = "the live cluster"
         comparison = cmp.explain_compared(manifest, objects, options=options, config=config, compare=setup,

@@ -15,7 +15,7 @@ import typer
 
 from kschedx.cli import options as shared
 from kschedx.cli.common import EXIT_FITS, EXIT_UNSCHEDULABLE, engine_errors, progress_bar
-from kschedx.cli.options import ClusterFiles, ConfigFile, Context, Debug, Kubeconfig, NoColor
+from kschedx.cli.options import ClusterFiles, ConfigFile, Context, Debug, Kubeconfig, NoColor, RequestTimeout
 
 
 class Output(StrEnum):
@@ -47,6 +47,7 @@ def pending(
     cluster: ClusterFiles = None,
     kubeconfig: Kubeconfig = None,
     context: Context = None,
+    request_timeout: RequestTimeout = None,
     namespace: Annotated[
         str | None,
         typer.Option("--namespace", "-n", metavar="NS", help="Only the pods of namespace NS [default: all].",
@@ -86,15 +87,13 @@ def pending(
         from kschedx.core.explain.pending import explain_pending
 
         warnings: list[str] = []
-        events_for = None
         if cluster:
             objects = engine.load_cluster_files(cluster)
             source = ", ".join(cluster)
         else:
-            from kschedx.core.load.live_get import LiveReader
-
-            objects, warnings = engine.load_live_cluster(kubeconfig, context)
-            events_for = LiveReader(kubeconfig, context).pod_events
+            # The pods' FailedScheduling Events come with the listing (one filtered list).
+            objects, warnings = engine.load_live_cluster(engine.connect_live(kubeconfig, context, request_timeout),
+                                                         events=True)
             source = "the live cluster"
         options = engine.Options(kubernetes_version=kubernetes_version, feature_gates=feature_gates)
         comparison = None
@@ -106,11 +105,11 @@ def pending(
             setup = cmp.compare_setup(cmp.Setup(kubernetes_version, config, feature_gates), version=compare_version,
                                       config=compare_config, gates=compare_feature_gates)
             comparison = pending_compared(objects, namespace=namespace, selector=selector, options=options,
-                                          config=config, compare=setup, source=source, events_for=events_for)
+                                          config=config, compare=setup, source=source)
             report = comparison.base
         else:
             report = explain_pending(objects, namespace=namespace, selector=selector, config=config, options=options,
-                                     source=source, events_for=events_for)
+                                     source=source)
         report.warnings[:0] = warnings
     for w in report.warnings:
         sys.stderr.write(f"warning: {w}\n")

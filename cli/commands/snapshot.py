@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from kschedx.cli.common import engine_errors, progress_bar
-from kschedx.cli.options import Context, Debug, Kubeconfig
+from kschedx.cli.options import Context, Debug, Kubeconfig, RequestTimeout
 
 
 def snapshot(
@@ -19,19 +19,25 @@ def snapshot(
     ],
     kubeconfig: Kubeconfig = None,
     context: Context = None,
+    request_timeout: RequestTimeout = None,
     debug: Debug = False,
 ) -> None:
     """Snapshot the live cluster (read-only list calls) for offline use with --snapshot FILE.
 
     Managed fields, last-applied annotations, env values and container commands are left
-    out. Exit codes: 0 written, 2 the file can't be written, 3 cluster access error.
+    out. Of the Events, only each pending pod's latest FailedScheduling one is kept (what
+    `pending` compares). Exit codes: 0 written, 2 the file can't be written, 3 cluster
+    access error.
     """
     with engine_errors(debug, output, "pass a kubeconfig with --kubeconfig PATH (and --context NAME)"), \
             progress_bar():
+        from kschedx.core.explain.pending import events_pending_compares
         from kschedx.core.load.live import load_live
+        from kschedx.core.load.live_http import parse_request_timeout
         from kschedx.core.load.snapshot_file import write_snapshot
 
-        live = load_live(kubeconfig, context)
+        live = load_live(kubeconfig, context, request_timeout=parse_request_timeout(request_timeout), events=True)
+        live.objects.by_kind["Event"] = events_pending_compares(live.objects)
         n = write_snapshot(live.objects, output)
     for w in live.warnings:
         sys.stderr.write(f"warning: {w}\n")

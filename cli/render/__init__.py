@@ -1,14 +1,18 @@
 """Output formats behind one entry point: ``render_result(result, fmt)``.
 
 One module per format (``table`` for table and wide, ``json_yaml``); each is imported only
-when chosen, so ``-o json`` never loads Rich.
+when chosen, so ``-o json`` never loads Rich's tables and consoles. Importing this package
+makes every Rich Text terminal-safe before any renderer builds one (:mod:`.safe`).
 """
 
 from __future__ import annotations
 
+from kschedx.cli.render.safe import guard_rich_text
 from kschedx.core.explain.report import Explanation
 from kschedx.core.framework.result import CycleResult
 from kschedx.core.gcpause import without_gc
+
+guard_rich_text()
 
 FORMATS = ("table", "wide", "json", "yaml")
 

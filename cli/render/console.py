@@ -18,6 +18,8 @@ from typing import Any, TextIO
 
 from rich.console import Console
 
+from kschedx.cli.render.safe import unguarded
+
 # Wide enough for any row or sentence (Rich needs a number).
 DEFAULT_PIPE_WIDTH = 10_000
 
@@ -82,7 +84,9 @@ class TrimmedLines:
 
 
 def make_console(*, no_color: bool = False, stderr: bool = False) -> Console:
-    stream: TextIO = sys.stderr if stderr else sys.stdout
+    # Below the stream guard: the text is made safe as Rich takes it (cli/render/safe.py),
+    # and Rich's colours must pass.
+    stream: TextIO = unguarded(sys.stderr if stderr else sys.stdout)
     try:
         tty = stream.isatty()
     except (AttributeError, ValueError):

@@ -422,10 +422,16 @@ def explanation_view(expl: Explanation, palette: Palette, *, ident: str = "x", s
 @cache
 def _environment() -> Environment:
     import jinja2
+    from markupsafe import Markup
+
+    from kschedx.cli.render.safe import html_visible
 
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)),
         autoescape=True,  # every value is escaped unless marked safe: only our own CSS and script are
+        # Every value written: control and bidi characters made visible before escaping
+        # (our own Markup — CSS, script — is left as it is).
+        finalize=lambda v: html_visible(v) if isinstance(v, str) and not isinstance(v, Markup) else v,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,

@@ -19,10 +19,12 @@ def write_json(data: Any, out: BinaryIO) -> None:
     is written item by item, so a caller can hand in steps that are built one at a time."""
     import msgspec
 
+    from kschedx.cli.render.safe import json_safe
+
     enc = msgspec.json.Encoder()
 
     def block(value: Any, depth: int) -> bytes:
-        text: bytes = msgspec.json.format(enc.encode(value), indent=2)
+        text: bytes = json_safe(msgspec.json.format(enc.encode(value), indent=2))
         return text.replace(b"\n", b"\n" + b"  " * depth) if depth else text
 
     if not isinstance(data, dict) or not data:
@@ -30,7 +32,7 @@ def write_json(data: Any, out: BinaryIO) -> None:
         return
     sep = b"{\n  "
     for key, value in data.items():
-        out.write(sep + enc.encode(str(key)) + b": ")
+        out.write(sep + json_safe(enc.encode(str(key))) + b": ")
         sep = b",\n  "
         if isinstance(value, (list, Iterator)):
             item_sep = b"[\n    "

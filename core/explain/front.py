@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kschedx.core.api.model import PodInfo
 from kschedx.core.api.objects import ClusterObjects
@@ -36,6 +36,9 @@ from kschedx.core.plugins import REGISTRY
 from kschedx.core.progress import report
 from kschedx.core.snapshot import Snapshot
 from kschedx.core.versions import SchedulerVersion, choose_version, parse_feature_gates
+
+if TYPE_CHECKING:
+    from kschedx.core.load.live_http import Connection
 
 Dict = dict[str, Any]
 
@@ -73,12 +76,23 @@ def load_cluster_files(paths: list[str]) -> ClusterObjects:
     return objects
 
 
-def load_live_cluster(kubeconfig: str | None, context: str | None) -> tuple[ClusterObjects, list[str]]:
-    """The live cluster's objects (read-only listing, see core.load.live) and the warnings
-    about kinds that could not be listed."""
+def connect_live(kubeconfig: str | None, context: str | None, request_timeout: str | None = None) -> Connection:
+    """The run's one client of the live cluster (core.load.live.connect): the kubeconfig is
+    read and an exec credential plugin run once, however many reads follow.
+    ``request_timeout`` is the --request-timeout flag's text (None: the default)."""
+    from kschedx.core.load.live import connect
+    from kschedx.core.load.live_http import parse_request_timeout
+
+    return connect(kubeconfig, context, parse_request_timeout(request_timeout))
+
+
+def load_live_cluster(connection: Connection, *, events: bool = False) -> tuple[ClusterObjects, list[str]]:
+    """The live cluster's objects (read-only listing, see core.load.live; with ``events``,
+    the pods' FailedScheduling Events too) and the warnings about kinds that could not be
+    listed."""
     from kschedx.core.load.live import load_live
 
-    live = load_live(kubeconfig, context)
+    live = load_live(connection=connection, events=events)
     resolve_cluster_pod_priorities(live.objects)
     return live.objects, live.warnings
 

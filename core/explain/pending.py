@@ -18,7 +18,7 @@ with kschedx's FitError.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -209,12 +209,17 @@ def _when(e: Dict) -> tuple[datetime, str | None]:
     return datetime.min.replace(tzinfo=UTC), None
 
 
-def latest_failed_scheduling(events: list[Dict]) -> SchedulingEvent | None:
+def latest_failed_scheduling_event(events: list[Dict]) -> Dict | None:
     """The newest FailedScheduling event (by series.lastObservedTime, lastTimestamp, eventTime)."""
     failed = [e for e in events if e.get("reason") == "FailedScheduling"]
-    if not failed:
+    return max(failed, key=lambda e: _when(e)[0]) if failed else None
+
+
+def latest_failed_scheduling(events: list[Dict]) -> SchedulingEvent | None:
+    """What the newest FailedScheduling event says (see latest_failed_scheduling_event)."""
+    latest = latest_failed_scheduling_event(events)
+    if latest is None:
         return None
-    latest = max(failed, key=lambda e: _when(e)[0])
     count = (latest.get("series") or {}).get("count") or latest.get("count")
     message = latest.get("message") if latest.get("message") is not None else latest.get("note")
     return SchedulingEvent(str(message or ""), _when(latest)[1], int(count) if count is not None else None)
@@ -231,9 +236,16 @@ def messages_agree(fit_error: str, message: str) -> bool:
     return False
 
 
-# --------------------------------------------------------------------------- the run
+def events_pending_compares(objects: ClusterObjects) -> list[Dict]:
+    """The Events ``pending`` reads of ``objects``: each pending pod's latest FailedScheduling
+    Event (what ``kschedx snapshot`` keeps of the many Events of a cluster)."""
+    by_name = events_by_pod_name(objects)
+    kept = (latest_failed_scheduling_event(pod_events(objects, raw, by_name.get(pod_key(raw)[1], [])))
+            for raw in pending_pods(objects))
+    return [e for e in kept if e is not None]
 
-EventSource = Callable[[str, str], list[Dict]]
+
+# --------------------------------------------------------------------------- the run
 
 
 @without_gc_frozen  # as the cycles themselves: no collection between pods either
@@ -245,11 +257,10 @@ def explain_pending(
     config: str | None = None,
     options: Any = None,
     source: str = "the cluster",
-    events_for: EventSource | None = None,
 ) -> PendingReport:
     """Every Pending pod of ``objects`` (in ``namespace``, matching ``selector``), each with
-    the cycle it would get now. ``events_for(ns, name)`` gives a pod's events (the live
-    cluster's); by default they come from the Events of ``objects``."""
+    the cycle it would get now, and its events among the Events of ``objects`` (a live
+    cluster's FailedScheduling ones come with its listing, core.load.live)."""
     from kschedx.core.api.quantity import QuantityError
     from kschedx.core.explain import front as engine
 
@@ -275,14 +286,13 @@ def explain_pending(
     if profiles is None:
         # The default profile, built once for all pods (select_profile would build it per pod).
         profiles = {"default-scheduler": default_profile(REGISTRY, version=options.version)}
-    by_name = events_by_pod_name(objects) if events_for is None else {}
+    by_name = events_by_pod_name(objects)
     # The pods of one workload are alike but for their names: they get one cycle.
     cycles: dict[Hashable, CycleResult] | None = {} if shared_answers.ENABLED else None
     for raw in pods:
         meta = raw.get("metadata") or {}
         ns, name = meta.get("namespace") or "default", meta.get("name") or ""
-        events = events_for(ns, name) if events_for is not None else \
-            pod_events(objects, raw, by_name.get(name, []))
+        events = pod_events(objects, raw, by_name.get(name, []))
         report.pods.append(_one(raw, ns, name, events, objects, snapshot, profiles, known, options, engine, cycles))
     return report
 

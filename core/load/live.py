@@ -30,6 +30,16 @@ from kschedx.core.api.objects import ClusterObjects
 from kschedx.core.errors import ClusterAccessError, InputError
 from kschedx.core.load.dra_versions import OLD_VERSIONS as OLD_DRA_VERSIONS
 from kschedx.core.load.dra_versions import to_v1 as dra_to_v1
+from kschedx.core.load.live_http import (
+    DEFAULT_REQUEST_TIMEOUT,
+    Connection,
+    ExecCredentialFailed,
+    get,
+    go_json_error,
+    install_exec_plugin_runner,
+    quiet_client,
+    unreachable,
+)
 from kschedx.core.progress import report
 
 Dict = dict[str, Any]
@@ -81,6 +91,7 @@ _WITHOUT = {
     "DaemonSet": "a DaemonSet manifest is not matched with the one that runs",
     "Job": "a Job manifest is not matched with the one that runs",
     "ControllerRevision": "a running DaemonSet's pods all count as of its current template",
+    "Event": "no pending pod is compared with its FailedScheduling events",
 }
 
 
@@ -153,6 +164,20 @@ def kubectl_words(e: Exception, kubeconfig: str | None) -> str:
     return text
 
 
+def connect(kubeconfig: str | None, context: str | None,
+            request_timeout: float | None = DEFAULT_REQUEST_TIMEOUT) -> Connection:
+    """The run's client (see :func:`_api_client`), its requests and exec credential plugins
+    bounded by ``request_timeout`` (None: unbounded), its library quiet."""
+    quiet_client()
+    install_exec_plugin_runner(request_timeout)
+    try:
+        api, host = _api_client(kubeconfig, context)
+    except ExecCredentialFailed as e:
+        # The client runs the plugin while it loads the kubeconfig; kubectl, at the first request.
+        raise unreachable(f"getting credentials: {e}") from None
+    return Connection(api, host or "", request_timeout)
+
+
 def _status_message(body: Any) -> str:
     try:
         status = json.loads(body)
@@ -161,31 +186,23 @@ def _status_message(body: Any) -> str:
         return ""
 
 
-def _get(api: Any, path: str, query: list[tuple[str, str]]) -> tuple[int, bytes]:
-    """One GET through the client's own auth, TLS and proxy handling; (status, body).
-    Clients from v30 on serialize the request first; older ones take it in call_api."""
-    headers = {"Accept": "application/json"}
-    if hasattr(api, "param_serialize"):
-        method, url, hdrs, _body, _post = api.param_serialize(
-            "GET", path, query_params=query, header_params=headers, auth_settings=["BearerToken"])
-        resp = api.call_api(method, url, header_params=hdrs)
-        resp.read()
-        return int(resp.status), bytes(resp.data)
-    resp = api.call_api(path, "GET", query_params=query, header_params=headers, auth_settings=["BearerToken"],
-                        _preload_content=False, _return_http_data_only=True)
-    return int(resp.status), bytes(resp.data)
+# Events are many; pending compares only each pending pod's FailedScheduling events, so
+# the server filters them (core/v1 Events take these field selectors).
+FAILED_SCHEDULING = ("Event", "v1", "/api/v1/events")
+FAILED_SCHEDULING_SELECTOR = "involvedObject.kind=Pod,reason=FailedScheduling"
 
 
 def load_live(kubeconfig: str | None = None, context: str | None = None, page_size: int = PAGE_SIZE,
-              workers: int = 4, on_page: Callable[[str, int], None] | None = None) -> LiveCluster:
-    """List every kind the pipeline reads; see the module docstring for errors and warnings."""
-    from kubernetes.client.exceptions import ApiException
-    from urllib3.exceptions import HTTPError
-
-    api, host = _api_client(kubeconfig, context)
+              workers: int = 4, on_page: Callable[[str, int], None] | None = None, *,
+              request_timeout: float | None = DEFAULT_REQUEST_TIMEOUT, events: bool = False,
+              connection: Connection | None = None) -> LiveCluster:
+    """List every kind the pipeline reads (and, with ``events``, the FailedScheduling Events
+    of pods: one filtered list); see the module docstring for errors and warnings."""
+    conn = connection or connect(kubeconfig, context, request_timeout)
+    host = conn.server
     out = LiveCluster(ClusterObjects(), context=context, server=host)
-    out.objects.server_version = _server_version(api)
-    resources = _resources_for(out.objects.server_version)
+    out.objects.server_version = _server_version(conn)
+    resources = _resources_for(out.objects.server_version) + ((FAILED_SCHEDULING,) if events else ())
     # Per kind: items listed so far, and the kind's size once known (the server's
     # remainingItemCount on a page, or the final count). The bar covers all kinds at once.
     listed: dict[str, int] = {}
@@ -202,18 +219,15 @@ def load_live(kubeconfig: str | None = None, context: str | None = None, page_si
     def list_kind(kind: str, api_version: str, path: str) -> tuple[str, list[Dict], str | None]:
         items: list[Dict] = []
         token = ""
+        selector = [("fieldSelector", FAILED_SCHEDULING_SELECTOR)] if kind == "Event" else []
         while True:
-            query = [("limit", str(page_size))] + ([("continue", token)] if token else [])
+            query = [("limit", str(page_size)), *selector] + ([("continue", token)] if token else [])
             out.requests.append((path, "&".join(f"{k}={v}" for k, v in query)))
-            try:
-                status, data = _get(api, path, query)
-            except ApiException as e:
-                progress(kind, len(items), None, True)
-                return kind, items, f"{e.status}:{_status_message(e.body) or e.reason}"
+            status, data = get(conn, path, query)
             if status >= 400:
                 progress(kind, len(items), None, True)
                 return kind, items, f"{status}:{_status_message(data)}"
-            page = json.loads(data)
+            page = _json_object(data, host, path)
             for item in page.get("items") or []:
                 item.setdefault("kind", kind)
                 item.setdefault("apiVersion", api_version)
@@ -227,13 +241,15 @@ def load_live(kubeconfig: str | None = None, context: str | None = None, page_si
             if not token:
                 return kind, items, None
 
-    try:
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            results = list(pool.map(lambda r: list_kind(*r), resources))
-    except HTTPError as e:
-        raise ClusterAccessError(f"cannot reach the cluster at {host}: {e}") from None
-    except OSError as e:
-        raise ClusterAccessError(f"cannot reach the cluster at {host}: {e}") from None
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(list_kind, *r) for r in resources]
+        try:
+            results = [f.result() for f in futures]
+        except BaseException:
+            # The first failure ends the run: lists not yet started never start.
+            for f in futures:
+                f.cancel()
+            raise
     for kind, items, error in results:
         if error is not None:
             code, _, message = error.partition(":")
@@ -256,17 +272,31 @@ def load_live(kubeconfig: str | None = None, context: str | None = None, page_si
     return out
 
 
-def _server_version(api: Any) -> str | None:
-    """The server's gitVersion (GET /version), None when it can't be read: the version
-    is then inferred from the kubelets."""
+def _json_object(data: bytes, host: str, path: str) -> Dict:
+    """A response body that must be a JSON object; anything else is the server's fault
+    (exit 3), said with Go's decoder words."""
     try:
-        status, data = _get(api, "/version", [])
-        if status >= 400:
-            return None
-        version = json.loads(data).get("gitVersion")
-        return version if isinstance(version, str) and version else None
-    except Exception:  # noqa: BLE001 - any failure only loses the hint
+        got = json.loads(data)
+    except ValueError as e:
+        raise ClusterAccessError(f"the server {host} answered GET {path} with a body that is not JSON "
+                                 f"({go_json_error(data, e)})") from None
+    if not isinstance(got, dict):
+        raise ClusterAccessError(f"the server {host} answered GET {path} with JSON that is not an object") from None
+    return got
+
+
+def _server_version(conn: Connection) -> str | None:
+    """The server's gitVersion (GET /version), None when the server does not tell it: the
+    version is then inferred from the kubelets. A server that can't be reached ends the
+    run here (ClusterAccessError), before any list."""
+    status, data = get(conn, "/version", [])
+    if status >= 400:
         return None
+    try:
+        version = json.loads(data).get("gitVersion")
+    except (ValueError, AttributeError):
+        return None
+    return version if isinstance(version, str) and version else None
 
 
 def _resources_for(server_version: str | None) -> tuple[tuple[str, str, str], ...]:

@@ -4,14 +4,20 @@ It serves the objects of a cluster dump under the real collection paths with lim
 continue pagination, resourceVersion, bearer-token auth (401 with a Status body), and 403
 Status bodies for the resources a test forbids; single objects under their own paths
 (``/api/v1/namespaces/NS/pods/NAME``, ``/apis/apps/v1/namespaces/NS/deployments/NAME``),
-and a namespace's events filtered by an ``involvedObject`` fieldSelector. Every request's
-method is logged (anything but GET is refused), so tests can prove kschedx only reads. It listens on 127.0.0.1 only, with a
-certificate from a CA the tests generate.
+a namespace's events filtered by an ``involvedObject`` fieldSelector, and the cluster-wide
+events list filtered by any ``a.b=v`` fieldSelector (``reason=FailedScheduling``). Every
+request's method is logged (anything but GET is refused), so tests can prove kschedx only
+reads. It listens on 127.0.0.1 only, with a certificate from a CA the tests generate.
+
+:class:`MisbehavingServer` is the server that does not answer properly: it accepts and
+never answers, closes at once, answers bytes that are not HTTP (or not TLS), stalls after
+the TLS handshake, or answers 200 with a body that is not JSON — over http or https.
 """
 
 from __future__ import annotations
 
 import json
+import socket
 import ssl
 import subprocess
 import threading
@@ -42,6 +48,20 @@ def _status(code: int, reason: str, message: str) -> dict[str, Any]:
             "reason": reason, "code": code}
 
 
+def _selected(obj: dict[str, Any], query: dict[str, list[str]]) -> bool:
+    """Whether ``obj`` passes the request's fieldSelector (``a.b=v`` terms, all of them)."""
+    for term in (query.get("fieldSelector") or [""])[0].split(","):
+        if "=" not in term:
+            continue
+        path, value = term.split("=", 1)
+        got: Any = obj
+        for key in path.split("."):
+            got = got.get(key) if isinstance(got, dict) else None
+        if got != value:
+            return False
+    return True
+
+
 class FakeAPIServer:
     def __init__(self, objects: list[dict[str, Any]], certs: tuple[Path, Path, Path], token: str = "good-token") -> None:
         self.token = token
@@ -56,6 +76,7 @@ class FakeAPIServer:
         for o in objects:
             by_kind.setdefault(o.get("kind", ""), []).append(o)
         self.collections = {path: (kind, by_kind.get(kind, [])) for kind, _v, path in RESOURCES}
+        self.collections["/api/v1/events"] = ("Event", by_kind.get("Event", []))
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -96,6 +117,7 @@ class FakeAPIServer:
                     self._send(404, _status(404, "NotFound", "the server could not find the requested resource"))
                     return
                 kind, items = server.collections[url.path]
+                items = [o for o in items if _selected(o, query)]
                 plural = url.path.rsplit("/", 1)[-1]
                 if plural in server.forbidden:
                     self._send(403, _status(403, "Forbidden", f'{plural} is forbidden: User "test" cannot list '
@@ -150,3 +172,81 @@ class FakeAPIServer:
     def __exit__(self, *exc: Any) -> None:
         self.httpd.shutdown()
         self.httpd.server_close()
+
+
+class MisbehavingServer:
+    """A server on 127.0.0.1 that misbehaves in one way (``mode``), over https when ``certs``
+    are given: ``stall`` accepts and never answers (over https: never completes the TLS
+    handshake), ``stall-headers`` completes the handshake and reads the request but never
+    answers, ``stall-body`` sends the headers of a 200 and then nothing, ``close`` closes each
+    connection at once, ``garbage`` answers bytes that are neither HTTP nor TLS, ``not-json``
+    answers 200 with a body that is not JSON. Connections are held until the server stops."""
+
+    def __init__(self, mode: str, certs: tuple[Path, Path, Path] | None = None) -> None:
+        self.mode = mode
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(16)
+        self.sock.settimeout(0.2)
+        self.tls: ssl.SSLContext | None = None
+        if certs is not None:
+            self.tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            self.tls.load_cert_chain(str(certs[1]), str(certs[2]))
+        self.url = f"{'https' if certs else 'http'}://127.0.0.1:{self.sock.getsockname()[1]}"
+        self.accepted = 0
+        self.held: list[socket.socket] = []
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+
+    def _serve(self) -> None:
+        while not self.stopping.is_set():
+            try:
+                conn, _addr = self.sock.accept()
+            except (TimeoutError, OSError):
+                continue
+            self.accepted += 1
+            self.held.append(conn)
+            threading.Thread(target=self._answer, args=(conn,), daemon=True).start()
+
+    def _answer(self, conn: socket.socket) -> None:
+        try:
+            if self.mode == "stall":
+                return  # never a byte, never a handshake
+            if self.mode == "close":
+                conn.close()
+                return
+            if self.mode == "garbage":
+                conn.sendall(b"garbage, not a protocol\r\n\r\n")
+                conn.close()
+                return
+            if self.tls is not None:
+                conn.settimeout(5)
+                conn = self.tls.wrap_socket(conn, server_side=True)
+                self.held.append(conn)
+            conn.settimeout(5)
+            conn.recv(65536)  # the request
+            if self.mode == "stall-headers":
+                return
+            if self.mode == "stall-body":
+                conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
+                return
+            body = b"<html>garbage</html>"
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n"
+                         b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+            conn.close()
+        except OSError:
+            pass
+
+    def __enter__(self) -> MisbehavingServer:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stopping.set()
+        self.thread.join()
+        for conn in self.held:
+            try:
+                conn.close()
+            except OSError:
+                pass
+        self.sock.close()

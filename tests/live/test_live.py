@@ -121,7 +121,7 @@ def test_bad_token_and_wrong_ca_exit_3(tmp_path: Path, server: FakeAPIServer, ce
     other_ca = make_certs(tmp_path)[0]
     wrong = kubeconfig(tmp_path / "wrong-ca", server, other_ca)
     res = run("explain", WEB, "--kubeconfig", str(wrong))
-    assert res.exit_code == 3 and "cannot reach the cluster" in res.output
+    assert res.exit_code == 3 and "Unable to connect to the server: tls: failed to verify certificate" in res.output
 
 
 def test_exec_plugin_credentials(tmp_path: Path, server: FakeAPIServer, certs: tuple[Path, Path, Path]) -> None:
@@ -214,21 +214,62 @@ def test_a_workload_reference_is_a_get_of_its_api_path(tmp_path: Path, certs: tu
         assert set(srv.methods) == {"GET"}
 
 
-def test_pending_reads_each_pods_events_by_field_selector(tmp_path: Path, certs: tuple[Path, Path, Path]) -> None:
+def _pending_cluster_with_more_events() -> list[dict[str, Any]]:
+    """examples/pending.yaml (two FailedScheduling events for one pod, one for another) and
+    events pending never compares: another reason, and a FailedScheduling event of a pod
+    that has since been scheduled."""
     objects = [o for o, _line in load_objects(str(PENDING_DUMP))]
-    with FakeAPIServer(objects, certs) as srv:
+    running = next(o for o in objects if o.get("kind") == "Pod" and (o.get("spec") or {}).get("nodeName"))
+    meta = running["metadata"]
+    for i, reason in enumerate(("Scheduled", "FailedScheduling")):
+        objects.append({"kind": "Event", "apiVersion": "v1",
+                        "metadata": {"name": f"{meta['name']}.{i}", "namespace": meta.get("namespace", "default")},
+                        "involvedObject": {"kind": "Pod", "name": meta["name"],
+                                           "namespace": meta.get("namespace", "default")},
+                        "reason": reason, "message": "0/4 nodes are available: old news.",
+                        "lastTimestamp": "2024-01-01T00:00:00Z"})
+    return objects
+
+
+def test_pending_reads_the_failed_scheduling_events_in_one_list(tmp_path: Path, certs: tuple[Path, Path, Path]) -> None:
+    with FakeAPIServer(_pending_cluster_with_more_events(), certs) as srv:
         kc = kubeconfig(tmp_path / "kc", srv, certs[0])
         live = run("pending", "--kubeconfig", str(kc), "-o", "json")
         assert live.exit_code == 1, live.output
-        event_reads = sorted((p, q["fieldSelector"][0]) for p, q in srv.requests if p.endswith("/events"))
+        event_reads = [(p, q["fieldSelector"][0]) for p, q in srv.requests if p.endswith("/events")]
         assert set(srv.methods) == {"GET"}
+    # One list for the run, filtered by the server, never one per pending pod.
+    assert event_reads == [("/api/v1/events", "involvedObject.kind=Pod,reason=FailedScheduling")]
     # Live, the release is the server's (/version: v1.35.4); the dump names none, so offline
     # it is given.
     assert json.loads(live.stdout)["kubernetesVersion"] == "v1.35"
     offline = run("pending", "-c", str(PENDING_DUMP), "-o", "json", "--kubernetes-version", "1.35")
     assert json.loads(live.stdout) == json.loads(offline.stdout)
-    pods = json.loads(live.stdout)["pods"]
-    # One filtered list per pending pod, never a list of every event.
-    assert len(event_reads) == len(pods)
-    assert ("/api/v1/namespaces/batch/events", "involvedObject.kind=Pod,involvedObject.name=report-big-x7k2p") \
-        in event_reads
+    assert json.loads(live.stdout)["eventsCompared"] == 2
+
+
+def test_pending_without_permission_on_events_says_so(tmp_path: Path, certs: tuple[Path, Path, Path]) -> None:
+    with FakeAPIServer(_pending_cluster_with_more_events(), certs) as srv:
+        srv.forbidden = {"events"}
+        res = run("pending", "--kubeconfig", str(kubeconfig(tmp_path / "kc", srv, certs[0])), "-o", "json")
+    assert res.exit_code == 1, res.output
+    out = json.loads(res.stdout)
+    assert out["eventsCompared"] == 0
+    assert "no permission to list events: no pending pod is compared with its FailedScheduling events" \
+        in out["warnings"]
+
+
+def test_a_snapshot_keeps_each_pending_pods_latest_failed_scheduling_event(tmp_path: Path,
+                                                                          certs: tuple[Path, Path, Path]) -> None:
+    with FakeAPIServer(_pending_cluster_with_more_events(), certs) as srv:
+        kc = kubeconfig(tmp_path / "kc", srv, certs[0])
+        live = run("pending", "--kubeconfig", str(kc), "-o", "json")
+        snap = tmp_path / "snap.yaml"
+        assert run("snapshot", "--kubeconfig", str(kc), "-o", str(snap)).exit_code == 0
+    events = [o for o in yaml.safe_load(snap.read_text())["items"] if o["kind"] == "Event"]
+    # Only the latest of report-big's two, and web's one: no other reason, no scheduled pod.
+    assert sorted(e["metadata"]["name"] for e in events) == ["report-big-x7k2p.003f256e",
+                                                             "web-6d4cf56db6-r8t5z.0529993a"]
+    offline = run("pending", "--snapshot", str(snap), "-o", "json")
+    assert json.loads(offline.stdout) == json.loads(live.stdout)
+    assert json.loads(offline.stdout)["eventsCompared"] == 2
