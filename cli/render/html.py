@@ -447,8 +447,11 @@ def keep_words(text: Any) -> Any:
     (``ip-10-0-1-88.eu-`` / ``west-1.compute.internal``); lines still break between words."""
     from markupsafe import Markup, escape
 
+    from kschedx.cli.render.safe import html_visible
+
     parts = []
-    for word in str(text if text is not None else "").split(" "):
+    # As every other value of the page: cluster text with its controls made visible.
+    for word in html_visible(str(text if text is not None else "")).split(" "):
         parts.append(Markup('<span class="nw">{}</span>').format(word) if "-" in word else escape(word))
     return Markup(" ").join(parts)
 
