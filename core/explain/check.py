@@ -247,6 +247,8 @@ class CheckReport:
         v = self.release_verdict
         if v == ERROR:
             return f"Release: error — {r['counts'][ERROR]} file(s) or workload(s) could not be checked"
+        if v == FITS and not pods["new"]:
+            return f"Release: fits — nothing new to place for its {len(self.entries)} workload(s)"
         if v == FITS:
             return f"Release: fits — all {pods['new']} new pod(s) of {len(self.entries)} workload(s) placed together"
         short = len(r["pending"])
@@ -423,7 +425,10 @@ def _place_release(
     ordered = sorted(docs, key=lambda d: -d[2].priority)  # stable: creation order among equals
     kept: list[Kept] = []
     owners: list[str] = []
-    current = objects
+    # The release's objects, growing workload by workload (``objects`` stays the cluster as
+    # loaded, for the workloads checked alone).
+    current = ClusterObjects(defaultdict(list, objects.by_kind), objects.skipped_kinds,
+                             defaultdict(list, objects.workloads), objects.server_version)
     out: list[CheckEntry] = []
     for done, (path, obj, entry) in enumerate(ordered):
         report_progress(f"placing the release: {path} ({done + 1} of {len(ordered)})", done, len(ordered))
@@ -435,7 +440,7 @@ def _place_release(
             entry.error = str(e)
         # What the workload added to the cluster's objects (its ReplicaSet or StatefulSet,
         # claims) stays for the next, under the same pod list (whose indexes are built once).
-        current = _carry(current, snapshot.objects)
+        _carry(current, snapshot.objects)
         kept.append(run)
         owners.append(entry.workload)
         if entry.explanation is not None and entry.verdict in (PARTIAL, UNSCHEDULABLE) and len(kept) > 1:
@@ -444,11 +449,14 @@ def _place_release(
     return out
 
 
-def _carry(current: ClusterObjects, after: ClusterObjects) -> ClusterObjects:
-    out = ClusterObjects(defaultdict(list, after.by_kind), after.skipped_kinds, defaultdict(list, after.workloads),
-                         after.server_version)
-    out.by_kind["Pod"] = current.of("Pod")
-    return out
+def _carry(current: ClusterObjects, after: ClusterObjects) -> None:
+    """Take into ``current`` what a workload's run added to the objects (its ReplicaSet or
+    StatefulSet, claims), keeping ``current``'s pod list and with it the pod index built on
+    it once (core/api/objects.py find_pod)."""
+    for kind, items in after.by_kind.items():
+        if kind != "Pod":
+            current.by_kind[kind] = items
+    current.workloads = defaultdict(list, after.workloads)
 
 
 def _check_alone(entry: CheckEntry, path: str, obj: Dict, objects: ClusterObjects, snapshot: Snapshot,

@@ -66,6 +66,8 @@ def _targeting(objects: ClusterObjects, kind: str, ns: str, name: str) -> list[D
 
 
 DESIRED_ANNOTATION = "deployment.kubernetes.io/desired-replicas"
+# Marks the stand-in of a Deployment known only through its ReplicaSets.
+FROM_REPLICASETS = "kschedx/from-replicasets"
 
 
 def _from_replicasets(objects: ClusterObjects, ns: str, name: str) -> Dict | None:
@@ -86,7 +88,7 @@ def _from_replicasets(objects: ClusterObjects, ns: str, name: str) -> Dict | Non
     count = _count(((newest.get("metadata") or {}).get("annotations") or {}).get(DESIRED_ANNOTATION))
     if count is None:
         count = sum(_count((rs.get("spec") or {}).get("replicas")) or 0 for rs in owned)
-    return {"metadata": {"name": name, "namespace": ns}, "spec": {"replicas": count}}
+    return {"metadata": {"name": name, "namespace": ns}, "spec": {"replicas": count}, FROM_REPLICASETS: True}
 
 
 def _applied_replicas(live: Dict) -> bool:
@@ -115,7 +117,9 @@ def _after_apply(obj: Dict, live: Dict | None, kind: str) -> tuple[int, str | No
     count = _count((live.get("spec") or {}).get("replicas"))
     if count is None:
         return 1, None
-    return count, f"replicas {count} kept from the live {kind} (the manifest sets none; kubectl apply leaves it)"
+    how = " (as its ReplicaSets record it)" if live.get(FROM_REPLICASETS) else ""
+    return count, (f"replicas {count} kept from the live {kind}{how}: the manifest sets none, and kubectl apply "
+                   "leaves it")
 
 
 def _hpa_count(hpa: Dict, current: int) -> tuple[int, str]:

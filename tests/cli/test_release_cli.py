@@ -190,7 +190,7 @@ def test_manifest_without_replicas_keeps_the_live_count(tmp_path: Path) -> None:
     # web's ReplicaSet asks for 7 (6 run): the count stays, the missing pod is placed.
     assert (result["replicas"], result["running"], result["placed"]) == (7, 6, 1)
     assert result["explanation"]["workload"]["rule"] == "scale-up"
-    assert result["replicasFrom"].startswith("replicas 7 kept from the live Deployment")
+    assert result["replicasFrom"].startswith("replicas 7 kept from the live Deployment (as its ReplicaSets record it)")
     assert "replicas 7 kept from the live Deployment" in flat(run("check", web, "--cluster", CLUSTER).output)
 
 
@@ -261,6 +261,13 @@ def test_hpa_clamps_to_max_and_last_applied_replicas_is_removed(tmp_path: Path) 
   spec: {replicas: 3, selector: {matchLabels: {app: api}}, template: {metadata: {labels: {app: api}}, spec: {containers: [{name: c, image: nginx:1.27}]}}}
 """)
     api = write(tmp_path, "api.yaml", deployment("api", None, "100m"))
+    without = write(tmp_path, "without.yaml", cluster_text := Path(cluster).read_text().replace(
+        "    annotations:\n      kubectl.kubernetes.io/last-applied-configuration: "
+        "'{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"spec\":{\"replicas\":3}}'\n", ""))
+    assert "last-applied" not in cluster_text
+    code, data = check_json(api, "--cluster", without)
+    assert data["results"][0]["replicas"] == 3
+    assert data["results"][0]["replicasFrom"].startswith("replicas 3 kept from the live Deployment: ")
     code, data = check_json(api, "--cluster", cluster)
     assert data["results"][0]["replicas"] == 1
     assert "kubectl apply removes it and the default 1 applies" in data["results"][0]["replicasFrom"]
