@@ -43,6 +43,19 @@ spec:
 """
 
 
+def hpa(name: str, target: str, low: int, high: int, status: str = "", api: str = "autoscaling/v2") -> str:
+    text = f"""\
+apiVersion: {api}
+kind: HorizontalPodAutoscaler
+metadata: {{name: {name}, namespace: shop}}
+spec:
+  scaleTargetRef: {{apiVersion: apps/v1, kind: Deployment, name: {target}}}
+  minReplicas: {low}
+  maxReplicas: {high}
+"""
+    return text + (f"status: {status}\n" if status else "")
+
+
 def check_json(*args: str) -> tuple[int, Any]:
     res = run("check", *args, "-o", "json")
     assert res.exit_code in (0, 1), res.output
@@ -196,35 +209,18 @@ def test_manifest_without_replicas_keeps_the_live_count(tmp_path: Path) -> None:
 
 def test_cluster_hpa_sets_the_count(tmp_path: Path) -> None:
     web = write(tmp_path, "web.yaml", WEB_WITHOUT_REPLICAS)
-    hpa = write(tmp_path, "hpa.yaml", """\
-apiVersion: autoscaling/v2
-kind: HorizontalPodAutoscaler
-metadata: {name: web, namespace: shop}
-spec:
-  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
-  minReplicas: 2
-  maxReplicas: 10
-status: {currentReplicas: 7, desiredReplicas: 9}
-""")
-    code, data = check_json(web, "--cluster", CLUSTER, "--cluster", hpa)
+    live = write(tmp_path, "hpa.yaml", hpa("web", "web", 2, 10, "{currentReplicas: 7, desiredReplicas: 9}"))
+    code, data = check_json(web, "--cluster", CLUSTER, "--cluster", live)
     (result,) = data["results"]
     assert (result["replicas"], result["running"], result["placed"]) == (9, 6, 3)
     assert result["replicasFrom"] == "replicas 9 from HorizontalPodAutoscaler web (desired)"
     # A manifest's own count does not win against the autoscaler either.
-    code, data = check_json(WEB, "--cluster", CLUSTER, "--cluster", hpa)
+    code, data = check_json(WEB, "--cluster", CLUSTER, "--cluster", live)
     assert data["results"][0]["replicas"] == 9
 
 
 def test_hpa_of_the_files_sets_the_count(tmp_path: Path) -> None:
-    app = write(tmp_path, "app.yaml", WEB_WITHOUT_REPLICAS + "\n---\n" + """\
-apiVersion: autoscaling/v2
-kind: HorizontalPodAutoscaler
-metadata: {name: web-hpa, namespace: shop}
-spec:
-  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
-  minReplicas: 8
-  maxReplicas: 12
-""")
+    app = write(tmp_path, "app.yaml", WEB_WITHOUT_REPLICAS + "\n---\n" + hpa("web-hpa", "web", 8, 12))
     code, data = check_json(app, "--cluster", CLUSTER)
     (result,) = data["results"]
     assert (result["replicas"], result["placed"]) == (8, 2)
@@ -234,16 +230,7 @@ spec:
 
 def test_hpa_status_written_in_a_file_is_ignored(tmp_path: Path) -> None:
     # The API server keeps an HPA's status to its controller: a manifest's is dropped.
-    app = write(tmp_path, "app.yaml", WEB_WITHOUT_REPLICAS + "\n---\n" + """\
-apiVersion: autoscaling/v2
-kind: HorizontalPodAutoscaler
-metadata: {name: web-hpa, namespace: shop}
-spec:
-  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
-  minReplicas: 2
-  maxReplicas: 12
-status: {desiredReplicas: 11}
-""")
+    app = write(tmp_path, "app.yaml", WEB_WITHOUT_REPLICAS + "\n---\n" + hpa("web-hpa", "web", 2, 12, "{desiredReplicas: 11}"))
     code, data = check_json(app, "--cluster", CLUSTER)
     assert data["results"][0]["replicas"] == 7
     assert "no desired count yet" in data["results"][0]["replicasFrom"]
@@ -271,16 +258,7 @@ def test_hpa_clamps_to_max_and_last_applied_replicas_is_removed(tmp_path: Path) 
     code, data = check_json(api, "--cluster", cluster)
     assert data["results"][0]["replicas"] == 1
     assert "kubectl apply removes it and the default 1 applies" in data["results"][0]["replicasFrom"]
-    hpa = write(tmp_path, "hpa.yaml", """\
-apiVersion: autoscaling/v1
-kind: HorizontalPodAutoscaler
-metadata: {name: api, namespace: shop}
-spec:
-  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: api}
-  minReplicas: 2
-  maxReplicas: 4
-status: {desiredReplicas: 6}
-""")
-    code, data = check_json(api, "--cluster", cluster, "--cluster", hpa)
+    live = write(tmp_path, "hpa.yaml", hpa("api", "api", 2, 4, "{desiredReplicas: 6}", api="autoscaling/v1"))
+    code, data = check_json(api, "--cluster", cluster, "--cluster", live)
     assert data["results"][0]["replicas"] == 4
     assert data["results"][0]["replicasFrom"] == "replicas 4 from HorizontalPodAutoscaler api (maxReplicas)"
