@@ -132,7 +132,7 @@ class CheckEntry:
 
     @property
     def workload(self) -> str:
-        return f"{self.kind}/{self.namespace}/{self.name}" if self.kind else self.file
+        return f"{self.kind}/{self.namespace}/{self.name or '(no name)'}" if self.kind else self.file
 
     @property
     def fit_error(self) -> str | None:
@@ -386,7 +386,8 @@ def _documents(todo: list[ManifestFile], objects: ClusterObjects,
     out: list[tuple[str, Dict, CheckEntry]] = []
     for manifest in todo:
         for obj in manifest.workloads:
-            meta = obj.get("metadata") or {}
+            # A malformed metadata is reported by the document's own run, in the API server's words.
+            meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
             entry = CheckEntry(manifest.path, str(obj.get("kind")), namespace or meta.get("namespace") or "default",
                                meta.get("name") or meta.get("generateName"))
             entry.priority = _priority(obj, classes)

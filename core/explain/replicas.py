@@ -34,8 +34,15 @@ LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
 SCALED_KINDS = ("Deployment", "StatefulSet", "ReplicaSet", "ReplicationController")
 
 
+def _field(obj: Any, key: str) -> Dict:
+    """A map-valued field, or an empty one for anything else (the manifest's own check,
+    core/load/apivalidation.py, reports malformed objects in the API server's words)."""
+    value = obj.get(key) if isinstance(obj, dict) else None
+    return value if isinstance(value, dict) else {}
+
+
 def _name_ns(obj: Dict, default_ns: str) -> tuple[str, str]:
-    meta = obj.get("metadata") or {}
+    meta = _field(obj, "metadata")
     return str(meta.get("name") or ""), str(meta.get("namespace") or default_ns)
 
 
@@ -59,7 +66,7 @@ def _live(objects: ClusterObjects, kind: str, ns: str, name: str) -> Dict | None
 def _targeting(objects: ClusterObjects, kind: str, ns: str, name: str) -> list[Dict]:
     out = []
     for hpa in objects.of(HPA):
-        ref = (hpa.get("spec") or {}).get("scaleTargetRef") or {}
+        ref = _field(_field(hpa, "spec"), "scaleTargetRef")
         if ref.get("kind") == kind and ref.get("name") == name and _name_ns(hpa, "default")[1] == ns:
             out.append(hpa)
     return out
@@ -77,24 +84,24 @@ def _from_replicasets(objects: ClusterObjects, ns: str, name: str) -> Dict | Non
     Deployment asks for)."""
     owned = []
     for rs in objects.workloads.get("ReplicaSet", ()):
-        m = rs.get("metadata") or {}
+        m = _field(rs, "metadata")
         if (m.get("namespace") or "default") == ns and any(
-                r.get("controller") and r.get("kind") == "Deployment" and r.get("name") == name
+                isinstance(r, dict) and r.get("controller") and r.get("kind") == "Deployment" and r.get("name") == name
                 for r in m.get("ownerReferences") or []):
             owned.append(rs)
     if not owned:
         return None
-    newest = max(owned, key=lambda r: str((r.get("metadata") or {}).get("creationTimestamp") or ""))
-    count = _count(((newest.get("metadata") or {}).get("annotations") or {}).get(DESIRED_ANNOTATION))
+    newest = max(owned, key=lambda r: str(_field(r, "metadata").get("creationTimestamp") or ""))
+    count = _count(_field(_field(newest, "metadata"), "annotations").get(DESIRED_ANNOTATION))
     if count is None:
-        count = sum(_count((rs.get("spec") or {}).get("replicas")) or 0 for rs in owned)
+        count = sum(_count(_field(rs, "spec").get("replicas")) or 0 for rs in owned)
     return {"metadata": {"name": name, "namespace": ns}, "spec": {"replicas": count}, FROM_REPLICASETS: True}
 
 
 def _applied_replicas(live: Dict) -> bool:
     """Whether the live object's last applied configuration (client-side apply) set
     spec.replicas: then applying a manifest without it removes the field."""
-    text = ((live.get("metadata") or {}).get("annotations") or {}).get(LAST_APPLIED)
+    text = _field(_field(live, "metadata"), "annotations").get(LAST_APPLIED)
     if not isinstance(text, str):
         return False
     try:
@@ -106,7 +113,7 @@ def _applied_replicas(live: Dict) -> bool:
 
 def _after_apply(obj: Dict, live: Dict | None, kind: str) -> tuple[int, str | None]:
     """spec.replicas once the manifest is applied, and why when the manifest doesn't say it."""
-    own = _count((obj.get("spec") or {}).get("replicas"))
+    own = _count(_field(obj, "spec").get("replicas"))
     if own is not None:
         return own, None
     if live is None:
@@ -114,7 +121,7 @@ def _after_apply(obj: Dict, live: Dict | None, kind: str) -> tuple[int, str | No
     if _applied_replicas(live):
         return 1, (f"replicas 1: the live {kind}'s last applied configuration sets spec.replicas and the manifest "
                    "doesn't, so kubectl apply removes it and the default 1 applies")
-    count = _count((live.get("spec") or {}).get("replicas"))
+    count = _count(_field(live, "spec").get("replicas"))
     if count is None:
         return 1, None
     how = " (as its ReplicaSets record it)" if live.get(FROM_REPLICASETS) else ""
@@ -124,7 +131,7 @@ def _after_apply(obj: Dict, live: Dict | None, kind: str) -> tuple[int, str | No
 
 def _hpa_count(hpa: Dict, current: int) -> tuple[int, str]:
     """The count the HPA controller's next sync leaves, and which of its figures decided it."""
-    spec = hpa.get("spec") or {}
+    spec = _field(hpa, "spec")
     name = _name_ns(hpa, "default")[0]
     low = _count(spec.get("minReplicas"))
     low = 1 if low is None else low
@@ -132,7 +139,7 @@ def _hpa_count(hpa: Dict, current: int) -> tuple[int, str]:
     high = max(low, high) if high is not None else max(low, current)
     if current == 0 and low != 0:
         return 0, f"replicas 0 kept: HorizontalPodAutoscaler {name} does not scale a target at zero (ScalingDisabled)"
-    desired = _count((hpa.get("status") or {}).get("desiredReplicas"))
+    desired = _count(_field(hpa, "status").get("desiredReplicas"))
     proposal, what = (desired, "desired") if desired is not None and desired > 0 else (current, None)
     if proposal < low:
         return low, f"replicas {low} from HorizontalPodAutoscaler {name} (minReplicas)"
@@ -166,7 +173,7 @@ def resolve_replica_count(obj: Dict, objects: ClusterObjects, namespace: str | N
         count, why = _hpa_count(hpas[0], count)
     if why is None:
         return obj, None
-    spec = dict(obj.get("spec") or {}, replicas=count)
+    spec = dict(_field(obj, "spec"), replicas=count)
     return dict(obj, spec=spec), why
 
 

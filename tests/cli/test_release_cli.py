@@ -262,3 +262,13 @@ def test_hpa_clamps_to_max_and_last_applied_replicas_is_removed(tmp_path: Path) 
     code, data = check_json(api, "--cluster", cluster, "--cluster", live)
     assert data["results"][0]["replicas"] == 4
     assert data["results"][0]["replicasFrom"] == "replicas 4 from HorizontalPodAutoscaler api (maxReplicas)"
+
+
+def test_malformed_metadata_is_an_error_line_not_python_words(tmp_path: Path) -> None:
+    bad = write(tmp_path, "bad.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata: x\nspec: {}\n")
+    web = write(tmp_path, "web.yaml", deployment("web", 1, "100m"))
+    res = run("check", bad, web, "--cluster", write(tmp_path, "cluster.yaml", TWO_NODES), "-o", "json")
+    assert res.exit_code == 2, res.output
+    results = json.loads(res.stdout)["results"]
+    assert results[0]["verdict"] == "error" and "Error" not in results[0]["error"]
+    assert results[1]["verdict"] == "fits"
