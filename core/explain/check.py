@@ -387,7 +387,7 @@ def _documents(todo: list[ManifestFile], objects: ClusterObjects,
     for manifest in todo:
         for obj in manifest.workloads:
             # A malformed metadata is reported by the document's own run, in the API server's words.
-            meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+            meta: Dict = obj["metadata"] if isinstance(obj.get("metadata"), dict) else {}
             entry = CheckEntry(manifest.path, str(obj.get("kind")), namespace or meta.get("namespace") or "default",
                                meta.get("name") or meta.get("generateName"))
             entry.priority = _priority(obj, classes)
