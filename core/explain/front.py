@@ -462,6 +462,7 @@ def explain_object(
         # The pods the controller deletes stay deleted (taken_out finds them gone).
         keep.removed.extend(_remove_for_good(snapshot, [*plan.remove, *(p for pods in plan.daemon_old.values()
                                                                         for p in pods)]))
+    raw: Dict | None = None
     try:
         raw = existing.find_existing(objects, incoming.pod)
         with existing.detached(snapshot, raw) if raw is not None else nullcontext() as current:
@@ -471,7 +472,11 @@ def explain_object(
         out.replicas_from = replicas_from
         return existing.annotate(out, current, snapshot, source, profiles)
     finally:
-        if keep is not None:
+        if keep is not None and raw is not None:
+            # A pod the cluster already holds stays as it is: applying it creates none.
+            for p in added:
+                snapshot.remove_pod(p)
+        elif keep is not None:
             keep.bound.extend(added)
             if plan is not None and plan.rule in (UNCHANGED, SCALE_UP):
                 # The controller creates no new owner for a workload that keeps its template.

@@ -272,3 +272,29 @@ def test_malformed_metadata_is_an_error_line_not_python_words(tmp_path: Path) ->
     results = json.loads(res.stdout)["results"]
     assert results[0]["verdict"] == "error" and "Error" not in results[0]["error"]
     assert results[1]["verdict"] == "fits"
+
+
+def test_a_pod_the_cluster_already_runs_takes_no_second_place(tmp_path: Path) -> None:
+    running = """\
+- apiVersion: v1
+  kind: Pod
+  metadata: {name: big, namespace: shop, uid: uid-big}
+  spec: {nodeName: node-a, containers: [{name: c, image: nginx:1.27, resources: {requests: {cpu: 1500m}}}]}
+  status: {phase: Running}
+- apiVersion: v1
+  kind: Pod
+  metadata: {name: small, namespace: shop, uid: uid-small}
+  spec: {nodeName: node-a, containers: [{name: c, image: nginx:1.27, resources: {requests: {cpu: 100m}}}]}
+  status: {phase: Running}
+"""
+    cluster = write(tmp_path, "cluster.yaml", TWO_NODES + running)
+    pod = write(tmp_path, "big.yaml", """\
+apiVersion: v1
+kind: Pod
+metadata: {name: big, namespace: shop}
+spec: {containers: [{name: c, image: nginx:1.27, resources: {requests: {cpu: 1500m}}}]}
+""")
+    web = write(tmp_path, "web.yaml", deployment("web", 1, "1500m"))
+    # Applying big again creates no pod: node-b keeps its room for web.
+    code, data = check_json(pod, web, "--cluster", cluster)
+    assert code == 0 and by_name(data)["web"]["verdict"] == "fits"
