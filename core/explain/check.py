@@ -352,9 +352,10 @@ def check_paths(
     # Documents with equal node-relevant fields (requests, tolerations, node affinity, ...)
     # share their node-local plugin answers (core/framework/shared_answers.py).
     share(snapshot)
-    # Per-run state of the API server's admission that accumulates over the documents of one
-    # run (ResourceQuota usage): created here once and passed to every explain_object call
-    # as keyword arguments.
+    # Per-run context: state of the API server's admission that accumulates over the
+    # documents of one run (ResourceQuota usage). Its one object is created here and passed
+    # to every explain_object call as an optional keyword argument (key: the keyword's
+    # name); a workload checked alone on the cluster as loaded (_check_alone) gets none.
     per_run: dict[str, Any] = {}
     docs = _documents(todo, objects, namespace)
     if separately:
