@@ -298,3 +298,55 @@ spec: {containers: [{name: c, image: nginx:1.27, resources: {requests: {cpu: 150
     # Applying big again creates no pod: node-b keeps its room for web.
     code, data = check_json(pod, web, "--cluster", cluster)
     assert code == 0 and by_name(data)["web"]["verdict"] == "fits"
+
+
+def test_spread_counts_see_the_pods_of_earlier_workloads(tmp_path: Path) -> None:
+    cluster = write(tmp_path, "cluster.yaml", TWO_NODES)
+    # Both workloads' pods carry tier=web; b spreads tier=web pods over the zones.
+    first = deployment("a", 2, "100m", "      nodeSelector: {kubernetes.io/hostname: node-a}\n")
+    second = deployment("b", 2, "100m", """\
+      topologySpreadConstraints:
+      - {maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: DoNotSchedule,
+         labelSelector: {matchLabels: {tier: web}}}
+""")
+    both = write(tmp_path, "both.yaml", (first + "---\n" + second).replace("labels: {app: ", "labels: {tier: web, app: "))
+
+    def nodes_of_b(*extra: str) -> list[str]:
+        code, data = check_json(both, "--cluster", cluster, *extra)
+        assert code == 0
+        return sorted(s["node"] for s in by_name(data)["b"]["explanation"]["summary"])
+
+    # a's two pods in zone z1 count: both of b's go to z2.
+    assert nodes_of_b() == ["node-b", "node-b"]
+    assert nodes_of_b("--separately") == ["node-a", "node-b"]
+
+
+def test_a_read_write_once_pod_claim_taken_by_an_earlier_pod(tmp_path: Path) -> None:
+    cluster = write(tmp_path, "cluster.yaml", TWO_NODES + """\
+- apiVersion: v1
+  kind: PersistentVolume
+  metadata: {name: pv-data}
+  spec: {capacity: {storage: 1Gi}, accessModes: [ReadWriteOncePod], storageClassName: "",
+         claimRef: {namespace: shop, name: data}, hostPath: {path: /data}}
+  status: {phase: Bound}
+- apiVersion: v1
+  kind: PersistentVolumeClaim
+  metadata: {name: data, namespace: shop, annotations: {pv.kubernetes.io/bind-completed: "yes"}}
+  spec: {accessModes: [ReadWriteOncePod], storageClassName: "", volumeName: pv-data,
+         resources: {requests: {storage: 1Gi}}}
+  status: {phase: Bound}
+""")
+    pods = write(tmp_path, "pods.yaml", "---\n".join(f"""\
+apiVersion: v1
+kind: Pod
+metadata: {{name: {name}, namespace: shop}}
+spec:
+  containers: [{{name: c, image: nginx:1.27}}]
+  volumes: [{{name: d, persistentVolumeClaim: {{claimName: data}}}}]
+""" for name in ("writer", "reader")))
+    code, data = check_json(pods, "--cluster", cluster)
+    assert code == 1
+    reader = by_name(data)["reader"]
+    assert reader["verdict"] == "unschedulable" and "ReadWriteOncePod" in reader["message"]
+    assert reader["alone"]["notAfter"] == ["Pod/shop/writer"]
+    assert check_json(pods, "--cluster", cluster, "--separately")[0] == 0
