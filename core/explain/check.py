@@ -278,15 +278,17 @@ class CheckReport:
 
 
 def expand_paths(paths: list[str], exclude: list[str] | None = None) -> tuple[list[str], list[str]]:
-    """Files as given; directories walked (sorted) for YAML and JSON files; '-' is stdin.
+    """Files as given; directories walked (in lexical order, as kubectl walks them) for YAML
+    and JSON files; '-' is stdin.
     Returns the files and those of ``exclude`` (the cluster dumps) that were left out."""
     out: list[str] = []
     left_out: list[str] = []
     for p in paths:
         if p != "-" and os.path.isdir(p):
-            found = sorted(
-                str(f) for f in Path(p).rglob("*") if f.is_file() and f.name.endswith(MANIFEST_SUFFIXES)
-            )
+            # In kubectl's order (a lexical walk, directory by directory): the release's creation order.
+            found = [str(f) for f in sorted(
+                (f for f in Path(p).rglob("*") if f.is_file() and f.name.endswith(MANIFEST_SUFFIXES)),
+                key=lambda f: f.parts)]
             if not found:
                 raise InputError("no .yaml, .yml or .json file in the directory", path=p)
             out.extend(found)

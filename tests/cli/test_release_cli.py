@@ -350,3 +350,15 @@ spec:
     assert reader["verdict"] == "unschedulable" and "ReadWriteOncePod" in reader["message"]
     assert reader["alone"]["notAfter"] == ["Pod/shop/writer"]
     assert check_json(pods, "--cluster", cluster, "--separately")[0] == 0
+
+
+def test_directories_are_walked_in_kubectls_order(tmp_path: Path) -> None:
+    # kubectl apply -f walks a directory level by level: app/ before app-extra.yaml,
+    # though "app-" sorts before "app/" as a string.
+    cluster = write(tmp_path, "cluster.yaml", TWO_NODES)
+    d = tmp_path / "repo"
+    (d / "app").mkdir(parents=True)
+    write(d / "app", "api.yaml", deployment("api", 1, "100m"))
+    write(d, "app-extra.yaml", deployment("extra", 1, "100m"))
+    code, data = check_json(str(d), "--cluster", cluster)
+    assert data["release"]["order"] == ["Deployment/shop/api", "Deployment/shop/extra"]
