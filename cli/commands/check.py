@@ -81,10 +81,21 @@ def check(
                      "self-contained file).",
                      case_sensitive=False),
     ] = Output.table,
+    separately: Annotated[
+        bool,
+        typer.Option("--separately", help="Check each manifest alone on the cluster as it is, as if no other "
+                     "manifest were applied [default: the manifests are one release, placed together in the "
+                     "scheduling queue's order]."),
+    ] = False,
     no_color: NoColor = False,
     debug: Debug = False,
 ) -> None:
-    """Check that every manifest still fits: each pod-bearing document with its replica count.
+    """Check that a release fits: its pod-bearing documents placed together, each with its replica count.
+
+    The pods of all documents are placed on the same cluster, one workload after another in the
+    scheduling queue's order (priority, higher first, then the files' order, documents in
+    order), so later workloads see the room, ports and spreading the earlier ones took.
+    --separately checks each document alone instead.
 
     Exit codes: 0 every manifest fits, 1 at least one does not (or only partly), 2 a usage
     or input error (a file that can't be read is reported and the others still checked),
@@ -114,11 +125,12 @@ def check(
                                       config=compare_config, gates=compare_feature_gates)
             comparison = cmp.check_compared(manifests, objects, namespace=namespace, options=options, config=config,
                                             compare=setup, source=source, exclude=cluster or None,
-                                            exclude_globs=exclude_globs)
+                                            exclude_globs=exclude_globs, separately=separately)
         else:
             comparison = None
             report = check_paths(manifests, objects, namespace=namespace, options=options, config=config,
-                                 source=source, exclude=cluster or None, exclude_globs=exclude_globs)
+                                 source=source, exclude=cluster or None, exclude_globs=exclude_globs,
+                                 separately=separately)
     for w in warnings:
         sys.stderr.write(f"warning: {w}\n")
     if comparison is not None:

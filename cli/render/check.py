@@ -1,5 +1,5 @@
-"""``check`` output: a verdict line per document (Rich), JSON/YAML, or a Markdown table
-for CI job summaries."""
+"""``check`` output: the release's verdict and a verdict line per document (Rich),
+JSON/YAML, or a Markdown table for CI job summaries."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import sys
 from rich.text import Text
 
 from kschedx.cli.lines import print_records
-from kschedx.core.explain.check import ERROR, FITS, PARTIAL, CheckReport
+from kschedx.core.explain.check import ERROR, FITS, ORDER_RULE, PARTIAL, RELEASE, CheckReport
 from kschedx.core.gcpause import without_gc
 
 _MARK = {FITS: ("✓", "bold green"), PARTIAL: ("◐", "bold yellow"), ERROR: ("!", "bold red")}
@@ -23,15 +23,29 @@ def render_lines(report: CheckReport, no_color: bool = False) -> None:
     print_records(_records(report), no_color=no_color)
 
 
+def order_note(report: CheckReport) -> str:
+    """How the release was placed, in the order the lines follow."""
+    return f"Placed together, one workload after another in the scheduling queue's order: {ORDER_RULE}."
+
+
+def _show_priority(report: CheckReport) -> bool:
+    return report.mode == RELEASE and any(e.priority for e in report.entries)
+
+
 def _records(report: CheckReport) -> list[Text]:
     out: list[Text] = []
+    if report.mode == RELEASE:
+        mark, style = _mark(report.release_verdict)
+        out.append(Text(f"{mark} {report.release_line()}", style=style))
+        out.append(Text(order_note(report), style="dim"))
+    priorities = _show_priority(report)
     for e in report.entries:
         mark, style = _mark(e.verdict)
         t = Text()
         t.append(f"{mark} ", style=style)
         t.append(e.workload, style="bold")
         if e.kind:
-            t.append(f" ({e.file})", style="dim")
+            t.append(f" ({e.file}{f', priority {e.priority}' if priorities else ''})", style="dim")
         t.append(f"  {e.message()}")
         out.append(t)
     s = report.to_json()["summary"]
@@ -61,13 +75,20 @@ def _md_cell(text: str) -> str:
 
 
 def render_markdown(report: CheckReport) -> None:
-    out = ["| Verdict | Workload | File | Replicas | Detail |", "|---|---|---|---|---|"]
+    out = []
+    if report.mode == RELEASE:
+        mark = _MD_MARK.get(report.release_verdict, "❌ doesn't fit").split(" ")[0]
+        out += [f"**{mark} {_md_cell(report.release_line())}**", "", _md_cell(order_note(report)), ""]
+    priorities = _show_priority(report)
+    out += ["| Verdict | Workload | File | " + ("Priority | " if priorities else "") + "Replicas | Detail |",
+            "|---|---|---|" + ("---|" if priorities else "") + "---|---|"]
     for e in report.entries:
         verdict = _MD_MARK.get(e.verdict, "❌ doesn't fit")
         replicas = f"{e.placed}/{e.replicas}" if e.explanation is not None else "—"
         if e.running:
             replicas = f"{e.running} running + {e.placed} new / {e.replicas}"
-        out.append(f"| {verdict} | `{_md_cell(e.workload)}` | `{_md_cell(e.file)}` | {replicas} | "
+        priority = f"{e.priority} | " if priorities else ""
+        out.append(f"| {verdict} | `{_md_cell(e.workload)}` | `{_md_cell(e.file)}` | {priority}{replicas} | "
                    f"{_md_cell(e.message())} |")
     if report.overlaid:
         out.append(f"\nLaid over the cluster first: {_md_cell(', '.join(report.overlaid))}")

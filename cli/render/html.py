@@ -492,14 +492,21 @@ def check_html(report: CheckReport, *, source: str | None = None) -> str:
                if e.explanation else None)
         entries.append({"i": i, "id": f"e{i}", "verdict": e.verdict, "workload": e.workload, "file": e.file,
                         "kind": e.kind, "replicas": e.replicas, "placed": e.placed,
-                        "running": getattr(e, "running", None), "message": e.message(), "run": run})
+                        "running": getattr(e, "running", None), "message": e.message(), "run": run,
+                        "priority": e.priority})
     counts = Counter(e["verdict"] for e in entries)
     order = (("fits", "ok"), ("partial", "warn"), ("unschedulable", "bad"), ("error", "bad"))
     segs = [{"value": counts.get(k, 0), "cls": cls, "colour": None, "title": f"{k}: {counts.get(k, 0)}"}
             for k, cls in order]
     bar = bar_rows([{"label": "manifests", "title": f"{len(entries)} checked", "cls": "", "segments": segs,
                      "text": str(len(entries))}], max(len(entries), 1))
-    return _page("check.html.j2", title="kschedx check", entries=entries, counts=counts, bar=bar, source=source)
+    release = None
+    if report.mode == "release":
+        from kschedx.cli.render.check import order_note
+
+        release = {"verdict": report.release_verdict, "line": report.release_line(), "order": order_note(report)}
+    return _page("check.html.j2", title="kschedx check", entries=entries, counts=counts, bar=bar, source=source,
+                 release=release)
 
 
 PENDING_CLASSES = ("fits", "unschedulable", "gated", "nominated", "other-scheduler")

@@ -1,14 +1,31 @@
-"""``check``: does every manifest still fit? One verdict per pod-bearing document.
+"""``check``: will this release run on that cluster? One verdict per pod-bearing
+document, and one for the release.
 
-Each document is placed with its own replica count (a Deployment's, ReplicaSet's or
-StatefulSet's ``spec.replicas``, a Job's parallelism, 1 for a Pod), each copy bound
-before the next, on the cluster as loaded: documents don't see each other's pods. A
-DaemonSet must fit on every node its controller targets. A file that can't be read or
-interpreted is reported as an error line; the others are still checked.
+By default the documents of one run are a release, placed together as if applied at once:
+each workload's new pods (its replica count as ``kubectl apply`` leaves it, what its
+controller creates now, core/explain/rollout.py) are bound where their cycles put them, so
+the workloads placed later see the earlier ones' pods (room, ports, spread and
+(anti-)affinity counts, volumes, claims) and their ReplicaSets and StatefulSets (default
+spreading). A DaemonSet's pods are bound on every node where it fits.
+
+The order is the scheduling queue's (PrioritySort: higher priority first, then the earlier
+queue timestamp), approximated workload by workload: all pods of a release are created
+within moments of each other, objects in the order ``kubectl apply -f`` sends them (the
+files' order, documents in order), and each controller creates its pods in one burst, so
+among equal priorities a workload's pods reach the queue after those of the workloads
+applied before it. Interleaving copies of two workloads of equal priority could only
+change which of them gets the last room, a race the real cluster does not settle either.
+
+A workload that does not fit in the release is checked alone too, on the cluster as
+loaded; when it fits there, its line names the earlier workloads whose pods took its room.
+``separately=True`` is the one-document-at-a-time mode: each document on the cluster as
+loaded, documents never see each other. A file that can't be read or interpreted is
+reported as an error line; the others are still checked.
 """
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,16 +33,25 @@ from kschedx.core.api.objects import ClusterObjects
 from kschedx.core.api.quantity import QuantityError
 from kschedx.core.api.selectors import SelectorError
 from kschedx.core.errors import InputError
-from kschedx.core.explain.front import Options, build_snapshot, explain_object, load_profiles, resolve_version
+from kschedx.core.explain.front import Kept, Options, build_snapshot, explain_object, load_profiles, resolve_version
+from kschedx.core.explain.replicas import hpa_status_as_applied
 from kschedx.core.explain.report import Explanation
 from kschedx.core.framework.shared_answers import share
 from kschedx.core.gcpause import without_gc_frozen
+from kschedx.core.load.admission import priority_classes, resolve_priority
 from kschedx.core.load.repo import ManifestFile, lay_over, read_manifest, walk_repository
 from kschedx.core.progress import report as report_progress
+from kschedx.core.snapshot import Snapshot
 
 Dict = dict[str, Any]
 
 FITS, PARTIAL, UNSCHEDULABLE, ERROR = "fits", "partial", "unschedulable", "error"
+
+# How check_paths runs the documents: together as one release (the default), or each alone.
+RELEASE, SEPARATELY = "release", "separately"
+ORDER_RULE = "priority (higher first), then the files' order, documents in order"
+
+VERDICT_WORDS = {FITS: "fits", PARTIAL: "fits partly", UNSCHEDULABLE: "doesn't fit", ERROR: "error"}
 
 
 @dataclass
@@ -36,6 +62,12 @@ class CheckEntry:
     name: str | None = None
     explanation: Explanation | None = None
     error: str | None = None
+    # The pod priority the queue orders it by (Priority admission's, from its template).
+    priority: int = 0
+    # Release mode, for a workload that doesn't fit in the release: its verdict and placed
+    # count alone on the cluster as loaded, and the earlier workloads whose pods took the room.
+    alone: tuple[str, int] | None = None
+    after: list[str] = field(default_factory=list)
 
     @property
     def replicas(self) -> int:
@@ -66,6 +98,26 @@ class CheckEntry:
         return e.replicas_placed
 
     @property
+    def wanted(self) -> int:
+        """The new pods this run tries to place (a rollout's or scale-up's, not those that run)."""
+        e = self.explanation
+        if e is None:
+            return 0
+        if e.mode == "daemonset":
+            return sum(1 for v in e.daemon_nodes if v.targeted and not v.running)
+        return e.replicas_requested
+
+    @property
+    def pending(self) -> int:
+        """Of ``wanted``, the pods left Pending."""
+        e = self.explanation
+        if e is None:
+            return 0
+        if e.mode == "daemonset":
+            return sum(1 for v in e.daemon_nodes if v.targeted and not v.fits)
+        return max(0, e.replicas_requested - e.replicas_placed)
+
+    @property
     def verdict(self) -> str:
         if self.error is not None or self.explanation is None:
             return ERROR
@@ -75,7 +127,7 @@ class CheckEntry:
 
     @property
     def workload(self) -> str:
-        return f"{self.kind}/{self.namespace}/{self.name}" if self.kind else self.file
+        return f"{self.kind}/{self.namespace}/{self.name or '(no name)'}" if self.kind else self.file
 
     @property
     def fit_error(self) -> str | None:
@@ -86,6 +138,17 @@ class CheckEntry:
 
     def message(self) -> str:
         """The verdict line's text after the workload."""
+        text = self._message()
+        if self.alone is not None and self.after:
+            verdict, placed = self.alone
+            head = "fits alone" if verdict == FITS else f"alone {placed} of {self.wanted} new pod(s) fit"
+            text = f"{head}; not after {', '.join(self.after)}: {text}"
+        e = self.explanation
+        if e is not None and e.replicas_from and (e.workload is None or e.workload.rule == "new"):
+            text += f" [{e.replicas_from}]"
+        return text
+
+    def _message(self) -> str:
         v = self.verdict
         e = self.explanation
         if v == ERROR or e is None:
@@ -123,8 +186,12 @@ class CheckEntry:
         out: dict[str, Any] = {
             "file": self.file, "kind": self.kind, "namespace": self.namespace, "name": self.name,
             "verdict": self.verdict, "replicas": self.replicas, "running": self.running, "placed": self.placed,
-            "message": self.message(),
+            "message": self.message(), "priority": self.priority, "new": self.wanted, "pending": self.pending,
         }
+        if self.explanation is not None and self.explanation.replicas_from:
+            out["replicasFrom"] = self.explanation.replicas_from
+        if self.alone is not None:
+            out["alone"] = {"verdict": self.alone[0], "placed": self.alone[1], "notAfter": list(self.after)}
         if self.error is not None:
             out["error"] = self.error
         if self.explanation is not None:
@@ -145,6 +212,47 @@ class CheckReport:
     # each: (folder, note); and per --exclude GLOB the number of files it left out.
     skipped_folders: list[tuple[str, str]] = field(default_factory=list)
     excluded: list[tuple[str, int]] = field(default_factory=list)
+    # RELEASE (the entries in the order they were placed) or SEPARATELY.
+    mode: str = RELEASE
+
+    @property
+    def release_verdict(self) -> str:
+        """The release's verdict: every new pod placed, some, none, or an input error."""
+        verdicts = {e.verdict for e in self.entries}
+        if ERROR in verdicts:
+            return ERROR
+        if verdicts <= {FITS}:
+            return FITS
+        placed = sum(e.wanted - e.pending for e in self.entries)
+        return PARTIAL if placed > 0 else UNSCHEDULABLE
+
+    def release_json(self) -> dict[str, Any]:
+        checked = [e for e in self.entries if e.explanation is not None]
+        wanted = sum(e.wanted for e in checked)
+        pending = sum(e.pending for e in checked)
+        return {
+            "order": [e.workload for e in checked], "orderedBy": ORDER_RULE, "verdict": self.release_verdict,
+            "counts": {"workloads": len(self.entries),
+                       **{k: sum(1 for e in self.entries if e.verdict == k) for k in (FITS, PARTIAL, UNSCHEDULABLE,
+                                                                                      ERROR)}},
+            "pods": {"new": wanted, "placed": wanted - pending, "pending": pending},
+            "pending": [{"workload": e.workload, "pods": e.pending} for e in checked if e.pending],
+        }
+
+    def release_line(self) -> str:
+        """The release's verdict in words (table, markdown, HTML)."""
+        r = self.release_json()
+        pods = r["pods"]
+        v = self.release_verdict
+        if v == ERROR:
+            return f"Release: error — {r['counts'][ERROR]} file(s) or workload(s) could not be checked"
+        if v == FITS and not pods["new"]:
+            return f"Release: fits — nothing new to place for its {len(self.entries)} workload(s)"
+        if v == FITS:
+            return f"Release: fits — all {pods['new']} new pod(s) of {len(self.entries)} workload(s) placed together"
+        short = len(r["pending"])
+        return (f"Release: {VERDICT_WORDS[v]} — {pods['pending']} of {pods['new']} new pod(s) stay Pending "
+                f"({short} of {len(self.entries)} workload(s) short)")
 
     @property
     def exit_code(self) -> int:
@@ -158,11 +266,13 @@ class CheckReport:
 
     def to_json(self) -> dict[str, Any]:
         counts = {k: sum(1 for e in self.entries if e.verdict == k) for k in (FITS, PARTIAL, UNSCHEDULABLE, ERROR)}
-        out: dict[str, Any] = {"results": [e.to_json() for e in self.entries], "summary": counts,
+        out: dict[str, Any] = {"mode": self.mode, "results": [e.to_json() for e in self.entries], "summary": counts,
                                "skipped": [{"file": f, "reason": r} for f, r in self.skipped],
                                "overlaid": list(self.overlaid),
                                "skippedFolders": [{"folder": f, "reason": r} for f, r in self.skipped_folders],
                                "excluded": [{"glob": g, "files": n} for g, n in self.excluded]}
+        if self.mode == RELEASE:
+            out["release"] = self.release_json()
         if self.kubernetes_version is not None:
             out["kubernetesVersion"] = self.kubernetes_version
         return out
@@ -179,18 +289,21 @@ def check_paths(
     source: str = "the cluster",
     exclude: list[str] | None = None,
     exclude_globs: list[str] | None = None,
+    separately: bool = False,
 ) -> CheckReport:
-    """Check every pod-bearing document of ``paths``. Files that hold none, or no
-    Kubernetes objects at all, are skipped (and listed); so are Helm chart sources,
-    kustomize inputs, unrendered templates and files matching ``exclude_globs``
-    (core/load/repo.py); the cluster dumps (``exclude``) are never checked; the other
+    """Check every pod-bearing document of ``paths``, as one release (the default) or each
+    alone (``separately``). Files that hold none, or no Kubernetes objects at all, are
+    skipped (and listed); so are Helm chart sources, kustomize inputs, unrendered templates
+    and files matching ``exclude_globs`` (core/load/repo.py); the cluster dumps (``exclude``)
+    are never checked; the other
     objects of the files that scheduling reads are laid over the cluster first, as
     ``kubectl apply -f`` of the files would create them."""
     # The release is chosen once for the run; a bad version, feature gate, configuration or
     # Policy fails the run, not each document.
     options = resolve_version(options, objects, source)
     load_profiles(config, options)
-    report = CheckReport(kubernetes_version=options.version.name if options.version is not None else None)
+    report = CheckReport(kubernetes_version=options.version.name if options.version is not None else None,
+                         mode=SEPARATELY if separately else RELEASE)
     walk = walk_repository(paths, exclude, exclude_globs)
     files = walk.files
     report.skipped.extend((f, "the cluster dump (--snapshot/--cluster)") for f in walk.dumps)
@@ -210,12 +323,13 @@ def check_paths(
         else:
             todo.append(manifest)
     try:
+        live = objects
         objects, report.overlaid = lay_over(objects, overlay, namespace)
+        hpa_status_as_applied(live, objects)
     except InputError as e:
         report.entries.append(CheckEntry(", ".join(files), error=str(e)))
         return report
-    # One snapshot for every document: each lays its own objects over it and takes its
-    # placed copies off again, so documents never see each other.
+    # One snapshot for every document.
     try:
         snapshot = build_snapshot(objects)
     except (QuantityError, SelectorError) as e:
@@ -223,22 +337,27 @@ def check_paths(
     # Documents with equal node-relevant fields (requests, tolerations, node affinity, ...)
     # share their node-local plugin answers (core/framework/shared_answers.py).
     share(snapshot)
-    n = sum(len(m.workloads) for m in todo)
-    done = 0
-    for manifest in todo:
-        path = manifest.path
-        for obj in manifest.workloads:
-            report_progress(f"checking {path} ({done + 1} of {n})", done, n)
-            done += 1
-            meta = obj.get("metadata") or {}
-            entry = CheckEntry(path, str(obj.get("kind")), namespace or meta.get("namespace") or "default",
-                               meta.get("name") or meta.get("generateName"))
+    # Per-run context: state of the API server's admission that accumulates over the
+    # documents of one run (ResourceQuota usage). Its one object is created here and passed
+    # to every explain_object call as an optional keyword argument (key: the keyword's
+    # name); a workload checked alone on the cluster as loaded (_check_alone) gets none.
+    per_run: dict[str, Any] = {}
+    docs = _documents(todo, objects, namespace)
+    if separately:
+        # Each document lays its own objects over the shared snapshot and takes its placed
+        # copies off again, so documents never see each other.
+        for done, (path, obj, entry) in enumerate(docs):
+            report_progress(f"checking {path} ({done + 1} of {len(docs)})", done, len(docs))
             try:
                 entry.explanation = explain_object(obj, path, objects, namespace=namespace, options=options,
-                                                   config=config, replicas="auto", source=source, snapshot=snapshot)
+                                                   config=config, replicas="auto", source=source, snapshot=snapshot,
+                                                   **per_run)
             except InputError as e:
                 entry.error = str(e)
             report.entries.append(entry)
+    else:
+        report.entries.extend(_place_release(docs, objects, snapshot, per_run, namespace=namespace, options=options,
+                                             config=config, source=source))
     if not report.entries:
         files = [f"{f}: {why}" for f, why in report.skipped]
         if len(files) > 5:  # a whole repository's worth: the first few, then how many more
@@ -247,3 +366,123 @@ def check_paths(
                            *(f"--exclude {g}: {n} file(s)" for g, n in report.excluded)])
         raise InputError(f"no Pod or workload to check (skipped {names})", path=", ".join(paths))
     return report
+
+
+def _documents(todo: list[ManifestFile], objects: ClusterObjects,
+               namespace: str | None) -> list[tuple[str, Dict, CheckEntry]]:
+    """Every pod-bearing document with its entry (and its pod priority), in creation
+    order: the files' order, documents in order."""
+    classes = priority_classes(objects)
+    out: list[tuple[str, Dict, CheckEntry]] = []
+    for manifest in todo:
+        for obj in manifest.workloads:
+            # A malformed metadata is reported by the document's own run, in the API server's words.
+            meta: Dict = obj["metadata"] if isinstance(obj.get("metadata"), dict) else {}
+            entry = CheckEntry(manifest.path, str(obj.get("kind")), namespace or meta.get("namespace") or "default",
+                               meta.get("name") or meta.get("generateName"))
+            entry.priority = _priority(obj, classes)
+            out.append((manifest.path, obj, entry))
+    return out
+
+
+def _pod_spec(obj: Dict) -> Dict:
+    """The spec of the pods a workload's controller creates (a Pod's own)."""
+    cur: Any = obj.get("spec")
+    if obj.get("kind") != "Pod":
+        path = ("jobTemplate", "spec", "template", "spec") if obj.get("kind") == "CronJob" else ("template", "spec")
+        for key in path:
+            cur = cur.get(key) if isinstance(cur, dict) else None
+    return cur if isinstance(cur, dict) else {}
+
+
+def _priority(obj: Dict, classes: dict[str, Dict]) -> int:
+    """The priority Priority admission gives the workload's pods (0 when their class is
+    unknown: the document's own run then reports the rejection)."""
+    try:
+        return resolve_priority(dict(_pod_spec(obj)), classes)[0]
+    except (InputError, TypeError, ValueError):
+        return 0
+
+
+def _place_release(
+    docs: list[tuple[str, Dict, CheckEntry]],
+    objects: ClusterObjects,
+    snapshot: Snapshot,
+    per_run: dict[str, Any],
+    **kwargs: Any,
+) -> list[CheckEntry]:
+    """Place the documents one workload after another in the queue's order, each one's new
+    pods left bound for the next (see the module's docstring)."""
+    ordered = sorted(docs, key=lambda d: -d[2].priority)  # stable: creation order among equals
+    kept: list[Kept] = []
+    owners: list[str] = []
+    # The release's objects, growing workload by workload (``objects`` stays the cluster as
+    # loaded, for the workloads checked alone).
+    current = ClusterObjects(defaultdict(list, objects.by_kind), objects.skipped_kinds,
+                             defaultdict(list, objects.workloads), objects.server_version)
+    out: list[CheckEntry] = []
+    for done, (path, obj, entry) in enumerate(ordered):
+        report_progress(f"placing the release: {path} ({done + 1} of {len(ordered)})", done, len(ordered))
+        run = Kept()
+        try:
+            entry.explanation = explain_object(obj, path, current, replicas="auto", snapshot=snapshot, keep=run,
+                                               **kwargs, **per_run)
+        except InputError as e:
+            entry.error = str(e)
+        # What the workload added to the cluster's objects (its ReplicaSet or StatefulSet,
+        # claims) stays for the next, under the same pod list (whose indexes are built once).
+        _carry(current, snapshot.objects)
+        kept.append(run)
+        owners.append(entry.workload)
+        if entry.explanation is not None and entry.verdict in (PARTIAL, UNSCHEDULABLE) and len(kept) > 1:
+            _check_alone(entry, path, obj, objects, snapshot, kept, owners, kwargs)
+        out.append(entry)
+    return out
+
+
+def _carry(current: ClusterObjects, after: ClusterObjects) -> None:
+    """Take into ``current`` what a workload's run added to the objects (its ReplicaSet or
+    StatefulSet, claims), keeping ``current``'s pod list and with it the pod index built on
+    it once (core/api/objects.py find_pod)."""
+    for kind, items in after.by_kind.items():
+        if kind != "Pod":
+            current.by_kind[kind] = items
+    current.workloads = defaultdict(list, after.workloads)
+
+
+def _check_alone(entry: CheckEntry, path: str, obj: Dict, objects: ClusterObjects, snapshot: Snapshot,
+                 kept: list[Kept], owners: list[str], kwargs: dict[str, Any]) -> None:
+    """Check ``entry``'s workload alone on the cluster as loaded (the release's pods taken
+    off, the pods its controllers deleted put back, then the other way round again); when
+    more of it fits there, name the earlier workloads whose pods sit where it went alone."""
+    for run in reversed(kept):
+        for p in run.bound:
+            snapshot.remove_pod(p)
+        for p in run.removed:
+            snapshot.add_pod(p)
+    base_objects = snapshot.objects
+    try:
+        # The cluster as loaded: a fresh admission state too, so no per-run context here.
+        alone = CheckEntry(path, entry.kind, entry.namespace, entry.name)
+        alone.explanation = explain_object(obj, path, objects, replicas="auto", snapshot=snapshot, **kwargs)
+    except InputError:
+        return
+    finally:
+        snapshot.objects = base_objects
+        for run in kept:
+            for p in run.removed:
+                snapshot.remove_pod(p)
+            for p in run.bound:
+                snapshot.add_pod(p)
+    placed_alone = alone.wanted - alone.pending
+    if alone.verdict != FITS and placed_alone <= entry.wanted - entry.pending:
+        return
+    entry.alone = (alone.verdict, placed_alone)
+    e = alone.explanation
+    nodes: set[str] = set()
+    if e is not None:
+        nodes = {v.node for v in e.daemon_nodes if v.fits} if e.mode == "daemonset" else \
+            {s.selected_node for s in e.steps if s.selected_node}
+    earlier = list(zip(owners[:-1], kept[:-1], strict=True))
+    there = [name for name, run in earlier if any(p.node_name in nodes for p in run.bound)]
+    entry.after = there or [name for name, run in earlier if run.bound]

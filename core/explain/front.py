@@ -12,14 +12,15 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from kschedx.core.api.model import PodInfo
-from kschedx.core.api.objects import ClusterObjects
+from kschedx.core.api.objects import WORKLOAD_KINDS, ClusterObjects
 from kschedx.core.api.quantity import QuantityError
 from kschedx.core.api.selectors import SelectorError
 from kschedx.core.config.profile import Profile, default_profile
 from kschedx.core.errors import InputError
 from kschedx.core.explain import existing
+from kschedx.core.explain.replicas import resolve_replica_count
 from kschedx.core.explain.report import DaemonNodeVerdict, Explanation, daemon_verdict, finish_plan
-from kschedx.core.explain.rollout import WorkloadPlan, plan_workload, resolve_count, taken_out
+from kschedx.core.explain.rollout import SCALE_UP, UNCHANGED, WorkloadPlan, plan_workload, resolve_count, taken_out
 from kschedx.core.explain.whatif import Edits, apply_edits
 from kschedx.core.framework import shared_answers
 from kschedx.core.framework.interface import ReplicaMemo
@@ -68,6 +69,16 @@ class Options:
     feature_gates: str | None = None
     version: SchedulerVersion | None = None
     version_note: str | None = None
+
+
+@dataclass
+class Kept:
+    """What a run left bound on a shared snapshot (``check``'s release mode, where each
+    workload's pods stay for the next): the pods it bound and the pods its controller
+    deleted first. ``check`` takes them off again to see a workload alone."""
+
+    bound: list[PodInfo] = field(default_factory=list)
+    removed: list[PodInfo] = field(default_factory=list)
 
 
 def load_cluster_files(paths: list[str]) -> ClusterObjects:
@@ -425,16 +436,25 @@ def explain_object(
     edit_lines: list[str] | None = None,
     source: str = "the cluster",
     snapshot: Snapshot | None = None,
+    keep: Kept | None = None,
 ) -> Explanation:
     """One pod-bearing object: one cycle, the replica steps, or (for a DaemonSet) one
     pinned cycle per node.
 
     ``snapshot``, when given, is a snapshot of ``objects`` to run on instead of building a
     new one (``check`` builds one for all its documents): the document's own objects are
-    laid over it and the replica copies it binds are taken off again afterwards.
+    laid over it and the replica copies it binds are taken off again afterwards; with
+    ``keep`` they stay, as does what the run changed (the pods its controller deleted,
+    the daemon pods, the ReplicaSet, StatefulSet and claims it added to ``snapshot.objects``),
+    and ``keep`` lists the pods.
     """
+    obj, replicas_from = resolve_replica_count(obj, objects, namespace)
     incoming = prepare_object(obj, path, objects, namespace=namespace)
+    if replicas_from:
+        incoming.rule += f"; {replicas_from}"
     plan = plan_workload(obj, incoming, objects)
+    if plan is not None and replicas_from:
+        plan.note = f"{replicas_from}; {plan.note}" if plan.note else replicas_from
     options = resolve_version(options, objects, source)
     profiles, options = load_profiles(config, options)
     profile = select_profile(incoming.pod, options.profile if options else None, profiles,
@@ -448,21 +468,79 @@ def explain_object(
             # A bad quantity of a node or pod in the dump: the message names the object.
             raise InputError(str(e), path=source) from None
         out = _explain_on(snapshot, incoming, profile, options, path, replicas, edit_lines or [], plan=plan)
+        out.replicas_from = replicas_from
         return existing.annotate(out, current, snapshot, source, profiles)
     base_objects = snapshot.objects
     snapshot.objects = objects.copy()
     for o in incoming.extra_objects:
         snapshot.objects.add(o)
     added: list[PodInfo] = []
+    if keep is not None and plan is not None:
+        # The pods the controller deletes stay deleted (taken_out finds them gone).
+        keep.removed.extend(_remove_for_good(snapshot, [*plan.remove, *(p for pods in plan.daemon_old.values()
+                                                                        for p in pods)]))
+    raw: Dict | None = None
     try:
         raw = existing.find_existing(objects, incoming.pod)
         with existing.detached(snapshot, raw) if raw is not None else nullcontext() as current:
             out = _explain_on(snapshot, incoming, profile, options, path, replicas, edit_lines or [], added, plan)
+            if keep is not None and out.mode == "daemonset":
+                added.extend(_bind_daemon_pods(snapshot, incoming, out))
+        out.replicas_from = replicas_from
         return existing.annotate(out, current, snapshot, source, profiles)
     finally:
-        for p in added:
-            snapshot.remove_pod(p)
-        snapshot.objects = base_objects
+        if keep is not None and raw is not None:
+            # A pod the cluster already holds stays as it is: applying it creates none.
+            for p in added:
+                snapshot.remove_pod(p)
+        elif keep is not None:
+            keep.bound.extend(added)
+            if plan is not None and plan.rule in (UNCHANGED, SCALE_UP):
+                # The controller creates no new owner for a workload that keeps its template.
+                _drop(snapshot.objects, [o for o in incoming.extra_objects if o.get("kind") in WORKLOAD_KINDS])
+        else:
+            for p in added:
+                snapshot.remove_pod(p)
+            snapshot.objects = base_objects
+
+
+def _drop(objects: ClusterObjects, gone: list[Dict]) -> None:
+    ids = {id(o) for o in gone}
+    if not ids:
+        return
+    for by in (objects.by_kind, objects.workloads):
+        for kind, items in list(by.items()):
+            if any(id(o) in ids for o in items):
+                by[kind] = [o for o in items if id(o) not in ids]
+
+
+def _remove_for_good(snapshot: Snapshot, pods: list[Dict]) -> list[PodInfo]:
+    """Take ``pods`` off the snapshot and return what was taken."""
+    removed: list[PodInfo] = []
+    for raw in pods:
+        pi = snapshot.pods_by_uid.get(PodInfo(raw).uid)
+        if pi is not None:
+            snapshot.remove_pod(pi)
+            removed.append(pi)
+    return removed
+
+
+def _bind_daemon_pods(snapshot: Snapshot, incoming: IncomingPod, out: Explanation) -> list[PodInfo]:
+    """The DaemonSet's new pods, bound on every node where it fits (and runs none yet): what
+    the pods placed after it find there."""
+    meta = incoming.pod.get("metadata") or {}
+    spec = incoming.pod.get("spec") or {}
+    bound: list[PodInfo] = []
+    for v in out.daemon_nodes:
+        if not v.fits or v.running or snapshot.get(v.node) is None:
+            continue
+        name = f"{incoming.source_name}-{v.node}"
+        pod = dict(incoming.pod, metadata=dict(meta, name=name, uid=f"kschedx-daemon-{meta.get('namespace')}-{name}"),
+                   spec=dict(spec, nodeName=v.node))
+        pi = PodInfo(pod)
+        snapshot.add_pod(pi)
+        bound.append(pi)
+    return bound
 
 
 def _explain_on(

@@ -106,6 +106,9 @@ class Explanation:
     daemon_template: CycleResult | None = None
     # A workload manifest: what its controller creates now (core/explain/rollout.py WorkloadPlan).
     workload: WorkloadPlan | None = None
+    # Where the replica count came from when the manifest alone doesn't say it (a
+    # HorizontalPodAutoscaler, the live count kubectl apply leaves), core/explain/replicas.py.
+    replicas_from: str | None = None
 
     @property
     def replicas_placed(self) -> int:

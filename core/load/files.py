@@ -43,6 +43,7 @@ CLUSTER_KINDS = frozenset(
         "CSINode", "CSIDriver", "CSIStorageCapacity", "Service", "ReplicaSet", "StatefulSet", "ReplicationController",
         "PodDisruptionBudget", "PriorityClass", "ResourceSlice", "ResourceClaim", "DeviceClass",
         "ResourceClaimTemplate", "Deployment", "DaemonSet", "Job", "CronJob", "ControllerRevision",
+        "HorizontalPodAutoscaler",  # sets a workload's replica count (core/explain/replicas.py)
         # Not read by the scheduler: kept for `pending` (the pods' FailedScheduling Events).
         "Event",
     }

@@ -247,6 +247,7 @@ class _Walker:
         if self._in_chart(root):
             return
         found = 0
+        walked: list[str] = []
         for here, dirs, names in os.walk(root):
             dirs[:] = sorted(d for d in dirs if d not in UNWALKED_DIRS)
             rel_dir = os.path.relpath(here, root).replace(os.sep, "/")
@@ -277,7 +278,10 @@ class _Walker:
                     found += 1
                     path = os.path.join(here, name)
                     if not self._left_out(path, prefix + name):
-                        self.out.files.append(path)
+                        walked.append(path)
+        # kubectl's order (filepath.Walk: each folder's entries in lexical order, a subfolder
+        # where its name falls), which is the release's creation order.
+        self.out.files.extend(sorted(walked, key=lambda f: os.path.relpath(f, root).split(os.sep)))
         if not found:
             raise InputError("no .yaml, .yml or .json file in the directory", path=root)
 

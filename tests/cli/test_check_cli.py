@@ -82,9 +82,13 @@ def test_markdown_for_job_summaries() -> None:
     res = run("check", WEB, TOO_BIG, "--cluster", CLUSTER, "-o", "markdown")
     assert res.exit_code == 1
     lines = res.stdout.splitlines()
-    assert lines[0] == "| Verdict | Workload | File | Replicas | Detail |"
-    assert lines[2].startswith("| ✅ fits | `Deployment/shop/web` |")
-    assert lines[3].startswith("| ❌ doesn't fit | `Pod/shop/video-transcoder` |")
+    # The release's verdict and the order used, then the table (web's priority is 100000).
+    assert lines[0].startswith("**⚠️ Release: fits partly")
+    head = lines.index("| Verdict | Workload | File | Priority | Replicas | Detail |")
+    assert lines[head + 2].startswith("| ✅ fits | `Deployment/shop/web` | ")
+    assert lines[head + 3].startswith("| ❌ doesn't fit | `Pod/shop/video-transcoder` |")
+    alone = run("check", WEB, TOO_BIG, "--cluster", CLUSTER, "-o", "markdown", "--separately").stdout.splitlines()
+    assert alone[0] == "| Verdict | Workload | File | Replicas | Detail |"
 
 
 def test_stdin() -> None:
@@ -100,11 +104,11 @@ def test_no_cluster_and_empty_directory(tmp_path: Path) -> None:
     assert res.exit_code == 2 and "no .yaml" in res.output
 
 
-def test_documents_do_not_see_each_other(tmp_path: Path) -> None:
-    # The same workload twice: the second is placed exactly like the first, on the cluster
-    # as dumped, not on top of the first one's copies.
+def test_documents_do_not_see_each_other_separately(tmp_path: Path) -> None:
+    # The same workload twice: with --separately the second is placed exactly like the
+    # first, on the cluster as dumped, not on top of the first one's copies.
     twice = write(tmp_path, "twice.yaml", Path(WEB).read_text() + "\n---\n" + Path(WEB).read_text())
-    res = run("check", twice, WEB, "--cluster", CLUSTER, "-o", "json")
+    res = run("check", twice, WEB, "--cluster", CLUSTER, "-o", "json", "--separately")
     assert res.exit_code == 0, res.output
     first, second, third = (r["explanation"] for r in json.loads(res.stdout)["results"])
     assert first == second == third

@@ -101,8 +101,9 @@ def test_piped_verdicts_take_one_line_each_at_40_columns() -> None:
                          capture_output=True, text=True, env=env, check=False)
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
-    assert len(lines) == 2 + 5, out.stdout  # two results; checked, laid over, skipped, two kustomize folders
-    assert lines[0].startswith("✓ Deployment/shop/orders (") and lines[0].endswith("fits (best: highmem-a1)")
+    # The release's verdict and order; two results; checked, laid over, skipped, two kustomize folders.
+    assert len(lines) == 2 + 2 + 5, out.stdout
+    assert lines[2].startswith("✓ Deployment/shop/orders (") and lines[2].endswith("fits (best: highmem-a1)")
 
 
 def test_a_cluster_info_dump_directory_in_the_walked_tree_is_not_checked(tmp_path: Path) -> None:

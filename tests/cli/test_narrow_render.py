@@ -181,6 +181,6 @@ def test_check_prints_one_line_per_result(files: dict[str, str], tmp_path: Path,
     res = run(width, "check", str(deep), "--cluster", files["eks"])
     assert res.exit_code == 1, res.output
     lines = res.stdout.splitlines()
-    assert len(lines) == 4 + 1, res.stdout  # four results and the summary line
-    assert all(str(deep) in line for line in lines[:4])
+    assert len(lines) == 2 + 4 + 1, res.stdout  # the release verdict and order, four results, the summary
+    assert all(str(deep) in line for line in lines[2:6])
     assert 'persistentvolumeclaim "web" not found' in res.stdout

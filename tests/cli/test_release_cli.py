@@ -1,0 +1,364 @@
+"""`kschedx check` places the documents of one run together, as one release (issue 28):
+later workloads see the pods of earlier ones, in the scheduling queue's order; --separately
+keeps one document at a time; replica counts as kubectl apply and an HPA leave them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from .test_explain_cli import CLUSTER, WEB, run, write
+
+TWO_NODES = """\
+apiVersion: v1
+kind: List
+items:
+- apiVersion: v1
+  kind: Node
+  metadata: {name: node-a, labels: {kubernetes.io/hostname: node-a, topology.kubernetes.io/zone: z1}}
+  status: {allocatable: {cpu: "2", memory: 8Gi, pods: "110"}, nodeInfo: {kubeletVersion: v1.35.0}}
+- apiVersion: v1
+  kind: Node
+  metadata: {name: node-b, labels: {kubernetes.io/hostname: node-b, topology.kubernetes.io/zone: z2}}
+  status: {allocatable: {cpu: "2", memory: 8Gi, pods: "110"}, nodeInfo: {kubeletVersion: v1.35.0}}
+"""
+
+
+def deployment(name: str, replicas: int | None, cpu: str, extra: str = "") -> str:
+    count = f"  replicas: {replicas}\n" if replicas is not None else ""
+    return f"""\
+apiVersion: apps/v1
+kind: Deployment
+metadata: {{name: {name}, namespace: shop}}
+spec:
+{count}  selector: {{matchLabels: {{app: {name}}}}}
+  template:
+    metadata: {{labels: {{app: {name}}}}}
+    spec:
+{extra}      containers:
+      - name: c
+        image: nginx:1.27
+        resources: {{requests: {{cpu: "{cpu}"}}}}
+"""
+
+
+def hpa(name: str, target: str, low: int, high: int, status: str = "", api: str = "autoscaling/v2") -> str:
+    text = f"""\
+apiVersion: {api}
+kind: HorizontalPodAutoscaler
+metadata: {{name: {name}, namespace: shop}}
+spec:
+  scaleTargetRef: {{apiVersion: apps/v1, kind: Deployment, name: {target}}}
+  minReplicas: {low}
+  maxReplicas: {high}
+"""
+    return text + (f"status: {status}\n" if status else "")
+
+
+def check_json(*args: str) -> tuple[int, Any]:
+    res = run("check", *args, "-o", "json")
+    assert res.exit_code in (0, 1), res.output
+    return res.exit_code, json.loads(res.stdout)
+
+
+def by_name(data: Any) -> dict[str, Any]:
+    return {r["name"]: r for r in data["results"]}
+
+
+def flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+# --------------------------------------------------------------------------- placed together
+
+def test_release_that_fits_manifest_by_manifest_but_not_together(tmp_path: Path) -> None:
+    cluster = write(tmp_path, "cluster.yaml", TWO_NODES)
+    api = write(tmp_path, "api.yaml", deployment("api", 3, "1"))
+    web = write(tmp_path, "web.yaml", deployment("web", 2, "1"))
+    # Each alone fits on the 4 CPUs; together 5 CPUs are asked for.
+    res = run("check", api, web, "--cluster", cluster)
+    assert res.exit_code == 1, res.output
+    out = flat(res.output)
+    assert "Release: fits partly — 1 of 5 new pod(s) stay Pending" in out
+    assert "Deployment/shop/web" in out and "fits alone; not after Deployment/shop/api" in out
+    assert "scheduling queue's order: priority (higher first), then the files' order, documents in order" in out
+    # One manifest at a time, as before: both fit.
+    alone = run("check", api, web, "--cluster", cluster, "--separately")
+    assert alone.exit_code == 0, alone.output
+    assert "Release" not in alone.output and "2 checked: 2 fit" in flat(alone.output)
+
+
+def test_release_json_block(tmp_path: Path) -> None:
+    cluster = write(tmp_path, "cluster.yaml", TWO_NODES)
+    api = write(tmp_path, "api.yaml", deployment("api", 3, "1"))
+    web = write(tmp_path, "web.yaml", deployment("web", 2, "1"))
+    code, data = check_json(api, web, "--cluster", cluster)
+    assert code == 1 and data["mode"] == "release"
+    release = data["release"]
+    assert release["order"] == ["Deployment/shop/api", "Deployment/shop/web"]
+    assert release["verdict"] == "partial"
+    assert release["counts"] == {"workloads": 2, "fits": 1, "partial": 1, "unschedulable": 0, "error": 0}
+    assert release["pods"] == {"new": 5, "placed": 4, "pending": 1}
+    assert release["pending"] == [{"workload": "Deployment/shop/web", "pods": 1}]
+    web_result = by_name(data)["web"]
+    assert web_result["alone"] == {"verdict": "fits", "placed": 2, "notAfter": ["Deployment/shop/api"]}
+    # The pods of api stay bound: web's one copy goes where room is left.
+    assert (web_result["placed"], web_result["pending"]) == (1, 1)
+    code, data = check_json(api, web, "--cluster", cluster, "--separately")
+    assert code == 0 and data["mode"] == "separately" and "release" not in data
+
+
+def test_higher_priority_is_placed_first_whatever_the_file_order(tmp_path: Path) -> None:
+    cluster = write(tmp_path, "cluster.yaml", TWO_NODES)
+    api = write(tmp_path, "a-api.yaml", deployment("api", 3, "1"))
+    batch = write(tmp_path, "b-batch.yaml", deployment("batch", 1, "1500m", "      priorityClassName: high\n")
+                  + "---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\nvalue: 1000\n")
+    code, data = check_json(api, batch, "--cluster", cluster)
+    assert code == 1
+    assert data["release"]["order"] == ["Deployment/shop/batch", "Deployment/shop/api"]
+    assert [r["name"] for r in data["results"]] == ["batch", "api"]
+    results = by_name(data)
+    assert results["batch"]["priority"] == 1000 and results["batch"]["verdict"] == "fits"
+    # 1.5 CPUs taken first on one node: api finds room for 2 of its 3 copies.
+    assert (results["api"]["verdict"], results["api"]["placed"]) == ("partial", 2)
+    assert results["api"]["alone"]["notAfter"] == ["Deployment/shop/batch"]
+
+
+def test_host_ports_of_an_earlier_workload_are_taken(tmp_path: Path) -> None:
+    cluster = write(tmp_path, "cluster.yaml", TWO_NODES)
+    port = "      hostNetwork: false\n"
+    one = deployment("edge", 2, "100m", port).replace(
+        "        resources:", "        ports: [{containerPort: 80, hostPort: 8080}]\n        resources:")
+    two = one.replace("edge", "edge2")
+    both = write(tmp_path, "both.yaml", one + "---\n" + two)
+    code, data = check_json(both, "--cluster", cluster)
+    assert code == 1
+    second = by_name(data)["edge2"]
+    assert second["verdict"] == "unschedulable" and "free ports" in second["message"]
+    assert second["alone"]["verdict"] == "fits"
+
+
+def test_daemon_pods_of_the_release_take_room(tmp_path: Path) -> None:
+    cluster = write(tmp_path, "cluster.yaml", TWO_NODES)
+    ds = write(tmp_path, "ds.yaml", """\
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: agent, namespace: shop}
+spec:
+  selector: {matchLabels: {app: agent}}
+  template:
+    metadata: {labels: {app: agent}}
+    spec:
+      containers:
+      - name: c
+        image: agent:1
+        resources: {requests: {cpu: 1500m}}
+""")
+    web = write(tmp_path, "web.yaml", deployment("web", 1, "1"))
+    code, data = check_json(ds, web, "--cluster", cluster)
+    assert code == 1
+    results = by_name(data)
+    assert results["agent"]["verdict"] == "fits" and results["agent"]["new"] == 2
+    assert results["web"]["verdict"] == "unschedulable"
+    assert results["web"]["alone"]["notAfter"] == ["DaemonSet/shop/agent"]
+    assert run("check", ds, web, "--cluster", cluster, "--separately").exit_code == 0
+
+
+def test_documents_see_each_other_only_in_a_release(tmp_path: Path) -> None:
+    # The same scale-up twice: in a release the second finds the first one's copies bound.
+    twice = write(tmp_path, "twice.yaml", Path(WEB).read_text() + "\n---\n" + Path(WEB).read_text())
+    code, data = check_json(twice, "--cluster", CLUSTER)
+    first, second = (r["explanation"] for r in data["results"])
+    assert first != second
+    code, data = check_json(twice, "--cluster", CLUSTER, "--separately")
+    first, second = (r["explanation"] for r in data["results"])
+    assert first == second
+
+
+def test_markdown_and_html_carry_the_release_verdict(tmp_path: Path) -> None:
+    cluster = write(tmp_path, "cluster.yaml", TWO_NODES)
+    api = write(tmp_path, "api.yaml", deployment("api", 3, "1"))
+    web = write(tmp_path, "web.yaml", deployment("web", 2, "1"))
+    md = run("check", api, web, "--cluster", cluster, "-o", "markdown")
+    assert md.exit_code == 1
+    lines = md.stdout.splitlines()
+    assert lines[0].startswith("**⚠️ Release: fits partly") and "scheduling queue's order" in lines[2]
+    assert any(line.startswith("| ⚠️ partly | `Deployment/shop/web` |") and "fits alone" in line for line in lines)
+    page = run("check", api, web, "--cluster", cluster, "-o", "html")
+    assert page.exit_code == 1
+    assert "Release: fits partly" in page.stdout and "fits alone; not after Deployment/shop/api" in page.stdout
+
+
+# --------------------------------------------------------------------------- replica counts
+
+WEB_WITHOUT_REPLICAS = Path(WEB).read_text().replace("  replicas: 8\n", "")
+
+
+def test_manifest_without_replicas_keeps_the_live_count(tmp_path: Path) -> None:
+    assert "replicas: 8" not in WEB_WITHOUT_REPLICAS
+    web = write(tmp_path, "web.yaml", WEB_WITHOUT_REPLICAS)
+    code, data = check_json(web, "--cluster", CLUSTER)
+    (result,) = data["results"]
+    # web's ReplicaSet asks for 7 (6 run): the count stays, the missing pod is placed.
+    assert (result["replicas"], result["running"], result["placed"]) == (7, 6, 1)
+    assert result["explanation"]["workload"]["rule"] == "scale-up"
+    assert result["replicasFrom"].startswith("replicas 7 kept from the live Deployment (as its ReplicaSets record it)")
+    assert "replicas 7 kept from the live Deployment" in flat(run("check", web, "--cluster", CLUSTER).output)
+
+
+def test_cluster_hpa_sets_the_count(tmp_path: Path) -> None:
+    web = write(tmp_path, "web.yaml", WEB_WITHOUT_REPLICAS)
+    live = write(tmp_path, "hpa.yaml", hpa("web", "web", 2, 10, "{currentReplicas: 7, desiredReplicas: 9}"))
+    code, data = check_json(web, "--cluster", CLUSTER, "--cluster", live)
+    (result,) = data["results"]
+    assert (result["replicas"], result["running"], result["placed"]) == (9, 6, 3)
+    assert result["replicasFrom"] == "replicas 9 from HorizontalPodAutoscaler web (desired)"
+    # A manifest's own count does not win against the autoscaler either.
+    code, data = check_json(WEB, "--cluster", CLUSTER, "--cluster", live)
+    assert data["results"][0]["replicas"] == 9
+
+
+def test_hpa_of_the_files_sets_the_count(tmp_path: Path) -> None:
+    app = write(tmp_path, "app.yaml", WEB_WITHOUT_REPLICAS + "\n---\n" + hpa("web-hpa", "web", 8, 12))
+    code, data = check_json(app, "--cluster", CLUSTER)
+    (result,) = data["results"]
+    assert (result["replicas"], result["placed"]) == (8, 2)
+    assert result["replicasFrom"] == "replicas 8 from HorizontalPodAutoscaler web-hpa (minReplicas)"
+    assert "HorizontalPodAutoscaler/shop/web-hpa" in data["overlaid"]
+
+
+def test_hpa_status_written_in_a_file_is_ignored(tmp_path: Path) -> None:
+    # The API server keeps an HPA's status to its controller: a manifest's is dropped.
+    app = write(tmp_path, "app.yaml", WEB_WITHOUT_REPLICAS + "\n---\n" + hpa("web-hpa", "web", 2, 12, "{desiredReplicas: 11}"))
+    code, data = check_json(app, "--cluster", CLUSTER)
+    assert data["results"][0]["replicas"] == 7
+    assert "no desired count yet" in data["results"][0]["replicasFrom"]
+
+
+def test_hpa_clamps_to_max_and_last_applied_replicas_is_removed(tmp_path: Path) -> None:
+    cluster = write(tmp_path, "cluster.yaml", TWO_NODES + """\
+- apiVersion: apps/v1
+  kind: Deployment
+  metadata:
+    name: api
+    namespace: shop
+    annotations:
+      kubectl.kubernetes.io/last-applied-configuration: '{"apiVersion":"apps/v1","kind":"Deployment","spec":{"replicas":3}}'
+  spec: {replicas: 3, selector: {matchLabels: {app: api}}, template: {metadata: {labels: {app: api}}, spec: {containers: [{name: c, image: nginx:1.27}]}}}
+""")
+    api = write(tmp_path, "api.yaml", deployment("api", None, "100m"))
+    without = write(tmp_path, "without.yaml", cluster_text := Path(cluster).read_text().replace(
+        "    annotations:\n      kubectl.kubernetes.io/last-applied-configuration: "
+        "'{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"spec\":{\"replicas\":3}}'\n", ""))
+    assert "last-applied" not in cluster_text
+    code, data = check_json(api, "--cluster", without)
+    assert data["results"][0]["replicas"] == 3
+    assert data["results"][0]["replicasFrom"].startswith("replicas 3 kept from the live Deployment: ")
+    code, data = check_json(api, "--cluster", cluster)
+    assert data["results"][0]["replicas"] == 1
+    assert "kubectl apply removes it and the default 1 applies" in data["results"][0]["replicasFrom"]
+    live = write(tmp_path, "hpa.yaml", hpa("api", "api", 2, 4, "{desiredReplicas: 6}", api="autoscaling/v1"))
+    code, data = check_json(api, "--cluster", cluster, "--cluster", live)
+    assert data["results"][0]["replicas"] == 4
+    assert data["results"][0]["replicasFrom"] == "replicas 4 from HorizontalPodAutoscaler api (maxReplicas)"
+
+
+def test_malformed_metadata_is_an_error_line_not_python_words(tmp_path: Path) -> None:
+    bad = write(tmp_path, "bad.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata: x\nspec: {}\n")
+    web = write(tmp_path, "web.yaml", deployment("web", 1, "100m"))
+    res = run("check", bad, web, "--cluster", write(tmp_path, "cluster.yaml", TWO_NODES), "-o", "json")
+    assert res.exit_code == 2, res.output
+    results = json.loads(res.stdout)["results"]
+    assert results[0]["verdict"] == "error" and "Error" not in results[0]["error"]
+    assert results[1]["verdict"] == "fits"
+
+
+def test_a_pod_the_cluster_already_runs_takes_no_second_place(tmp_path: Path) -> None:
+    running = """\
+- apiVersion: v1
+  kind: Pod
+  metadata: {name: big, namespace: shop, uid: uid-big}
+  spec: {nodeName: node-a, containers: [{name: c, image: nginx:1.27, resources: {requests: {cpu: 1500m}}}]}
+  status: {phase: Running}
+- apiVersion: v1
+  kind: Pod
+  metadata: {name: small, namespace: shop, uid: uid-small}
+  spec: {nodeName: node-a, containers: [{name: c, image: nginx:1.27, resources: {requests: {cpu: 100m}}}]}
+  status: {phase: Running}
+"""
+    cluster = write(tmp_path, "cluster.yaml", TWO_NODES + running)
+    pod = write(tmp_path, "big.yaml", """\
+apiVersion: v1
+kind: Pod
+metadata: {name: big, namespace: shop}
+spec: {containers: [{name: c, image: nginx:1.27, resources: {requests: {cpu: 1500m}}}]}
+""")
+    web = write(tmp_path, "web.yaml", deployment("web", 1, "1500m"))
+    # Applying big again creates no pod: node-b keeps its room for web.
+    code, data = check_json(pod, web, "--cluster", cluster)
+    assert code == 0 and by_name(data)["web"]["verdict"] == "fits"
+
+
+def test_spread_counts_see_the_pods_of_earlier_workloads(tmp_path: Path) -> None:
+    cluster = write(tmp_path, "cluster.yaml", TWO_NODES)
+    # Both workloads' pods carry tier=web; b spreads tier=web pods over the zones.
+    first = deployment("a", 2, "100m", "      nodeSelector: {kubernetes.io/hostname: node-a}\n")
+    second = deployment("b", 2, "100m", """\
+      topologySpreadConstraints:
+      - {maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: DoNotSchedule,
+         labelSelector: {matchLabels: {tier: web}}}
+""")
+    both = write(tmp_path, "both.yaml", (first + "---\n" + second).replace("labels: {app: ", "labels: {tier: web, app: "))
+
+    def nodes_of_b(*extra: str) -> list[str]:
+        code, data = check_json(both, "--cluster", cluster, *extra)
+        assert code == 0
+        return sorted(s["node"] for s in by_name(data)["b"]["explanation"]["summary"])
+
+    # a's two pods in zone z1 count: both of b's go to z2.
+    assert nodes_of_b() == ["node-b", "node-b"]
+    assert nodes_of_b("--separately") == ["node-a", "node-b"]
+
+
+def test_a_read_write_once_pod_claim_taken_by_an_earlier_pod(tmp_path: Path) -> None:
+    cluster = write(tmp_path, "cluster.yaml", TWO_NODES + """\
+- apiVersion: v1
+  kind: PersistentVolume
+  metadata: {name: pv-data}
+  spec: {capacity: {storage: 1Gi}, accessModes: [ReadWriteOncePod], storageClassName: "",
+         claimRef: {namespace: shop, name: data}, hostPath: {path: /data}}
+  status: {phase: Bound}
+- apiVersion: v1
+  kind: PersistentVolumeClaim
+  metadata: {name: data, namespace: shop, annotations: {pv.kubernetes.io/bind-completed: "yes"}}
+  spec: {accessModes: [ReadWriteOncePod], storageClassName: "", volumeName: pv-data,
+         resources: {requests: {storage: 1Gi}}}
+  status: {phase: Bound}
+""")
+    pods = write(tmp_path, "pods.yaml", "---\n".join(f"""\
+apiVersion: v1
+kind: Pod
+metadata: {{name: {name}, namespace: shop}}
+spec:
+  containers: [{{name: c, image: nginx:1.27}}]
+  volumes: [{{name: d, persistentVolumeClaim: {{claimName: data}}}}]
+""" for name in ("writer", "reader")))
+    code, data = check_json(pods, "--cluster", cluster)
+    assert code == 1
+    reader = by_name(data)["reader"]
+    assert reader["verdict"] == "unschedulable" and "ReadWriteOncePod" in reader["message"]
+    assert reader["alone"]["notAfter"] == ["Pod/shop/writer"]
+    assert check_json(pods, "--cluster", cluster, "--separately")[0] == 0
+
+
+def test_directories_are_walked_in_kubectls_order(tmp_path: Path) -> None:
+    # kubectl apply -f walks a directory level by level: app/ before app-extra.yaml,
+    # though "app-" sorts before "app/" as a string.
+    cluster = write(tmp_path, "cluster.yaml", TWO_NODES)
+    d = tmp_path / "repo"
+    (d / "app").mkdir(parents=True)
+    write(d / "app", "api.yaml", deployment("api", 1, "100m"))
+    write(d, "app-extra.yaml", deployment("extra", 1, "100m"))
+    code, data = check_json(str(d), "--cluster", cluster)
+    assert data["release"]["order"] == ["Deployment/shop/api", "Deployment/shop/extra"]
