@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kschedx.core.admission import Forbidden
 from kschedx.core.api.objects import ClusterObjects
 from kschedx.core.api.quantity import QuantityError
 from kschedx.core.api.selectors import SelectorError
@@ -41,6 +42,8 @@ class CheckEntry:
     name: str | None = None
     explanation: Explanation | None = None
     error: str | None = None
+    # The API server refused to create the workload's pod or claim (admission): it does not run.
+    rejected: str | None = None
 
     @property
     def replicas(self) -> int:
@@ -72,6 +75,8 @@ class CheckEntry:
 
     @property
     def verdict(self) -> str:
+        if self.rejected is not None:
+            return UNSCHEDULABLE
         if self.error is not None or self.explanation is None:
             return ERROR
         if self.explanation.ok:
@@ -93,6 +98,8 @@ class CheckEntry:
         """The verdict line's text after the workload."""
         v = self.verdict
         e = self.explanation
+        if self.rejected is not None:
+            return f"doesn't run: {self.rejected}"
         if v == ERROR or e is None:
             return f"error: {self.error}"
         w = e.workload
@@ -132,6 +139,8 @@ class CheckEntry:
         }
         if self.error is not None:
             out["error"] = self.error
+        if self.rejected is not None:
+            out["rejected"] = self.rejected
         if self.explanation is not None:
             out["explanation"] = self.explanation.to_json()
         return out
@@ -251,6 +260,8 @@ def check_paths(
             try:
                 entry.explanation = explain_object(obj, path, objects, namespace=namespace, options=options,
                                                    config=config, replicas="auto", source=source, snapshot=snapshot)
+            except Forbidden as e:
+                entry.rejected = e.detail
             except InputError as e:
                 entry.error = str(e)
             report.entries.append(entry)

@@ -11,6 +11,8 @@ from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from kschedx.core.admission import Admission, Forbidden
+from kschedx.core.admission.priority import resolve_cluster_pod_priorities
 from kschedx.core.api.model import PodInfo
 from kschedx.core.api.objects import ClusterObjects
 from kschedx.core.api.quantity import QuantityError
@@ -24,10 +26,10 @@ from kschedx.core.explain.whatif import Edits, apply_edits
 from kschedx.core.framework import shared_answers
 from kschedx.core.framework.interface import ReplicaMemo
 from kschedx.core.framework.replica_inc import ReplicaEngine
-from kschedx.core.framework.result import CycleResult
+from kschedx.core.framework.result import CycleResult, PreFilterOutcome
 from kschedx.core.framework.runtime import Framework
 from kschedx.core.gcpause import gc_paused, without_gc
-from kschedx.core.load.admission import admit, resolve_cluster_pod_priorities
+from kschedx.core.load.admission import apply_defaults, merge_affinity_label_keys
 from kschedx.core.load.apivalidation import check_manifest
 from kschedx.core.load.files import load_cluster
 from kschedx.core.load.manifest import IncomingPod, expand, pin_to_node, select_document
@@ -91,15 +93,88 @@ def prepare_pod(
     return prepare_object(obj, manifest, objects, namespace=namespace)
 
 
-def prepare_object(obj: Dict, path: str, objects: ClusterObjects, *, namespace: str | None = None) -> IncomingPod:
+def prepare_object(obj: Dict, path: str, objects: ClusterObjects, *, namespace: str | None = None,
+                   admission: Admission | None = None, version: SchedulerVersion | None = None) -> IncomingPod:
+    """The pod the scheduler would receive for ``obj``: the pod its controller creates,
+    defaulted and admitted by ``admission`` (the run's; a new one over ``objects`` when not
+    given), with the claims a StatefulSet creates admitted too. Quota is charged where pods
+    are created (:func:`charge_quota`), not here; a refusal raises
+    :class:`~kschedx.core.admission.Forbidden` naming who asked (FailedCreate)."""
     check_manifest(obj, path)  # what the API server would refuse never reaches a cycle
-    inc = expand(obj, objects, path, namespace)
+    run = admission if admission is not None else Admission(objects, version)
+    owner = f"{obj.get('kind')} {(obj.get('metadata') or {}).get('name')}"
+
+    def admit_claim(claim: Dict, pod_name: str) -> list[str]:
+        try:
+            return run.admit_claim(claim)
+        except Forbidden as e:
+            claim_name = (claim.get("metadata") or {}).get("name")
+            raise e.reported(f"{owner}: FailedCreate: create Claim {claim_name} for Pod {pod_name} in {owner} "
+                             "failed error: ", path) from None
+
+    inc = expand(obj, objects, path, namespace, admit_claim)
     check_pod_shape(inc.pod, path)
-    try:
-        inc.warnings.extend(admit(inc.pod, objects, namespace))
-    except InputError as e:
-        raise InputError(e.detail, path=path) from None
+    inc.warnings.extend(_admit_pod(run, inc.pod, namespace, path))
+    inc.admission = run
+    ordinal_pod = inc.ordinal_pod
+    if ordinal_pod is not None:
+        def admitted_ordinal_pod(ordinal: int) -> tuple[Dict, list[Dict]]:
+            pod, claims = ordinal_pod(ordinal)
+            _admit_pod(run, pod, namespace, path)
+            return pod, claims
+
+        inc.ordinal_pod = admitted_ordinal_pod
     return inc
+
+
+def _admit_pod(run: Admission, pod: Dict, namespace: str | None, path: str) -> list[str]:
+    """API defaulting, the mutating and validating admission plugins (quota apart), then the
+    registry's matchLabelKeys merge."""
+    apply_defaults(pod, namespace)
+    try:
+        warnings = run.admit_pod(pod, charge_quota=False)
+    except Forbidden as e:
+        raise failed_create(e, pod, path) from None
+    merge_affinity_label_keys(pod)
+    return warnings
+
+
+def failed_create(e: Forbidden, pod: Dict, path: str) -> Forbidden:
+    """The refusal as the pod's creator reports it: a controller's FailedCreate event, or
+    the API server's answer to a Pod created by hand."""
+    owner = next((r for r in (pod.get("metadata") or {}).get("ownerReferences") or [] if r.get("controller")), None)
+    if owner is None:
+        return e.reported("", path)
+    who = f"{owner.get('kind')} {owner.get('name')}"
+    if owner.get("kind") == "StatefulSet":
+        pod_name = (pod.get("metadata") or {}).get("name")
+        return e.reported(f"{who}: FailedCreate: create Pod {pod_name} in {who} failed error: ", path)
+    return e.reported(f"{who}: FailedCreate: Error creating: ", path)
+
+
+def charge_quota(incoming: IncomingPod, pod: Dict, path: str) -> None:
+    """Count one created pod against its namespace's quotas (raises Forbidden when over)."""
+    run: Admission | None = incoming.admission
+    if run is None:
+        return
+    try:
+        run.charge_pod(pod)
+    except Forbidden as e:
+        raise failed_create(e, pod, path) from None
+
+
+def rejected_result(pod: Dict, message: str, snapshot: Snapshot, profile: Profile,
+                    options: Options | None) -> CycleResult:
+    """A copy the API server refused: no cycle ran; its FitError line is the refusal."""
+    meta = pod.get("metadata") or {}
+    version = options.version.name if options is not None and options.version is not None else "v1.35"
+    return CycleResult(
+        kubernetes_version=version, profile=profile.scheduler_name,
+        pod=f"{meta.get('namespace') or 'default'}/{meta.get('name')}",
+        pod_priority=int((pod.get("spec") or {}).get("priority") or 0), num_all_nodes=len(snapshot.nodes()),
+        pre_filter=PreFilterOutcome(), nodes={}, score_plugins=[], totals={}, best_nodes=[],
+        selected_node=None, single_feasible_node=False, fit_error=message, error=message,
+    )
 
 
 def resolve_version(options: Options | None, objects: ClusterObjects, source: str = "the cluster") -> Options:
@@ -235,6 +310,7 @@ def _finish(
                 0, f"{verdict.plugin} filtered it out: {'; '.join(verdict.reasons) or '(no reason given)'}"
             )
     result.notes.append(incoming.rule)
+    result.notes.extend(incoming.notes)
     if options.version_note:
         result.notes.append(options.version_note)
     result.warnings.extend(incoming.warnings)
@@ -341,9 +417,9 @@ def explain_files(
     """Explain one manifest against cluster dump files (the default profile without ``config``)."""
     objects = load_cluster_files(cluster)
     obj = select_document(manifest, doc)
-    incoming = prepare_object(obj, manifest, objects, namespace=namespace)
-    plan = plan_workload(obj, incoming, objects)
     options = resolve_version(options, objects, ", ".join(cluster))
+    incoming = prepare_object(obj, manifest, objects, namespace=namespace, version=options.version)
+    plan = plan_workload(obj, incoming, objects)
     profiles, options = load_profiles(config, options)
     profile = select_profile(incoming.pod, options.profile if options else None, profiles,
                              options.version if options else None)
@@ -408,23 +484,28 @@ def explain_object(
     edit_lines: list[str] | None = None,
     source: str = "the cluster",
     snapshot: Snapshot | None = None,
+    admission: Admission | None = None,
 ) -> Explanation:
     """One pod-bearing object: one cycle, the replica steps, or (for a DaemonSet) one
     pinned cycle per node.
+
+    ``admission``: the run's (quota usage of earlier objects counts); a new one otherwise.
 
     ``snapshot``, when given, is a snapshot of ``objects`` to run on instead of building a
     new one (``check`` builds one for all its documents): the document's own objects are
     laid over it and the replica copies it binds are taken off again afterwards.
     """
-    incoming = prepare_object(obj, path, objects, namespace=namespace)
-    plan = plan_workload(obj, incoming, objects)
     options = resolve_version(options, objects, source)
+    incoming = prepare_object(obj, path, objects, namespace=namespace, admission=admission, version=options.version)
+    plan = plan_workload(obj, incoming, objects)
     profiles, options = load_profiles(config, options)
     profile = select_profile(incoming.pod, options.profile if options else None, profiles,
                              options.version if options else None)
     if snapshot is None:
         # Identity: the scheduler never has the pod it schedules in its cache.
         objects, current = existing.take_out(objects, incoming.pod)
+        if current is not None:
+            incoming.admission = None  # a pod that exists was counted in its quotas already
         try:
             snapshot = build_snapshot(objects, incoming)
         except (QuantityError, SelectorError) as e:
@@ -439,6 +520,8 @@ def explain_object(
     added: list[PodInfo] = []
     try:
         raw = existing.find_existing(objects, incoming.pod)
+        if raw is not None:
+            incoming.admission = None  # a pod that exists was counted in its quotas already
         with existing.detached(snapshot, raw) if raw is not None else nullcontext() as current:
             out = _explain_on(snapshot, incoming, profile, options, path, replicas, edit_lines or [], added, plan)
         return existing.annotate(out, current, snapshot, source, profiles)
@@ -464,6 +547,8 @@ def _explain_on(
         if incoming.daemonset:
             out = _explain_daemonset(snapshot, incoming, profile, options, path, edit_lines, plan)
         elif replicas is None and (plan is None or incoming.ordinal_pod is None):
+            if plan is None or plan.to_place > 0:
+                charge_quota(incoming, incoming.pod, path)
             out = Explanation("single", [run(snapshot, incoming, profile, options, path)], edit_lines)
         else:
             count = 1 if replicas is None else resolve_count(plan, replicas, resolve_replicas(replicas, incoming))
@@ -589,7 +674,14 @@ def run_replicas(
             meta["name"] = f"{base_name}-{i}"
             meta["uid"] = f"kschedx-replica-{base_name}-{i}"
         step_in = IncomingPod(pod_dict, incoming.source_kind, incoming.source_name, incoming.rule,
-                              warnings=list(incoming.warnings) if i == 0 else [])
+                              warnings=list(incoming.warnings) if i == 0 else [], notes=list(incoming.notes))
+        try:
+            charge_quota(incoming, pod_dict, path)
+        except Forbidden as e:
+            if i == 0:
+                raise  # nothing is created: the workload does not run
+            steps.append(rejected_result(pod_dict, e.detail, snapshot, profile, options))
+            break
         result = run(snapshot, step_in, profile, options, path, memo)
         steps.append(result)
         if result.selected_node is None:
