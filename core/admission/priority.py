@@ -3,6 +3,7 @@
 when several claim it), else 0; the class's preemptionPolicy when the pod sets none. The
 two built-in system classes exist even when the cluster source lists no PriorityClass.
 
+A class that does not exist is an input error (the API server's words, exit 2 as before).
 A manifest that already carries a different ``spec.priority`` is explained with the
 computed one and a warning (the API server would refuse it; a manifest copied from a stored
 pod carries the number and is still meant to be explained).
@@ -12,8 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from kschedx.core.admission.interface import PODS, Forbidden, Request, Run
+from kschedx.core.admission.interface import PODS, Request, Run
 from kschedx.core.api.objects import ClusterObjects
+from kschedx.core.errors import InputError
 
 Dict = dict[str, Any]
 
@@ -63,7 +65,9 @@ class Priority:
         try:
             priority, policy = resolve_priority(spec, run.priority_classes)
         except UnknownPriorityClass as e:
-            raise req.forbid(f"no PriorityClass with name {e.args[0]} was found") from None
+            # An input error as before (exit 2 in check): a class the files forgot, not a
+            # limit of the cluster's.
+            raise InputError(f"no PriorityClass with name {e.args[0]} was found") from None
         warnings = []
         if spec.get("priority") is not None and int(spec["priority"]) != priority:
             warnings.append(
@@ -92,6 +96,3 @@ def resolve_cluster_pod_priorities(objects: ClusterObjects) -> None:
                 spec["priority"] = resolve_priority(dict(spec), classes)[0]
             except UnknownPriorityClass:
                 spec["priority"] = 0
-
-
-__all__ = ["Forbidden", "Priority", "resolve_cluster_pod_priorities", "resolve_priority"]

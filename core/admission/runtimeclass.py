@@ -8,7 +8,8 @@
 - validating: the overhead must equal the class's; an overhead without a class that
   defines one is refused.
 
-A class that does not exist is refused (``pod rejected: RuntimeClass "X" not found``).
+A class that does not exist is refused (``pod rejected: RuntimeClass "X" not found``);
+a cluster source holding no RuntimeClass at all gets a warning instead.
 The overhead then counts in NodeResourcesFit, quotas and NodeResourcesBalancedAllocation.
 """
 
@@ -67,7 +68,7 @@ class RuntimeClass:
         if not name:
             return None
         rc = run.runtime_classes.get(str(name))
-        if rc is None:
+        if rc is None and run.runtime_classes:
             raise req.forbid(f'pod rejected: RuntimeClass "{name}" not found')
         return rc
 
@@ -76,7 +77,11 @@ class RuntimeClass:
             return []
         rc = self._class(req, run)
         if rc is None:
-            return []
+            name = req.spec.get("runtimeClassName")
+            # A source without any RuntimeClass (an older dump, no RBAC to list them) can't
+            # tell a missing class from one it did not read.
+            return [f"RuntimeClass {name} is not in the cluster source: its overhead and scheduling are not "
+                    "applied"] if name else []
         spec = req.spec
         overhead = (rc.get("overhead") or {}).get("podFixed")
         if overhead is not None:
@@ -102,6 +107,8 @@ class RuntimeClass:
         if req.resource != PODS:
             return
         rc = self._class(req, run)
+        if rc is None and req.spec.get("runtimeClassName"):
+            return  # not in the source (see mutate)
         overhead = (rc.get("overhead") or {}).get("podFixed") if rc is not None else None
         if overhead is not None:
             if not _same_quantities(overhead, req.spec.get("overhead")):

@@ -14,12 +14,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kschedx.core.admission import Forbidden
+from kschedx.core.admission import Admission, Forbidden
 from kschedx.core.api.objects import ClusterObjects
 from kschedx.core.api.quantity import QuantityError
 from kschedx.core.api.selectors import SelectorError
 from kschedx.core.errors import InputError
-from kschedx.core.explain.front import Options, build_snapshot, explain_object, load_profiles, resolve_version
+from kschedx.core.explain.front import (
+    Options,
+    admit_claims,
+    build_snapshot,
+    explain_object,
+    load_profiles,
+    resolve_version,
+)
 from kschedx.core.explain.report import Explanation
 from kschedx.core.framework.shared_answers import share
 from kschedx.core.gcpause import without_gc_frozen
@@ -221,6 +228,7 @@ def check_paths(
     report.skipped.extend((f, "the cluster dump (--snapshot/--cluster)") for f in dumps)
     todo: list[ManifestFile] = []
     overlay: list[Dict] = []
+    claim_files: dict[tuple[str, str], str] = {}
     for k, path in enumerate(files):
         report_progress(f"reading {path} ({k + 1} of {len(files)})", k, len(files))
         try:
@@ -229,6 +237,10 @@ def check_paths(
             report.entries.append(CheckEntry(path, error=str(e)))
             continue
         overlay.extend(manifest.overlay)
+        for o in manifest.overlay:
+            if o.get("kind") == "PersistentVolumeClaim":
+                meta = o.get("metadata") or {}
+                claim_files[(str(meta.get("namespace") or namespace or "default"), str(meta.get("name")))] = path
         if manifest.skipped is not None:
             report.skipped.append((path, manifest.skipped))
         else:
@@ -238,6 +250,10 @@ def check_paths(
     except InputError as e:
         report.entries.append(CheckEntry(", ".join(files), error=str(e)))
         return report
+    # The files' claims are created through admission (a default class, limits, quotas).
+    for ns, name, refusal in admit_claims(objects, report.overlaid, Admission(objects, options.version)):
+        report.entries.append(CheckEntry(claim_files.get((ns, name), ", ".join(files)), "PersistentVolumeClaim", ns,
+                                         name, rejected=refusal.detail))
     # One snapshot for every document: each lays its own objects over it and takes its
     # placed copies off again, so documents never see each other.
     try:

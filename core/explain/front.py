@@ -127,6 +127,30 @@ def prepare_object(obj: Dict, path: str, objects: ClusterObjects, *, namespace: 
     return inc
 
 
+def admit_claims(objects: ClusterObjects, applied: list[str], run: Admission) -> list[tuple[str, str, Forbidden]]:
+    """The PersistentVolumeClaims among ``applied`` (KIND/NS/NAME, as lay_over names what it
+    laid over), created as ``kubectl apply`` creates them: each is admitted (a copy replaces
+    it in ``objects``); a refused claim is not created. Returns (namespace, name, refusal)."""
+    wanted = {tuple(a.split("/")[1:]) for a in applied if a.startswith("PersistentVolumeClaim/")}
+    if not wanted:
+        return []
+    kept: list[Dict] = []
+    refused: list[tuple[str, str, Forbidden]] = []
+    for claim in objects.of("PersistentVolumeClaim"):
+        meta = claim.get("metadata") or {}
+        key = (str(meta.get("namespace") or "default"), str(meta.get("name") or ""))
+        if key in wanted:
+            claim = copy.deepcopy(claim)
+            try:
+                run.admit_claim(claim)
+            except Forbidden as e:
+                refused.append((*key, e))
+                continue
+        kept.append(claim)
+    objects.by_kind["PersistentVolumeClaim"] = kept
+    return refused
+
+
 def _admit_pod(run: Admission, pod: Dict, namespace: str | None, path: str) -> list[str]:
     """API defaulting, the mutating and validating admission plugins (quota apart), then the
     registry's matchLabelKeys merge."""
@@ -135,6 +159,8 @@ def _admit_pod(run: Admission, pod: Dict, namespace: str | None, path: str) -> l
         warnings = run.admit_pod(pod, charge_quota=False)
     except Forbidden as e:
         raise failed_create(e, pod, path) from None
+    except InputError as e:
+        raise InputError(e.detail, path=path) from None
     merge_affinity_label_keys(pod)
     return warnings
 

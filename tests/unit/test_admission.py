@@ -10,6 +10,7 @@ from kschedx.core.admission import PLUGINS, Admission, Forbidden
 from kschedx.core.admission.quantities import Quantity
 from kschedx.core.admission.runtimeclass import merge_tolerations
 from kschedx.core.api.objects import ClusterObjects
+from kschedx.core.errors import InputError
 from kschedx.core.load.admission import apply_defaults
 from kschedx.core.versions import SchedulerVersion
 
@@ -74,7 +75,7 @@ def test_priority_and_default_tolerations() -> None:
     p3 = {"metadata": {"name": "p"}, "spec": {"priorityClassName": "system-node-critical"}}
     Admission(ClusterObjects()).admit_pod(p3)
     assert p3["spec"]["priority"] == 2000001000
-    with pytest.raises(Forbidden, match='pods "x" is forbidden: no PriorityClass with name nope was found'):
+    with pytest.raises(InputError, match="^no PriorityClass with name nope was found"):
         Admission(ClusterObjects()).admit_pod({"metadata": {"name": "x"}, "spec": {"priorityClassName": "nope"}})
 
 
@@ -251,3 +252,11 @@ def test_charge_quota_off_admits_without_counting() -> None:
     run.admit_pod(pod(), charge_quota=False)
     with pytest.raises(Forbidden):
         run.charge_pod(pod())
+
+
+def test_runtimeclass_unknown_to_a_source_without_any_is_a_warning() -> None:
+    p = pod()
+    p["spec"]["runtimeClassName"] = "kata"
+    warnings = Admission(ClusterObjects()).admit_pod(p)
+    assert warnings == ["RuntimeClass kata is not in the cluster source: its overhead and scheduling are not applied"]
+    assert "overhead" not in p["spec"]
