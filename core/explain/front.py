@@ -104,18 +104,36 @@ def prepare_object(obj: Dict, path: str, objects: ClusterObjects, *, namespace: 
     run = admission if admission is not None else Admission(objects, version)
     owner = f"{obj.get('kind')} {(obj.get('metadata') or {}).get('name')}"
 
-    def admit_claim(claim: Dict, pod_name: str) -> list[str]:
+    provided: dict[str, tuple[str, Any]] = {}
+
+    def admit_claim(claim: Dict, pod_name: str) -> list[Dict]:
         try:
-            return run.admit_claim(claim)
+            run.admit_claim(claim)
         except Forbidden as e:
             claim_name = (claim.get("metadata") or {}).get("name")
             raise e.reported(f"{owner}: FailedCreate: create Claim {claim_name} for Pod {pod_name} in {owner} "
                              "failed error: ", path) from None
+        return _provide(claim, objects, provided)
 
     inc = expand(obj, objects, path, namespace, admit_claim)
     check_pod_shape(inc.pod, path)
+    inc.volumes_provided = provided
     inc.warnings.extend(_admit_pod(run, inc.pod, namespace, path))
     inc.admission = run
+    # Claims of the cluster (or of the checked files) the pod mounts, bound by the PV controller first.
+    made = {(o.get("metadata") or {}).get("name") for o in inc.extra_objects if o.get("kind") == "PersistentVolumeClaim"}
+    ns = (inc.pod.get("metadata") or {}).get("namespace") or "default"
+    for vol in (inc.pod.get("spec") or {}).get("volumes") or []:
+        name = ((vol or {}).get("persistentVolumeClaim") or {}).get("claimName")
+        if not name or name in made:
+            continue
+        stored = next((c for c in objects.of("PersistentVolumeClaim") if (c.get("metadata") or {}).get("name") == name
+                       and ((c.get("metadata") or {}).get("namespace") or "default") == ns), None)
+        if stored is not None:
+            claim = copy.deepcopy(stored)
+            extra = _provide(claim, objects, provided)
+            if extra:
+                inc.extra_objects += [claim, *extra]
     ordinal_pod = inc.ordinal_pod
     if ordinal_pod is not None:
         def admitted_ordinal_pod(ordinal: int) -> tuple[Dict, list[Dict]]:
@@ -125,6 +143,35 @@ def prepare_object(obj: Dict, path: str, objects: ClusterObjects, *, namespace: 
 
         inc.ordinal_pod = admitted_ordinal_pod
     return inc
+
+
+def _provide(claim: Dict, objects: ClusterObjects, provided: dict[str, tuple[str, Any]]) -> list[Dict]:
+    """The PV controller's part for a new claim (in place): bound to a matching or a
+    provisioned PV, which is returned; nothing when the claim is left to the scheduler."""
+    from kschedx.core.explain.provision import provide
+
+    done = provide(claim, objects)
+    if done is None:
+        return []
+    claim.clear()
+    claim.update(done.claim)
+    meta = claim.get("metadata") or {}
+    provided[f"{meta.get('namespace') or 'default'}/{meta.get('name')}"] = (done.note, done.choice)
+    return [done.volume]
+
+
+def lay_extra_objects(objects: ClusterObjects, extra: list[Dict]) -> None:
+    """Add a document's own objects; a claim or volume it holds replaces the stored one of the
+    same name (a claim the PV controller bound, the volume it bound it to)."""
+    for o in extra:
+        kind = o.get("kind")
+        if kind in ("PersistentVolumeClaim", "PersistentVolume"):
+            meta = o.get("metadata") or {}
+            key = (meta.get("namespace"), meta.get("name"))
+            objects.by_kind[kind] = [c for c in objects.of(kind)
+                                     if ((c.get("metadata") or {}).get("namespace"),
+                                         (c.get("metadata") or {}).get("name")) != key]
+        objects.add(o)
 
 
 def admit_claims(objects: ClusterObjects, applied: list[str], run: Admission) -> list[tuple[str, str, Forbidden]]:
@@ -232,8 +279,7 @@ def build_snapshot(objects: ClusterObjects, incoming: IncomingPod | None = None)
     # caller's objects may serve further runs (check, the next document).
     objects = objects.copy()
     if incoming is not None and incoming.extra_objects:
-        for o in incoming.extra_objects:
-            objects.add(o)
+        lay_extra_objects(objects, incoming.extra_objects)
     with gc_paused():
         return Snapshot(objects)
 
@@ -337,6 +383,14 @@ def _finish(
             )
     result.notes.append(incoming.rule)
     result.notes.extend(incoming.notes)
+    if incoming.volumes_provided:
+        from kschedx.core.explain.provision import zone_warnings
+
+        claims = [f"{pod.namespace}/{v['persistentVolumeClaim']['claimName']}" for v in pod.spec.get("volumes") or []
+                  if isinstance((v or {}).get("persistentVolumeClaim"), dict)]
+        done = [incoming.volumes_provided[c] for c in claims if c in incoming.volumes_provided]
+        result.notes.extend(note for note, _ in done)
+        result.warnings.extend(zone_warnings(result, snapshot, [choice for _, choice in done if choice is not None]))
     if options.version_note:
         result.notes.append(options.version_note)
     result.warnings.extend(incoming.warnings)
@@ -541,8 +595,7 @@ def explain_object(
         return existing.annotate(out, current, snapshot, source, profiles)
     base_objects = snapshot.objects
     snapshot.objects = objects.copy()
-    for o in incoming.extra_objects:
-        snapshot.objects.add(o)
+    lay_extra_objects(snapshot.objects, incoming.extra_objects)
     added: list[PodInfo] = []
     try:
         raw = existing.find_existing(objects, incoming.pod)
@@ -700,7 +753,8 @@ def run_replicas(
             meta["name"] = f"{base_name}-{i}"
             meta["uid"] = f"kschedx-replica-{base_name}-{i}"
         step_in = IncomingPod(pod_dict, incoming.source_kind, incoming.source_name, incoming.rule,
-                              warnings=list(incoming.warnings) if i == 0 else [], notes=list(incoming.notes))
+                              warnings=list(incoming.warnings) if i == 0 else [], notes=list(incoming.notes),
+                              volumes_provided=incoming.volumes_provided)
         try:
             charge_quota(incoming, pod_dict, path)
         except Forbidden as e:
@@ -723,13 +777,17 @@ def run_replicas(
 
 
 def _add_claims(objects: ClusterObjects, claims: list[Dict]) -> None:
-    """Add the claims the cluster doesn't hold yet (a StatefulSet copy's new PVCs)."""
+    """Add the claims the cluster doesn't hold yet (a StatefulSet copy's new PVCs, and the
+    volumes the PV controller bound them to)."""
     if not claims:
         return
-    have = {((c.get("metadata") or {}).get("namespace"), (c.get("metadata") or {}).get("name"))
-            for c in objects.of("PersistentVolumeClaim")}
+
+    def key(o: Dict) -> tuple[Any, Any, Any]:
+        return o.get("kind"), (o.get("metadata") or {}).get("namespace"), (o.get("metadata") or {}).get("name")
+
+    have = {key(o) for kind in ("PersistentVolumeClaim", "PersistentVolume") for o in objects.of(kind)}
     for c in claims:
-        if (c["metadata"].get("namespace"), c["metadata"].get("name")) not in have:
+        if key(c) not in have:
             objects.add(c)
 
 

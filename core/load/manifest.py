@@ -61,6 +61,9 @@ class IncomingPod:
     admission: Any = None
     # What the controllers did besides creating the pod (volumes bound or provisioned).
     notes: list[str] = field(default_factory=list)
+    # Per claim (NS/NAME) the PV controller bound before the pod's cycle: what happened and
+    # where a provisioned volume may lie (core/explain/provision.py).
+    volumes_provided: dict[str, tuple[str, Any]] = field(default_factory=dict)
 
 
 def select_document(path: str, doc_name: str | None) -> Dict:
@@ -135,16 +138,17 @@ def _pod_from_template(tpl: Dict, ns: str, name: str) -> Dict:
     return {"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": tpl["spec"], "status": {"phase": "Pending"}}
 
 
-ClaimAdmitter = Callable[[Dict, str], list[str]]
+ClaimAdmitter = Callable[[Dict, str], list[Dict]]
 
 
 def expand(obj: Dict, objects: ClusterObjects, path: str, namespace: str | None,
            admit_claim: ClaimAdmitter | None = None) -> IncomingPod:
     """The pod a controller would create for ``obj`` (a copy; ``obj`` is untouched).
 
-    ``admit_claim(claim, pod_name)``, when given, is API-server admission for each claim a
-    StatefulSet's controller creates (core/admission: the default StorageClass, quotas);
-    it changes the claim in place and may raise."""
+    ``admit_claim(claim, pod_name)``, when given, creates each claim a StatefulSet's
+    controller creates: API-server admission (the default StorageClass, quotas) and what
+    the PV controller does with it; it changes the claim in place, may raise, and returns
+    the objects created with it (a PersistentVolume bound to it)."""
     obj = copy.deepcopy(obj)
     kind = obj.get("kind") or ""
     meta = obj.get("metadata") or {}
@@ -308,10 +312,11 @@ def _statefulset(obj: Dict, objects: ClusterObjects, path: str, ns: str, name: s
     def ordinal_pod(ordinal: int) -> tuple[Dict, list[Dict]]:
         pod, claims = _statefulset_pod(spec, tpl, objects, ns, name, uid, ordinal)
         if ordinal not in made:
+            created = list(claims)
             if admit_claim is not None:
                 for claim in claims:
-                    admit_claim(claim, pod["metadata"]["name"])
-            made[ordinal] = claims
+                    created += admit_claim(claim, pod["metadata"]["name"])
+            made[ordinal] = created
         return pod, made[ordinal]
 
     pod, claims = ordinal_pod(0)
@@ -325,8 +330,9 @@ def _statefulset(obj: Dict, objects: ClusterObjects, path: str, ns: str, name: s
         inc.extra_objects.append(owner)
         inc.rule += ", owned by the StatefulSet (added to the snapshot)"
     inc.extra_objects.extend(claims)
-    if claims:
-        inc.rule += "; new Pending PVC(s) " + ", ".join(c["metadata"]["name"] for c in claims)
+    pvcs = [c["metadata"]["name"] for c in claims if c.get("kind") == "PersistentVolumeClaim"]
+    if pvcs:
+        inc.rule += "; new PVC(s) " + ", ".join(pvcs)
     return inc
 
 

@@ -149,3 +149,60 @@ def test_runtimeclass_overhead_changes_the_fit_verdict(tmp_path: Path) -> None:
     assert code == 1
     message = data["results"][0]["message"]
     assert "Insufficient cpu" in message and "node(s) didn't match Pod's node affinity/selector" in message
+
+
+def statefulset(name: str, replicas: int, storage_class_name: str | None = None) -> Dict:
+    vct_spec: Dict = {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "5Gi"}}}
+    if storage_class_name is not None:
+        vct_spec["storageClassName"] = storage_class_name
+    return {"apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": {"name": name, "namespace": "default"},
+            "spec": {"replicas": replicas, "serviceName": name, "selector": {"matchLabels": {"app": name}},
+                     "template": {"metadata": {"labels": {"app": name}},
+                                  "spec": {"containers": [{"name": "db", "image": "postgres:16",
+                                                           "resources": {"requests": {"cpu": "500m"}},
+                                                           "volumeMounts": [{"name": "data", "mountPath": "/d"}]}]}},
+                     "volumeClaimTemplates": [{"metadata": {"name": "data"}, "spec": vct_spec}]}}
+
+
+def test_an_immediate_binding_statefulset_fits(tmp_path: Path) -> None:
+    cluster = [node("a", "z1"), node("b", "z2"), storage_class("fast", mode="Immediate", default=True,
+                                                                 zones=["z1", "z2"])]
+    code, data = check(tmp_path, cluster, statefulset("db", 3))
+    assert code == 0, data["results"][0]["message"]
+    (result,) = data["results"]
+    assert result["placed"] == 3
+    notes = result["explanation"]["steps"][0]["notes"]
+    assert any("ebs.csi.aws.com provisions its volume" in n and "it may land in z1, z2" in n for n in notes), notes
+    # Every zone has room: the provisioner's pick doesn't matter.
+    assert not any("the provisioner picks" in w for w in result["explanation"]["steps"][0]["warnings"])
+
+
+def test_a_provisioned_zone_without_room_is_named_not_a_false_doesnt_fit(tmp_path: Path) -> None:
+    # Only z1 has room for the pod; the class may provision in z1 or z2.
+    cluster = [node("a", "z1"), node("b", "z2", cpu="100m"),
+               storage_class("fast", mode="Immediate", zones=["z1", "z2"])]
+    dump = write(tmp_path / "cluster.yaml", *cluster)
+    files = write(tmp_path / "app.yaml", statefulset("db", 1, "fast"))
+    res = run("explain", files, "--snapshot", dump, "-o", "json")
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    assert out["selectedNode"] == "a"
+    assert any("the provisioner picks where PVC default/data-db-0's volume lies (z1, z2): the pod fits only if it "
+               "picks z1" in w for w in out["warnings"]), out["warnings"]
+
+
+def test_an_immediate_claim_binds_the_smallest_matching_pv(tmp_path: Path) -> None:
+    def pv(name: str, size: str, zone: str) -> Dict:
+        return {"apiVersion": "v1", "kind": "PersistentVolume", "metadata": {"name": name},
+                "spec": {"capacity": {"storage": size}, "accessModes": ["ReadWriteOnce"], "storageClassName": "",
+                         "nodeAffinity": {"required": {"nodeSelectorTerms": [{"matchExpressions": [
+                             {"key": "topology.kubernetes.io/zone", "operator": "In", "values": [zone]}]}]}}},
+                "status": {"phase": "Available"}}
+    cluster = [node("a", "z1"), node("b", "z2"), pv("big", "100Gi", "z1"), pv("small", "20Gi", "z2"),
+               pv("tiny", "1Gi", "z1")]
+    data_volume = [{"name": "data", "persistentVolumeClaim": {"claimName": "data"}}]
+    code, data = check(tmp_path, cluster, pvc("data", storageClassName=""), deployment("db", volumes=data_volume))
+    assert code == 0, data["results"][0]["message"]
+    step = data["results"][0]["explanation"]["steps"][0]
+    assert step["selectedNode"] == "b"  # where PV "small" lies
+    assert any("binds it to the matching PV small" in n for n in step["notes"]), step["notes"]
