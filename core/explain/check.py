@@ -250,8 +250,10 @@ def check_paths(
     except InputError as e:
         report.entries.append(CheckEntry(", ".join(files), error=str(e)))
         return report
-    # The files' claims are created through admission (a default class, limits, quotas).
-    for ns, name, refusal in admit_claims(objects, report.overlaid, Admission(objects, options.version)):
+    # The files' claims are created through admission (a default class, limits, quotas) and
+    # the PV controller (Immediate ones bound before their pods are scheduled).
+    refusals, volumes = admit_claims(objects, report.overlaid, Admission(objects, options.version))
+    for ns, name, refusal in refusals:
         report.entries.append(CheckEntry(claim_files.get((ns, name), ", ".join(files)), "PersistentVolumeClaim", ns,
                                          name, rejected=refusal.detail))
     # One snapshot for every document: each lays its own objects over it and takes its
@@ -275,7 +277,8 @@ def check_paths(
                                meta.get("name") or meta.get("generateName"))
             try:
                 entry.explanation = explain_object(obj, path, objects, namespace=namespace, options=options,
-                                                   config=config, replicas="auto", source=source, snapshot=snapshot)
+                                                   config=config, replicas="auto", source=source, snapshot=snapshot,
+                                                   volumes=volumes, provide_volumes=True)
             except Forbidden as e:
                 entry.rejected = e.detail
             except InputError as e:

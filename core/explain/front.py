@@ -94,17 +94,25 @@ def prepare_pod(
 
 
 def prepare_object(obj: Dict, path: str, objects: ClusterObjects, *, namespace: str | None = None,
-                   admission: Admission | None = None, version: SchedulerVersion | None = None) -> IncomingPod:
+                   admission: Admission | None = None, version: SchedulerVersion | None = None,
+                   volumes: dict[str, tuple[str, Any]] | None = None, provide_volumes: bool = False
+                   ) -> IncomingPod:
     """The pod the scheduler would receive for ``obj``: the pod its controller creates,
     defaulted and admitted by ``admission`` (the run's; a new one over ``objects`` when not
-    given), with the claims a StatefulSet creates admitted too. Quota is charged where pods
-    are created (:func:`charge_quota`), not here; a refusal raises
-    :class:`~kschedx.core.admission.Forbidden` naming who asked (FailedCreate)."""
+    given), with the claims a StatefulSet creates admitted too and bound as the PV
+    controller binds them. Quota is charged where pods are created (:func:`charge_quota`),
+    not here; a refusal raises :class:`~kschedx.core.admission.Forbidden` naming who asked
+    (FailedCreate). ``volumes``: what :func:`admit_claims` bound for the run's other claims.
+
+    ``provide_volumes``: the StatefulSet's new Immediate claims are bound first, as the PV
+    controller does before the pod's next attempt (``check``: will it run?); without it the
+    cycle is the scheduler's first attempt (``explain``, as kube-scheduler answers now) and a
+    note says what the PV controller will do."""
     check_manifest(obj, path)  # what the API server would refuse never reaches a cycle
     run = admission if admission is not None else Admission(objects, version)
     owner = f"{obj.get('kind')} {(obj.get('metadata') or {}).get('name')}"
 
-    provided: dict[str, tuple[str, Any]] = {}
+    provided: dict[str, tuple[str, Any]] = dict(volumes or {})
 
     def admit_claim(claim: Dict, pod_name: str) -> list[Dict]:
         try:
@@ -113,27 +121,13 @@ def prepare_object(obj: Dict, path: str, objects: ClusterObjects, *, namespace: 
             claim_name = (claim.get("metadata") or {}).get("name")
             raise e.reported(f"{owner}: FailedCreate: create Claim {claim_name} for Pod {pod_name} in {owner} "
                              "failed error: ", path) from None
-        return _provide(claim, objects, provided)
+        return _provide(claim, objects, provided, provide_volumes)
 
     inc = expand(obj, objects, path, namespace, admit_claim)
     check_pod_shape(inc.pod, path)
     inc.volumes_provided = provided
     inc.warnings.extend(_admit_pod(run, inc.pod, namespace, path))
     inc.admission = run
-    # Claims of the cluster (or of the checked files) the pod mounts, bound by the PV controller first.
-    made = {(o.get("metadata") or {}).get("name") for o in inc.extra_objects if o.get("kind") == "PersistentVolumeClaim"}
-    ns = (inc.pod.get("metadata") or {}).get("namespace") or "default"
-    for vol in (inc.pod.get("spec") or {}).get("volumes") or []:
-        name = ((vol or {}).get("persistentVolumeClaim") or {}).get("claimName")
-        if not name or name in made:
-            continue
-        stored = next((c for c in objects.of("PersistentVolumeClaim") if (c.get("metadata") or {}).get("name") == name
-                       and ((c.get("metadata") or {}).get("namespace") or "default") == ns), None)
-        if stored is not None:
-            claim = copy.deepcopy(stored)
-            extra = _provide(claim, objects, provided)
-            if extra:
-                inc.extra_objects += [claim, *extra]
     ordinal_pod = inc.ordinal_pod
     if ordinal_pod is not None:
         def admitted_ordinal_pod(ordinal: int) -> tuple[Dict, list[Dict]]:
@@ -145,18 +139,24 @@ def prepare_object(obj: Dict, path: str, objects: ClusterObjects, *, namespace: 
     return inc
 
 
-def _provide(claim: Dict, objects: ClusterObjects, provided: dict[str, tuple[str, Any]]) -> list[Dict]:
-    """The PV controller's part for a new claim (in place): bound to a matching or a
-    provisioned PV, which is returned; nothing when the claim is left to the scheduler."""
-    from kschedx.core.explain.provision import provide
+def _provide(claim: Dict, objects: ClusterObjects, provided: dict[str, tuple[str, Any]], apply: bool = True
+             ) -> list[Dict]:
+    """The PV controller's part for a new claim: bound (in place) to a matching or a
+    provisioned PV, which is returned; nothing when the claim is left to the scheduler.
+    Without ``apply`` (explain: the scheduler's first attempt) only the note is kept."""
+    from kschedx.core.explain.provision import FIRST_ATTEMPT, provide
 
     done = provide(claim, objects)
     if done is None:
         return []
+    meta = claim.get("metadata") or {}
+    key = f"{meta.get('namespace') or 'default'}/{meta.get('name')}"
+    if not apply:
+        provided[key] = (f"{done.note.split(' (the first attempt')[0]}; {FIRST_ATTEMPT}", None)
+        return []
     claim.clear()
     claim.update(done.claim)
-    meta = claim.get("metadata") or {}
-    provided[f"{meta.get('namespace') or 'default'}/{meta.get('name')}"] = (done.note, done.choice)
+    provided[key] = (done.note, done.choice)
     return [done.volume]
 
 
@@ -174,14 +174,19 @@ def lay_extra_objects(objects: ClusterObjects, extra: list[Dict]) -> None:
         objects.add(o)
 
 
-def admit_claims(objects: ClusterObjects, applied: list[str], run: Admission) -> list[tuple[str, str, Forbidden]]:
+def admit_claims(objects: ClusterObjects, applied: list[str], run: Admission
+                 ) -> tuple[list[tuple[str, str, Forbidden]], dict[str, tuple[str, Any]]]:
     """The PersistentVolumeClaims among ``applied`` (KIND/NS/NAME, as lay_over names what it
-    laid over), created as ``kubectl apply`` creates them: each is admitted (a copy replaces
-    it in ``objects``); a refused claim is not created. Returns (namespace, name, refusal)."""
+    laid over), created as ``kubectl apply`` creates them: each is admitted and handed to the
+    PV controller (a copy replaces it in ``objects``, with the PV it is bound to); a refused
+    claim is not created. Returns the refusals (namespace, name, Forbidden) and what the PV
+    controller did per claim (for ``prepare_object(volumes=...)``)."""
     wanted = {tuple(a.split("/")[1:]) for a in applied if a.startswith("PersistentVolumeClaim/")}
+    provided: dict[str, tuple[str, Any]] = {}
     if not wanted:
-        return []
+        return [], provided
     kept: list[Dict] = []
+    volumes: list[Dict] = []
     refused: list[tuple[str, str, Forbidden]] = []
     for claim in objects.of("PersistentVolumeClaim"):
         meta = claim.get("metadata") or {}
@@ -193,9 +198,11 @@ def admit_claims(objects: ClusterObjects, applied: list[str], run: Admission) ->
             except Forbidden as e:
                 refused.append((*key, e))
                 continue
+            volumes += _provide(claim, objects, provided)
         kept.append(claim)
     objects.by_kind["PersistentVolumeClaim"] = kept
-    return refused
+    lay_extra_objects(objects, volumes)
+    return refused, provided
 
 
 def _admit_pod(run: Admission, pod: Dict, namespace: str | None, path: str) -> list[str]:
@@ -565,18 +572,23 @@ def explain_object(
     source: str = "the cluster",
     snapshot: Snapshot | None = None,
     admission: Admission | None = None,
+    volumes: dict[str, tuple[str, Any]] | None = None,
+    provide_volumes: bool = False,
 ) -> Explanation:
     """One pod-bearing object: one cycle, the replica steps, or (for a DaemonSet) one
     pinned cycle per node.
 
     ``admission``: the run's (quota usage of earlier objects counts); a new one otherwise.
+    ``volumes``: what the PV controller did with the run's claims (:func:`admit_claims`);
+    ``provide_volumes``: see :func:`prepare_object`.
 
     ``snapshot``, when given, is a snapshot of ``objects`` to run on instead of building a
     new one (``check`` builds one for all its documents): the document's own objects are
     laid over it and the replica copies it binds are taken off again afterwards.
     """
     options = resolve_version(options, objects, source)
-    incoming = prepare_object(obj, path, objects, namespace=namespace, admission=admission, version=options.version)
+    incoming = prepare_object(obj, path, objects, namespace=namespace, admission=admission, version=options.version,
+                              volumes=volumes, provide_volumes=provide_volumes)
     plan = plan_workload(obj, incoming, objects)
     profiles, options = load_profiles(config, options)
     profile = select_profile(incoming.pod, options.profile if options else None, profiles,

@@ -6,7 +6,9 @@ syncUnboundClaim) binds it to the smallest Available PV that matches it — same
 volume mode, attributes class, label selector, every access mode, enough capacity; node
 affinity is not looked at without a node — or, with none, has the class's provisioner
 create one. The scheduler's first attempt meanwhile fails with "pod has unbound immediate
-PersistentVolumeClaims" and retries once the claim is bound; kschedx explains that retry.
+PersistentVolumeClaims" and retries once the claim is bound: ``check`` (will the release
+run?) places the pod in that retry; ``explain`` shows the first attempt, as kube-scheduler
+answers it now, with a note on what the PV controller will do.
 
 A provisioned volume lies where the provisioner puts it: in one of the class's
 ``allowedTopologies`` segments, or (none given) in one of the topology segments of the
@@ -37,6 +39,8 @@ NO_PROVISIONER = "kubernetes.io/no-provisioner"
 BIND_COMPLETED = "pv.kubernetes.io/bind-completed"
 BOUND_BY_CONTROLLER = "pv.kubernetes.io/bound-by-controller"
 FIRST_CYCLE = "pod has unbound immediate PersistentVolumeClaims"
+FIRST_ATTEMPT = ("this cycle is the scheduler's first attempt, before the binding (kschedx check places the pod "
+                 "after it)")
 
 
 @dataclass

@@ -181,14 +181,18 @@ def test_a_provisioned_zone_without_room_is_named_not_a_false_doesnt_fit(tmp_pat
     # Only z1 has room for the pod; the class may provision in z1 or z2.
     cluster = [node("a", "z1"), node("b", "z2", cpu="100m"),
                storage_class("fast", mode="Immediate", zones=["z1", "z2"])]
-    dump = write(tmp_path / "cluster.yaml", *cluster)
-    files = write(tmp_path / "app.yaml", statefulset("db", 1, "fast"))
-    res = run("explain", files, "--snapshot", dump, "-o", "json")
-    assert res.exit_code == 0, res.output
-    out = json.loads(res.stdout)
-    assert out["selectedNode"] == "a"
+    code, data = check(tmp_path, cluster, statefulset("db", 1, "fast"))
+    assert code == 0, data["results"][0]["message"]
+    step = data["results"][0]["explanation"]["steps"][0]
+    assert step["selectedNode"] == "a"
     assert any("the provisioner picks where PVC default/data-db-0's volume lies (z1, z2): the pod fits only if it "
-               "picks z1" in w for w in out["warnings"]), out["warnings"]
+               "picks z1" in w for w in step["warnings"]), step["warnings"]
+    # explain answers as kube-scheduler does now: the first attempt, before the binding.
+    res = run("explain", str(tmp_path / "app.yaml"), "--snapshot", str(tmp_path / "cluster.yaml"), "-o", "json")
+    assert res.exit_code == 1, res.output
+    out = json.loads(res.stdout)
+    assert "pod has unbound immediate PersistentVolumeClaims" in out["fitError"]
+    assert any("PVC default/data-db-0 (class fast, Immediate)" in n and "first attempt" in n for n in out["notes"])
 
 
 def test_an_immediate_claim_binds_the_smallest_matching_pv(tmp_path: Path) -> None:
