@@ -106,6 +106,18 @@ class Admission:
         """Admit a pod being created (changed in place); returns warnings."""
         return self._run(Request(PODS, pod), charge_quota)
 
+    def admit_stored_pod(self, pod: Dict) -> list[str]:
+        """A pod the API server already stored (it has a uid and a creationTimestamp) went
+        through admission when it was created and is explained as stored: only what a
+        hand-written dump may lack is derived again (Priority, DefaultTolerationSeconds,
+        both idempotent on a stored pod)."""
+        req = Request(PODS, pod)
+        warnings: list[str] = []
+        for plugin in PLUGINS:
+            if isinstance(plugin, Priority | DefaultTolerationSeconds):
+                warnings += plugin.mutate(req, self)
+        return warnings
+
     def admit_claim(self, claim: Dict, *, charge_quota: bool = True) -> list[str]:
         """Admit a PersistentVolumeClaim being created (changed in place); returns warnings."""
         return self._run(Request(CLAIMS, claim), charge_quota)

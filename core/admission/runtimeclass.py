@@ -8,8 +8,10 @@
 - validating: the overhead must equal the class's; an overhead without a class that
   defines one is refused.
 
-A class that does not exist is refused (``pod rejected: RuntimeClass "X" not found``);
-a cluster source holding no RuntimeClass at all gets a warning instead.
+A class that does not exist is refused (``pod rejected: RuntimeClass "X" not found``).
+A cluster source holding no RuntimeClass at all (an older dump, no RBAC to list them)
+can't tell a missing class from one it did not read: a warning instead, and the pod's
+own overhead is taken as written.
 The overhead then counts in NodeResourcesFit, quotas and NodeResourcesBalancedAllocation.
 """
 
@@ -104,8 +106,8 @@ class RuntimeClass:
         return []
 
     def validate(self, req: Request, run: Run) -> None:
-        if req.resource != PODS:
-            return
+        if req.resource != PODS or not run.runtime_classes:
+            return  # a source without RuntimeClasses can't tell which overhead is right
         rc = self._class(req, run)
         if rc is None and req.spec.get("runtimeClassName"):
             return  # not in the source (see mutate)

@@ -209,8 +209,12 @@ def _admit_pod(run: Admission, pod: Dict, namespace: str | None, path: str) -> l
     """API defaulting, the mutating and validating admission plugins (quota apart), then the
     registry's matchLabelKeys merge."""
     apply_defaults(pod, namespace)
+    meta = pod.get("metadata") or {}
     try:
-        warnings = run.admit_pod(pod, charge_quota=False)
+        if meta.get("uid") and meta.get("creationTimestamp"):
+            warnings = run.admit_stored_pod(pod)
+        else:
+            warnings = run.admit_pod(pod, charge_quota=False)
     except Forbidden as e:
         raise failed_create(e, pod, path) from None
     except InputError as e:

@@ -135,6 +135,10 @@ def test_quota_rejection_exits_1_with_the_api_servers_message(tmp_path: Path) ->
     assert data["results"][0]["rejected"].endswith(
         "is forbidden: exceeded quota: compute, requested: pods=1, used: pods=4, limited: pods=4")
     assert data["results"][0]["message"].startswith("doesn't run: ReplicaSet web-")
+    for fmt in ("table", "markdown"):
+        res = run("check", str(tmp_path / "app.yaml"), "--snapshot", str(tmp_path / "cluster.yaml"), "-o", fmt)
+        assert res.exit_code == 1, res.output
+        assert "exceeded quota: compute" in res.stdout.replace("\n", "")
 
 
 def test_runtimeclass_overhead_changes_the_fit_verdict(tmp_path: Path) -> None:

@@ -260,3 +260,23 @@ def test_runtimeclass_unknown_to_a_source_without_any_is_a_warning() -> None:
     warnings = Admission(ClusterObjects()).admit_pod(p)
     assert warnings == ["RuntimeClass kata is not in the cluster source: its overhead and scheduling are not applied"]
     assert "overhead" not in p["spec"]
+
+
+def test_a_stored_pod_is_not_admitted_again() -> None:
+    """A LimitRange created after the pod neither fills its defaults nor refuses it."""
+    lr = limit_range({"type": "Container", "max": {"cpu": "1"}, "default": {"cpu": "1"}})
+    stored = pod(limits={"cpu": "2"})
+    stored["metadata"].update(uid="u1", creationTimestamp="2025-01-01T00:00:00Z")
+    Admission(objects(lr)).admit_stored_pod(stored)
+    assert stored["spec"]["containers"][0]["resources"] == {"limits": {"cpu": "2"}}
+    assert stored["spec"]["priority"] == 0 and len(stored["spec"]["tolerations"]) == 2
+
+
+def test_overhead_without_a_class_is_refused_where_classes_are_known() -> None:
+    rc = {"kind": "RuntimeClass", "metadata": {"name": "runc"}, "handler": "runc"}
+    p = pod("o")
+    p["spec"]["overhead"] = {"cpu": "10m"}
+    with pytest.raises(Forbidden, match="pod rejected: Pod Overhead set without corresponding RuntimeClass defined Overhead"):
+        Admission(objects(rc)).admit_pod(p)
+    Admission(ClusterObjects()).admit_pod(p)  # a source without classes: taken as written
+    assert p["spec"]["overhead"] == {"cpu": "10m"}
