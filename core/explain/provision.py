@@ -144,7 +144,7 @@ def _bind(claim_raw: Dict, pv_name: str, capacity: Any) -> Dict:
     annotations[BOUND_BY_CONTROLLER] = "yes"
     meta["annotations"] = annotations
     bound.setdefault("spec", {})["volumeName"] = pv_name
-    bound["status"] = {"phase": "Bound", "accessModes": list((bound["spec"].get("accessModes") or [])),
+    bound["status"] = {"phase": "Bound", "accessModes": list(bound["spec"].get("accessModes") or []),
                        "capacity": {"storage": capacity}}
     return bound
 
@@ -166,6 +166,7 @@ def provide(claim_raw: Dict, objects: ClusterObjects) -> Provided | None:
     sc = StorageClassInfo(sc_raw) if sc_raw is not None else None
     if sc is not None and sc.delay_binding and not claim.volume_name:
         return None
+    pv: Volume | None
     if claim.volume_name:
         raw = _find(objects, "PersistentVolume", claim.volume_name)
         if raw is None or (Volume(raw).claim_ref is not None and not Volume(raw).bound_to(claim)):

@@ -14,7 +14,6 @@ import copy
 from typing import Any
 
 from kschedx.core.api.model import PodInfo
-from kschedx.core.api.objects import ClusterObjects
 from kschedx.core.load.admission import merge_affinity_label_keys
 
 from .helpers import cycle, node, pod, snapshot
