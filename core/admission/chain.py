@@ -4,9 +4,11 @@
 cluster with the checked files laid over it) and handed to every place that creates an
 object: :meth:`Admission.admit_pod` for a pod (a Pod manifest, or each pod a workload's
 controller creates), :meth:`Admission.admit_claim` for a PersistentVolumeClaim. Both run
-the plugins as the API server does — every mutating step in upstream's order, then every
-validating step in the same order — change the object in place, and raise
-:class:`~kschedx.core.admission.interface.Forbidden` when the API server would refuse it.
+the plugins as the API server does — every mutating step in upstream's order, the
+object's validation (where LimitRanger changed a pod's resources), then every validating
+step in the same order — change the object in place, and raise
+:class:`~kschedx.core.admission.interface.Refused` (mostly its :class:`Forbidden`) when
+the API server would refuse it.
 What the run admitted is remembered (the quota usage it adds, :class:`QuotaLedger`), so a
 release's later objects are admitted after its earlier ones; ``charge_quota=False`` admits
 without counting (a pod that already exists, or one shown but not created).
@@ -18,7 +20,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kschedx.core.admission.defaulttolerationseconds import DefaultTolerationSeconds
-from kschedx.core.admission.interface import CLAIMS, PODS, AdmissionPlugin, QuotaLedger, Request
+from kschedx.core.admission.interface import CLAIMS, PODS, AdmissionPlugin, QuotaLedger, Refused, Request
+from kschedx.core.admission.limitranger import ANNOTATION as LIMIT_RANGER_ANNOTATION
 from kschedx.core.admission.limitranger import LimitRanger
 from kschedx.core.admission.priority import Priority, priority_classes
 from kschedx.core.admission.quantities import ResourceList, add, resource_list
@@ -26,6 +29,7 @@ from kschedx.core.admission.resourcequota import ResourceQuota, computed_status
 from kschedx.core.admission.runtimeclass import RuntimeClass
 from kschedx.core.admission.storageclass_setdefault import DefaultStorageClass, default_storage_class
 from kschedx.core.api.objects import ClusterObjects
+from kschedx.core.load.apivalidation import validate_object
 from kschedx.core.versions import SchedulerVersion
 
 Dict = dict[str, Any]
@@ -97,6 +101,13 @@ class Admission:
         warnings: list[str] = []
         for plugin in PLUGINS:
             warnings += plugin.mutate(req, self)
+        if req.resource == PODS and LIMIT_RANGER_ANNOTATION in (req.meta.get("annotations") or {}):
+            # The API server validates the object between the two phases: a default limit
+            # below the container's own request makes the pod invalid.
+            errors = validate_object(req.obj)
+            if errors:
+                text = str(errors[0]) if len(errors) == 1 else "[" + ", ".join(str(e) for e in errors) + "]"
+                raise Refused(f'Pod "{req.name}" is invalid: {text}')
         for plugin in PLUGINS:
             if charge_quota or not isinstance(plugin, ResourceQuota):
                 plugin.validate(req, self)

@@ -16,20 +16,27 @@ Dict = dict[str, Any]
 PODS, CLAIMS = "pods", "persistentvolumeclaims"
 
 
-class Forbidden(InputError):
-    """The API server refused to create the object (admission.NewForbidden). ``prefix``
-    tells who asked for it, as its FailedCreate event does (``ReplicaSet web-7f9c:
-    FailedCreate: Error creating: ``); the API server's own words stay in ``api_message``."""
+class Refused(InputError):
+    """The API server refused to create the object; ``prefix`` tells who asked for it, as
+    its FailedCreate event does (``ReplicaSet web-7f9c: FailedCreate: Error creating: ``);
+    the API server's own words stay in ``api_message``."""
+
+    def __init__(self, api_message: str, *, prefix: str = "", path: str | None = None) -> None:
+        self.api_message = api_message
+        super().__init__(prefix + api_message, path=path)
+
+    def reported(self, prefix: str, path: str | None) -> Refused:
+        return Refused(self.api_message, prefix=prefix, path=path)
+
+
+class Forbidden(Refused):
+    """An admission plugin's refusal (admission.NewForbidden): ``pods "NAME" is forbidden: REASON``."""
 
     def __init__(self, resource: str, name: str, reason: str, *, prefix: str = "", path: str | None = None) -> None:
         self.resource = resource
         self.name = name
         self.reason = reason
-        self.api_message = f'{resource} "{name}" is forbidden: {reason}'
-        super().__init__(prefix + self.api_message, path=path)
-
-    def reported(self, prefix: str, path: str | None) -> Forbidden:
-        return Forbidden(self.resource, self.name, self.reason, prefix=prefix, path=path)
+        super().__init__(f'{resource} "{name}" is forbidden: {reason}', prefix=prefix, path=path)
 
 
 @dataclass

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kschedx.core.admission import Admission, Forbidden
+from kschedx.core.admission import Admission, Refused
 from kschedx.core.api.objects import ClusterObjects
 from kschedx.core.api.quantity import QuantityError
 from kschedx.core.api.selectors import SelectorError
@@ -279,7 +279,7 @@ def check_paths(
                 entry.explanation = explain_object(obj, path, objects, namespace=namespace, options=options,
                                                    config=config, replicas="auto", source=source, snapshot=snapshot,
                                                    volumes=volumes, provide_volumes=True)
-            except Forbidden as e:
+            except Refused as e:
                 entry.rejected = e.detail
             except InputError as e:
                 entry.error = str(e)

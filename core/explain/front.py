@@ -11,7 +11,7 @@ from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from kschedx.core.admission import Admission, Forbidden
+from kschedx.core.admission import Admission, Refused
 from kschedx.core.admission.priority import resolve_cluster_pod_priorities
 from kschedx.core.api.model import PodInfo
 from kschedx.core.api.objects import ClusterObjects
@@ -101,7 +101,7 @@ def prepare_object(obj: Dict, path: str, objects: ClusterObjects, *, namespace: 
     defaulted and admitted by ``admission`` (the run's; a new one over ``objects`` when not
     given), with the claims a StatefulSet creates admitted too and bound as the PV
     controller binds them. Quota is charged where pods are created (:func:`charge_quota`),
-    not here; a refusal raises :class:`~kschedx.core.admission.Forbidden` naming who asked
+    not here; a refusal raises :class:`~kschedx.core.admission.Refused` naming who asked
     (FailedCreate). ``volumes``: what :func:`admit_claims` bound for the run's other claims.
 
     ``provide_volumes``: the StatefulSet's new Immediate claims are bound first, as the PV
@@ -117,7 +117,7 @@ def prepare_object(obj: Dict, path: str, objects: ClusterObjects, *, namespace: 
     def admit_claim(claim: Dict, pod_name: str) -> list[Dict]:
         try:
             run.admit_claim(claim)
-        except Forbidden as e:
+        except Refused as e:
             claim_name = (claim.get("metadata") or {}).get("name")
             raise e.reported(f"{owner}: FailedCreate: create Claim {claim_name} for Pod {pod_name} in {owner} "
                              "failed error: ", path) from None
@@ -175,11 +175,11 @@ def lay_extra_objects(objects: ClusterObjects, extra: list[Dict]) -> None:
 
 
 def admit_claims(objects: ClusterObjects, applied: list[str], run: Admission
-                 ) -> tuple[list[tuple[str, str, Forbidden]], dict[str, tuple[str, Any]]]:
+                 ) -> tuple[list[tuple[str, str, Refused]], dict[str, tuple[str, Any]]]:
     """The PersistentVolumeClaims among ``applied`` (KIND/NS/NAME, as lay_over names what it
     laid over), created as ``kubectl apply`` creates them: each is admitted and handed to the
     PV controller (a copy replaces it in ``objects``, with the PV it is bound to); a refused
-    claim is not created. Returns the refusals (namespace, name, Forbidden) and what the PV
+    claim is not created. Returns the refusals (namespace, name, Refused) and what the PV
     controller did per claim (for ``prepare_object(volumes=...)``)."""
     wanted = {tuple(a.split("/")[1:]) for a in applied if a.startswith("PersistentVolumeClaim/")}
     provided: dict[str, tuple[str, Any]] = {}
@@ -187,7 +187,7 @@ def admit_claims(objects: ClusterObjects, applied: list[str], run: Admission
         return [], provided
     kept: list[Dict] = []
     volumes: list[Dict] = []
-    refused: list[tuple[str, str, Forbidden]] = []
+    refused: list[tuple[str, str, Refused]] = []
     for claim in objects.of("PersistentVolumeClaim"):
         meta = claim.get("metadata") or {}
         key = (str(meta.get("namespace") or "default"), str(meta.get("name") or ""))
@@ -195,7 +195,7 @@ def admit_claims(objects: ClusterObjects, applied: list[str], run: Admission
             claim = copy.deepcopy(claim)
             try:
                 run.admit_claim(claim)
-            except Forbidden as e:
+            except Refused as e:
                 refused.append((*key, e))
                 continue
             volumes += _provide(claim, objects, provided)
@@ -215,7 +215,7 @@ def _admit_pod(run: Admission, pod: Dict, namespace: str | None, path: str) -> l
             warnings = run.admit_stored_pod(pod)
         else:
             warnings = run.admit_pod(pod, charge_quota=False)
-    except Forbidden as e:
+    except Refused as e:
         raise failed_create(e, pod, path) from None
     except InputError as e:
         raise InputError(e.detail, path=path) from None
@@ -223,7 +223,7 @@ def _admit_pod(run: Admission, pod: Dict, namespace: str | None, path: str) -> l
     return warnings
 
 
-def failed_create(e: Forbidden, pod: Dict, path: str) -> Forbidden:
+def failed_create(e: Refused, pod: Dict, path: str) -> Refused:
     """The refusal as the pod's creator reports it: a controller's FailedCreate event, or
     the API server's answer to a Pod created by hand."""
     owner = next((r for r in (pod.get("metadata") or {}).get("ownerReferences") or [] if r.get("controller")), None)
@@ -237,13 +237,13 @@ def failed_create(e: Forbidden, pod: Dict, path: str) -> Forbidden:
 
 
 def charge_quota(incoming: IncomingPod, pod: Dict, path: str) -> None:
-    """Count one created pod against its namespace's quotas (raises Forbidden when over)."""
+    """Count one created pod against its namespace's quotas (raises Refused when over)."""
     run: Admission | None = incoming.admission
     if run is None:
         return
     try:
         run.charge_pod(pod)
-    except Forbidden as e:
+    except Refused as e:
         raise failed_create(e, pod, path) from None
 
 
@@ -773,7 +773,7 @@ def run_replicas(
                               volumes_provided=incoming.volumes_provided)
         try:
             charge_quota(incoming, pod_dict, path)
-        except Forbidden as e:
+        except Refused as e:
             if i == 0:
                 raise  # nothing is created: the workload does not run
             steps.append(rejected_result(pod_dict, e.detail, snapshot, profile, options))

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from kschedx.core.admission import PLUGINS, Admission, Forbidden
+from kschedx.core.admission import PLUGINS, Admission, Forbidden, Refused
 from kschedx.core.admission.quantities import Quantity
 from kschedx.core.admission.runtimeclass import merge_tolerations
 from kschedx.core.api.objects import ClusterObjects
@@ -280,3 +280,11 @@ def test_overhead_without_a_class_is_refused_where_classes_are_known() -> None:
         Admission(objects(rc)).admit_pod(p)
     Admission(ClusterObjects()).admit_pod(p)  # a source without classes: taken as written
     assert p["spec"]["overhead"] == {"cpu": "10m"}
+
+
+def test_a_default_limit_below_the_request_makes_the_pod_invalid() -> None:
+    lr = limit_range({"type": "Container", "default": {"cpu": "1"}})
+    with pytest.raises(Refused) as e:
+        Admission(objects(lr)).admit_pod(pod("w", requests={"cpu": "2"}))
+    assert e.value.detail == ('Pod "w" is invalid: spec.containers[0].resources.requests: Invalid value: "2": '
+                              "must be less than or equal to cpu limit of 1")
