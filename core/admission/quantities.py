@@ -42,7 +42,8 @@ class Quantity:
         return Quantity(amount, fmt)
 
     def __add__(self, other: Quantity) -> Quantity:
-        return Quantity(self.amount + other.amount, self.format)
+        # Go's Quantity.Add: a zero quantity takes the format of what is added to it.
+        return Quantity(self.amount + other.amount, other.format if self.amount == 0 else self.format)
 
     def milli(self) -> int:
         """Go's ``MilliValue`` (rounded up)."""

@@ -185,24 +185,25 @@ def admit_claims(objects: ClusterObjects, applied: list[str], run: Admission
     provided: dict[str, tuple[str, Any]] = {}
     if not wanted:
         return [], provided
-    kept: list[Dict] = []
-    volumes: list[Dict] = []
+    # Not created yet: the quotas' usage, counted for one without status, leaves them out.
+    stored = objects.of("PersistentVolumeClaim")
+    new = [c for c in stored if _claim_key(c) in wanted]
+    objects.by_kind["PersistentVolumeClaim"] = [c for c in stored if _claim_key(c) not in wanted]
     refused: list[tuple[str, str, Refused]] = []
-    for claim in objects.of("PersistentVolumeClaim"):
-        meta = claim.get("metadata") or {}
-        key = (str(meta.get("namespace") or "default"), str(meta.get("name") or ""))
-        if key in wanted:
-            claim = copy.deepcopy(claim)
-            try:
-                run.admit_claim(claim)
-            except Refused as e:
-                refused.append((*key, e))
-                continue
-            volumes += _provide(claim, objects, provided)
-        kept.append(claim)
-    objects.by_kind["PersistentVolumeClaim"] = kept
-    lay_extra_objects(objects, volumes)
+    for claim in new:
+        claim = copy.deepcopy(claim)
+        try:
+            run.admit_claim(claim)
+        except Refused as e:
+            refused.append((*_claim_key(claim), e))
+            continue
+        lay_extra_objects(objects, [claim, *_provide(claim, objects, provided)])
     return refused, provided
+
+
+def _claim_key(claim: Dict) -> tuple[str, str]:
+    meta = claim.get("metadata") or {}
+    return str(meta.get("namespace") or "default"), str(meta.get("name") or "")
 
 
 def _admit_pod(run: Admission, pod: Dict, namespace: str | None, path: str) -> list[str]:

@@ -214,3 +214,18 @@ def test_an_immediate_claim_binds_the_smallest_matching_pv(tmp_path: Path) -> No
     step = data["results"][0]["explanation"]["steps"][0]
     assert step["selectedNode"] == "b"  # where PV "small" lies
     assert any("binds it to the matching PV small" in n for n in step["notes"]), step["notes"]
+
+
+def test_a_files_claim_over_its_storage_quota_is_not_created(tmp_path: Path) -> None:
+    quota = {"apiVersion": "v1", "kind": "ResourceQuota", "metadata": {"name": "storage", "namespace": "default"},
+             "spec": {"hard": {"requests.storage": "20Gi"}}}  # no status yet: counted from the namespace
+    used = pvc("old", "15Gi", storageClassName="gp3")
+    cluster = [node("a", "z1"), storage_class("gp3", default=True), used]
+    data_volume = [{"name": "data", "persistentVolumeClaim": {"claimName": "data"}}]
+    code, data = check(tmp_path, [*cluster, quota], pvc("data"), deployment("db", volumes=data_volume))
+    assert code == 1
+    by_kind = {r["kind"]: r for r in data["results"]}
+    assert by_kind["PersistentVolumeClaim"]["rejected"] == (
+        'persistentvolumeclaims "data" is forbidden: exceeded quota: storage, requested: requests.storage=10Gi, '
+        "used: requests.storage=15Gi, limited: requests.storage=20Gi")
+    assert 'persistentvolumeclaim "data" not found' in by_kind["Deployment"]["message"]
