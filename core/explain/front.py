@@ -144,7 +144,7 @@ def _provide(claim: Dict, objects: ClusterObjects, provided: dict[str, tuple[str
     """The PV controller's part for a new claim: bound (in place) to a matching or a
     provisioned PV, which is returned; nothing when the claim is left to the scheduler.
     Without ``apply`` (explain: the scheduler's first attempt) only the note is kept."""
-    from kschedx.core.explain.provision import FIRST_ATTEMPT, provide
+    from kschedx.core.explain.provision import provide
 
     done = provide(claim, objects)
     if done is None:
@@ -152,11 +152,11 @@ def _provide(claim: Dict, objects: ClusterObjects, provided: dict[str, tuple[str
     meta = claim.get("metadata") or {}
     key = f"{meta.get('namespace') or 'default'}/{meta.get('name')}"
     if not apply:
-        provided[key] = (f"{done.note.split(' (the first attempt')[0]}; {FIRST_ATTEMPT}", None)
+        provided[key] = (done.first_attempt_note(), None)
         return []
     claim.clear()
     claim.update(done.claim)
-    provided[key] = (done.note, done.choice)
+    provided[key] = (done.retry_note(), done.choice)
     return [done.volume]
 
 
@@ -165,12 +165,12 @@ def lay_extra_objects(objects: ClusterObjects, extra: list[Dict]) -> None:
     same name (a claim the PV controller bound, the volume it bound it to)."""
     for o in extra:
         kind = o.get("kind")
-        if kind in ("PersistentVolumeClaim", "PersistentVolume"):
-            meta = o.get("metadata") or {}
-            key = (meta.get("namespace"), meta.get("name"))
-            objects.by_kind[kind] = [c for c in objects.of(kind)
-                                     if ((c.get("metadata") or {}).get("namespace"),
-                                         (c.get("metadata") or {}).get("name")) != key]
+        if kind == "PersistentVolumeClaim":
+            key = _claim_key(o)
+            objects.by_kind[kind] = [c for c in objects.of(kind) if _claim_key(c) != key]
+        elif kind == "PersistentVolume":
+            name = (o.get("metadata") or {}).get("name")
+            objects.by_kind[kind] = [v for v in objects.of(kind) if (v.get("metadata") or {}).get("name") != name]
         objects.add(o)
 
 

@@ -64,6 +64,14 @@ class Provided:
     note: str
     choice: ZoneChoice | None = None
 
+    def retry_note(self) -> str:
+        """For the cycle after the binding."""
+        return f"{self.note} (the first attempt: {FIRST_CYCLE})"
+
+    def first_attempt_note(self) -> str:
+        """For the cycle before it."""
+        return f"{self.note}; {FIRST_ATTEMPT}"
+
 
 def _find(objects: ClusterObjects, kind: str, name: str) -> Dict | None:
     return next((o for o in objects.of(kind) if (o.get("metadata") or {}).get("name") == name), None)
@@ -179,8 +187,7 @@ def provide(claim_raw: Dict, objects: ClusterObjects) -> Provided | None:
         volume.setdefault("spec", {})["claimRef"] = _claim_ref(claim)
         volume["status"] = {"phase": "Bound"}
         capacity = (pv.spec.get("capacity") or {}).get("storage", "0")
-        note = (f"PVC {claim.key}: the PV controller binds it to the matching PV {pv.name} before the pod is "
-                f"scheduled again (the first attempt: {FIRST_CYCLE})")
+        note = f"PVC {claim.key}: the PV controller binds it to the matching PV {pv.name} before the pod is scheduled again"
         return Provided(_bind(claim_raw, pv.name, capacity), volume, note)
     if sc is None or not sc.provisioner or sc.provisioner == NO_PROVISIONER:
         return None
@@ -203,7 +210,7 @@ def provide(claim_raw: Dict, objects: ClusterObjects) -> Provided | None:
         choice = ZoneChoice(claim.key, segments)
         where = "; it may land in " + ", ".join(choice.describe(s) for s in segments)
     note = (f"PVC {claim.key} (class {sc.name}, Immediate): {sc.provisioner} provisions its volume {name} and the "
-            f"PV controller binds it before the pod is scheduled again{where} (the first attempt: {FIRST_CYCLE})")
+            f"PV controller binds it before the pod is scheduled again{where}")
     return Provided(_bind(claim_raw, name, storage), volume, note,
                     ZoneChoice(claim.key, segments) if len(segments) > 1 else None)
 
