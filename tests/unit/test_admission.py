@@ -14,14 +14,11 @@ from kschedx.core.errors import InputError
 from kschedx.core.load.admission import apply_defaults
 from kschedx.core.versions import SchedulerVersion
 
+from .helpers import cluster_objects as objects
+
 Dict = dict[str, Any]
 
 
-def objects(*objs: Dict) -> ClusterObjects:
-    out = ClusterObjects()
-    for o in objs:
-        out.add(o)
-    return out
 
 
 def pod(name: str = "p", ns: str = "default", **resources: Dict) -> Dict:

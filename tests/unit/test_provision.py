@@ -4,17 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from kschedx.core.api.objects import ClusterObjects
 from kschedx.core.explain.provision import provide
+
+from .helpers import cluster_objects as objects
 
 Dict = dict[str, Any]
 
 
-def objects(*objs: Dict) -> ClusterObjects:
-    out = ClusterObjects()
-    for o in objs:
-        out.add(o)
-    return out
 
 
 def sc(name: str, mode: str = "Immediate", provisioner: str = "disk.csi.example.com", **extra: Any) -> Dict:
