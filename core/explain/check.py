@@ -29,11 +29,20 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from kschedx.core.admission import Admission, Refused
 from kschedx.core.api.objects import ClusterObjects
 from kschedx.core.api.quantity import QuantityError
 from kschedx.core.api.selectors import SelectorError
 from kschedx.core.errors import InputError
-from kschedx.core.explain.front import Kept, Options, build_snapshot, explain_object, load_profiles, resolve_version
+from kschedx.core.explain.front import (
+    Kept,
+    Options,
+    admit_claims,
+    build_snapshot,
+    explain_object,
+    load_profiles,
+    resolve_version,
+)
 from kschedx.core.explain.replicas import hpa_status_as_applied
 from kschedx.core.explain.report import Explanation
 from kschedx.core.framework.shared_answers import share
@@ -68,6 +77,8 @@ class CheckEntry:
     # count alone on the cluster as loaded, and the earlier workloads whose pods took the room.
     alone: tuple[str, int] | None = None
     after: list[str] = field(default_factory=list)
+    # The API server refused to create the workload's pod or claim (admission): it does not run.
+    rejected: str | None = None
 
     @property
     def replicas(self) -> int:
@@ -119,6 +130,8 @@ class CheckEntry:
 
     @property
     def verdict(self) -> str:
+        if self.rejected is not None:
+            return UNSCHEDULABLE
         if self.error is not None or self.explanation is None:
             return ERROR
         if self.explanation.ok:
@@ -151,6 +164,8 @@ class CheckEntry:
     def _message(self) -> str:
         v = self.verdict
         e = self.explanation
+        if self.rejected is not None:
+            return f"doesn't run: {self.rejected}"
         if v == ERROR or e is None:
             return f"error: {self.error}"
         w = e.workload
@@ -194,6 +209,8 @@ class CheckEntry:
             out["alone"] = {"verdict": self.alone[0], "placed": self.alone[1], "notAfter": list(self.after)}
         if self.error is not None:
             out["error"] = self.error
+        if self.rejected is not None:
+            out["rejected"] = self.rejected
         if self.explanation is not None:
             out["explanation"] = self.explanation.to_json()
         return out
@@ -310,6 +327,7 @@ def check_paths(
     report.skipped_folders, report.excluded = walk.folders, walk.excluded
     todo: list[ManifestFile] = []
     overlay: list[Dict] = []
+    claim_files: dict[tuple[str, str], str] = {}
     for k, path in enumerate(files):
         report_progress(f"reading {path} ({k + 1} of {len(files)})", k, len(files))
         try:
@@ -318,6 +336,10 @@ def check_paths(
             report.entries.append(CheckEntry(path, error=str(e)))
             continue
         overlay.extend(manifest.overlay)
+        for o in manifest.overlay:
+            if o.get("kind") == "PersistentVolumeClaim":
+                meta = o.get("metadata") or {}
+                claim_files[(str(meta.get("namespace") or namespace or "default"), str(meta.get("name")))] = path
         if manifest.skipped is not None:
             report.skipped.append((path, manifest.skipped))
         else:
@@ -329,6 +351,14 @@ def check_paths(
     except InputError as e:
         report.entries.append(CheckEntry(", ".join(files), error=str(e)))
         return report
+    # The files' claims are created through admission (a default class, limits, quotas) and
+    # the PV controller (Immediate ones bound before their pods are scheduled). In a release
+    # the same admission goes on to the workloads, so their quota usage adds up.
+    admission = Admission(objects, options.version)
+    refusals, volumes = admit_claims(objects, report.overlaid, admission)
+    for ns, name, refusal in refusals:
+        report.entries.append(CheckEntry(claim_files.get((ns, name), ", ".join(files)), "PersistentVolumeClaim", ns,
+                                         name, rejected=refusal.detail))
     # One snapshot for every document.
     try:
         snapshot = build_snapshot(objects)
@@ -338,10 +368,10 @@ def check_paths(
     # share their node-local plugin answers (core/framework/shared_answers.py).
     share(snapshot)
     # Per-run context: state of the API server's admission that accumulates over the
-    # documents of one run (ResourceQuota usage). Its one object is created here and passed
-    # to every explain_object call as an optional keyword argument (key: the keyword's
-    # name); a workload checked alone on the cluster as loaded (_check_alone) gets none.
-    per_run: dict[str, Any] = {}
+    # documents of a release (ResourceQuota usage), passed to every explain_object call of
+    # the release; a document checked on its own (--separately, or a workload checked alone
+    # on the cluster as loaded by _check_alone) gets a fresh admission of its own.
+    per_run: dict[str, Any] = {} if separately else {"admission": admission}
     docs = _documents(todo, objects, namespace)
     if separately:
         # Each document lays its own objects over the shared snapshot and takes its placed
@@ -351,13 +381,15 @@ def check_paths(
             try:
                 entry.explanation = explain_object(obj, path, objects, namespace=namespace, options=options,
                                                    config=config, replicas="auto", source=source, snapshot=snapshot,
-                                                   **per_run)
+                                                   volumes=volumes, provide_volumes=True, **per_run)
+            except Refused as e:
+                entry.rejected = e.detail
             except InputError as e:
                 entry.error = str(e)
             report.entries.append(entry)
     else:
         report.entries.extend(_place_release(docs, objects, snapshot, per_run, namespace=namespace, options=options,
-                                             config=config, source=source))
+                                             config=config, source=source, volumes=volumes, provide_volumes=True))
     if not report.entries:
         files = [f"{f}: {why}" for f, why in report.skipped]
         if len(files) > 5:  # a whole repository's worth: the first few, then how many more
@@ -427,6 +459,8 @@ def _place_release(
         try:
             entry.explanation = explain_object(obj, path, current, replicas="auto", snapshot=snapshot, keep=run,
                                                **kwargs, **per_run)
+        except Refused as e:
+            entry.rejected = e.detail
         except InputError as e:
             entry.error = str(e)
         # What the workload added to the cluster's objects (its ReplicaSet or StatefulSet,

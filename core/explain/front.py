@@ -11,6 +11,8 @@ from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from kschedx.core.admission import Admission, Refused
+from kschedx.core.admission.priority import resolve_cluster_pod_priorities
 from kschedx.core.api.model import PodInfo
 from kschedx.core.api.objects import WORKLOAD_KINDS, ClusterObjects
 from kschedx.core.api.quantity import QuantityError
@@ -25,10 +27,10 @@ from kschedx.core.explain.whatif import Edits, apply_edits
 from kschedx.core.framework import shared_answers
 from kschedx.core.framework.interface import ReplicaMemo
 from kschedx.core.framework.replica_inc import ReplicaEngine
-from kschedx.core.framework.result import CycleResult
+from kschedx.core.framework.result import CycleResult, PreFilterOutcome
 from kschedx.core.framework.runtime import Framework
 from kschedx.core.gcpause import gc_paused, without_gc
-from kschedx.core.load.admission import admit, resolve_cluster_pod_priorities
+from kschedx.core.load.admission import apply_defaults, merge_affinity_label_keys
 from kschedx.core.load.apivalidation import check_manifest
 from kschedx.core.load.files import load_cluster
 from kschedx.core.load.manifest import IncomingPod, expand, pin_to_node, select_document
@@ -116,15 +118,173 @@ def prepare_pod(
     return prepare_object(obj, manifest, objects, namespace=namespace)
 
 
-def prepare_object(obj: Dict, path: str, objects: ClusterObjects, *, namespace: str | None = None) -> IncomingPod:
+def prepare_object(obj: Dict, path: str, objects: ClusterObjects, *, namespace: str | None = None,
+                   admission: Admission | None = None, version: SchedulerVersion | None = None,
+                   volumes: dict[str, tuple[str, Any]] | None = None, provide_volumes: bool = False
+                   ) -> IncomingPod:
+    """The pod the scheduler would receive for ``obj``: the pod its controller creates,
+    defaulted and admitted by ``admission`` (the run's; a new one over ``objects`` when not
+    given), with the claims a StatefulSet creates admitted too and bound as the PV
+    controller binds them. Quota is charged where pods are created (:func:`charge_quota`),
+    not here; a refusal raises :class:`~kschedx.core.admission.Refused` naming who asked
+    (FailedCreate). ``volumes``: what :func:`admit_claims` bound for the run's other claims.
+
+    ``provide_volumes``: the StatefulSet's new Immediate claims are bound first, as the PV
+    controller does before the pod's next attempt (``check``: will it run?); without it the
+    cycle is the scheduler's first attempt (``explain``, as kube-scheduler answers now) and a
+    note says what the PV controller will do."""
     check_manifest(obj, path)  # what the API server would refuse never reaches a cycle
-    inc = expand(obj, objects, path, namespace)
+    run = admission if admission is not None else Admission(objects, version)
+    owner = f"{obj.get('kind')} {(obj.get('metadata') or {}).get('name')}"
+
+    provided: dict[str, tuple[str, Any]] = dict(volumes or {})
+
+    def admit_claim(claim: Dict, pod_name: str) -> list[Dict]:
+        try:
+            run.admit_claim(claim)
+        except Refused as e:
+            claim_name = (claim.get("metadata") or {}).get("name")
+            raise e.reported(f"{owner}: FailedCreate: create Claim {claim_name} for Pod {pod_name} in {owner} "
+                             "failed error: ", path) from None
+        return _provide(claim, objects, provided, provide_volumes)
+
+    inc = expand(obj, objects, path, namespace, admit_claim)
     check_pod_shape(inc.pod, path)
+    inc.volumes_provided = provided
+    inc.warnings.extend(_admit_pod(run, inc.pod, namespace, path))
+    inc.admission = run
+    ordinal_pod = inc.ordinal_pod
+    if ordinal_pod is not None:
+        def admitted_ordinal_pod(ordinal: int) -> tuple[Dict, list[Dict]]:
+            pod, claims = ordinal_pod(ordinal)
+            _admit_pod(run, pod, namespace, path)
+            return pod, claims
+
+        inc.ordinal_pod = admitted_ordinal_pod
+    return inc
+
+
+def _provide(claim: Dict, objects: ClusterObjects, provided: dict[str, tuple[str, Any]], apply: bool = True
+             ) -> list[Dict]:
+    """The PV controller's part for a new claim: bound (in place) to a matching or a
+    provisioned PV, which is returned; nothing when the claim is left to the scheduler.
+    Without ``apply`` (explain: the scheduler's first attempt) only the note is kept."""
+    from kschedx.core.explain.provision import provide
+
+    done = provide(claim, objects)
+    if done is None:
+        return []
+    meta = claim.get("metadata") or {}
+    key = f"{meta.get('namespace') or 'default'}/{meta.get('name')}"
+    if not apply:
+        provided[key] = (done.first_attempt_note(), None)
+        return []
+    claim.clear()
+    claim.update(done.claim)
+    provided[key] = (done.retry_note(), done.choice)
+    return [done.volume]
+
+
+def lay_extra_objects(objects: ClusterObjects, extra: list[Dict]) -> None:
+    """Add a document's own objects; a claim or volume it holds replaces the stored one of the
+    same name (a claim the PV controller bound, the volume it bound it to)."""
+    for o in extra:
+        kind = o.get("kind")
+        if kind == "PersistentVolumeClaim":
+            key = _claim_key(o)
+            objects.by_kind[kind] = [c for c in objects.of(kind) if _claim_key(c) != key]
+        elif kind == "PersistentVolume":
+            name = (o.get("metadata") or {}).get("name")
+            objects.by_kind[kind] = [v for v in objects.of(kind) if (v.get("metadata") or {}).get("name") != name]
+        objects.add(o)
+
+
+def admit_claims(objects: ClusterObjects, applied: list[str], run: Admission
+                 ) -> tuple[list[tuple[str, str, Refused]], dict[str, tuple[str, Any]]]:
+    """The PersistentVolumeClaims among ``applied`` (KIND/NS/NAME, as lay_over names what it
+    laid over), created as ``kubectl apply`` creates them: each is admitted and handed to the
+    PV controller (a copy replaces it in ``objects``, with the PV it is bound to); a refused
+    claim is not created. Returns the refusals (namespace, name, Refused) and what the PV
+    controller did per claim (for ``prepare_object(volumes=...)``)."""
+    wanted = {tuple(a.split("/")[1:]) for a in applied if a.startswith("PersistentVolumeClaim/")}
+    provided: dict[str, tuple[str, Any]] = {}
+    if not wanted:
+        return [], provided
+    # Not created yet: the quotas' usage, counted for one without status, leaves them out.
+    stored = objects.of("PersistentVolumeClaim")
+    new = [c for c in stored if _claim_key(c) in wanted]
+    objects.by_kind["PersistentVolumeClaim"] = [c for c in stored if _claim_key(c) not in wanted]
+    refused: list[tuple[str, str, Refused]] = []
+    for claim in new:
+        claim = copy.deepcopy(claim)
+        try:
+            run.admit_claim(claim)
+        except Refused as e:
+            refused.append((*_claim_key(claim), e))
+            continue
+        lay_extra_objects(objects, [claim, *_provide(claim, objects, provided)])
+    return refused, provided
+
+
+def _claim_key(claim: Dict) -> tuple[str, str]:
+    meta = claim.get("metadata") or {}
+    return str(meta.get("namespace") or "default"), str(meta.get("name") or "")
+
+
+def _admit_pod(run: Admission, pod: Dict, namespace: str | None, path: str) -> list[str]:
+    """API defaulting, the mutating and validating admission plugins (quota apart), then the
+    registry's matchLabelKeys merge."""
+    apply_defaults(pod, namespace)
+    meta = pod.get("metadata") or {}
     try:
-        inc.warnings.extend(admit(inc.pod, objects, namespace))
+        if meta.get("uid") and meta.get("creationTimestamp"):
+            warnings = run.admit_stored_pod(pod)
+        else:
+            warnings = run.admit_pod(pod, charge_quota=False)
+    except Refused as e:
+        raise failed_create(e, pod, path) from None
     except InputError as e:
         raise InputError(e.detail, path=path) from None
-    return inc
+    merge_affinity_label_keys(pod)
+    return warnings
+
+
+def failed_create(e: Refused, pod: Dict, path: str) -> Refused:
+    """The refusal as the pod's creator reports it: a controller's FailedCreate event, or
+    the API server's answer to a Pod created by hand."""
+    owner = next((r for r in (pod.get("metadata") or {}).get("ownerReferences") or [] if r.get("controller")), None)
+    if owner is None:
+        return e.reported("", path)
+    who = f"{owner.get('kind')} {owner.get('name')}"
+    if owner.get("kind") == "StatefulSet":
+        pod_name = (pod.get("metadata") or {}).get("name")
+        return e.reported(f"{who}: FailedCreate: create Pod {pod_name} in {who} failed error: ", path)
+    return e.reported(f"{who}: FailedCreate: Error creating: ", path)
+
+
+def charge_quota(incoming: IncomingPod, pod: Dict, path: str) -> None:
+    """Count one created pod against its namespace's quotas (raises Refused when over)."""
+    run: Admission | None = incoming.admission
+    if run is None:
+        return
+    try:
+        run.charge_pod(pod)
+    except Refused as e:
+        raise failed_create(e, pod, path) from None
+
+
+def rejected_result(pod: Dict, message: str, snapshot: Snapshot, profile: Profile,
+                    options: Options | None) -> CycleResult:
+    """A copy the API server refused: no cycle ran; its FitError line is the refusal."""
+    meta = pod.get("metadata") or {}
+    version = options.version.name if options is not None and options.version is not None else "v1.35"
+    return CycleResult(
+        kubernetes_version=version, profile=profile.scheduler_name,
+        pod=f"{meta.get('namespace') or 'default'}/{meta.get('name')}",
+        pod_priority=int((pod.get("spec") or {}).get("priority") or 0), num_all_nodes=len(snapshot.nodes()),
+        pre_filter=PreFilterOutcome(), nodes={}, score_plugins=[], totals={}, best_nodes=[],
+        selected_node=None, single_feasible_node=False, fit_error=message, error=message,
+    )
 
 
 def resolve_version(options: Options | None, objects: ClusterObjects, source: str = "the cluster") -> Options:
@@ -156,8 +316,7 @@ def build_snapshot(objects: ClusterObjects, incoming: IncomingPod | None = None)
     # caller's objects may serve further runs (check, the next document).
     objects = objects.copy()
     if incoming is not None and incoming.extra_objects:
-        for o in incoming.extra_objects:
-            objects.add(o)
+        lay_extra_objects(objects, incoming.extra_objects)
     with gc_paused():
         return Snapshot(objects)
 
@@ -263,6 +422,15 @@ def _finish(
                 0, f"{verdict.plugin} filtered it out: {'; '.join(verdict.reasons) or '(no reason given)'}"
             )
     result.notes.append(incoming.rule)
+    result.notes.extend(incoming.notes)
+    if incoming.volumes_provided:
+        from kschedx.core.explain.provision import zone_warnings
+
+        claims = [f"{pod.namespace}/{v['persistentVolumeClaim']['claimName']}" for v in pod.spec.get("volumes") or []
+                  if isinstance((v or {}).get("persistentVolumeClaim"), dict)]
+        done = [incoming.volumes_provided[c] for c in claims if c in incoming.volumes_provided]
+        result.notes.extend(note for note, _ in done)
+        result.warnings.extend(zone_warnings(result, snapshot, [choice for _, choice in done if choice is not None]))
     if options.version_note:
         result.notes.append(options.version_note)
     result.warnings.extend(incoming.warnings)
@@ -369,9 +537,9 @@ def explain_files(
     """Explain one manifest against cluster dump files (the default profile without ``config``)."""
     objects = load_cluster_files(cluster)
     obj = select_document(manifest, doc)
-    incoming = prepare_object(obj, manifest, objects, namespace=namespace)
-    plan = plan_workload(obj, incoming, objects)
     options = resolve_version(options, objects, ", ".join(cluster))
+    incoming = prepare_object(obj, manifest, objects, namespace=namespace, version=options.version)
+    plan = plan_workload(obj, incoming, objects)
     profiles, options = load_profiles(config, options)
     profile = select_profile(incoming.pod, options.profile if options else None, profiles,
                              options.version if options else None)
@@ -437,9 +605,16 @@ def explain_object(
     source: str = "the cluster",
     snapshot: Snapshot | None = None,
     keep: Kept | None = None,
+    admission: Admission | None = None,
+    volumes: dict[str, tuple[str, Any]] | None = None,
+    provide_volumes: bool = False,
 ) -> Explanation:
     """One pod-bearing object: one cycle, the replica steps, or (for a DaemonSet) one
     pinned cycle per node.
+
+    ``admission``: the run's (quota usage of earlier objects counts); a new one otherwise.
+    ``volumes``: what the PV controller did with the run's claims (:func:`admit_claims`);
+    ``provide_volumes``: see :func:`prepare_object`.
 
     ``snapshot``, when given, is a snapshot of ``objects`` to run on instead of building a
     new one (``check`` builds one for all its documents): the document's own objects are
@@ -449,19 +624,22 @@ def explain_object(
     and ``keep`` lists the pods.
     """
     obj, replicas_from = resolve_replica_count(obj, objects, namespace)
-    incoming = prepare_object(obj, path, objects, namespace=namespace)
+    options = resolve_version(options, objects, source)
+    incoming = prepare_object(obj, path, objects, namespace=namespace, admission=admission, version=options.version,
+                              volumes=volumes, provide_volumes=provide_volumes)
     if replicas_from:
         incoming.rule += f"; {replicas_from}"
     plan = plan_workload(obj, incoming, objects)
     if plan is not None and replicas_from:
         plan.note = f"{replicas_from}; {plan.note}" if plan.note else replicas_from
-    options = resolve_version(options, objects, source)
     profiles, options = load_profiles(config, options)
     profile = select_profile(incoming.pod, options.profile if options else None, profiles,
                              options.version if options else None)
     if snapshot is None:
         # Identity: the scheduler never has the pod it schedules in its cache.
         objects, current = existing.take_out(objects, incoming.pod)
+        if current is not None:
+            incoming.admission = None  # a pod that exists was counted in its quotas already
         try:
             snapshot = build_snapshot(objects, incoming)
         except (QuantityError, SelectorError) as e:
@@ -472,8 +650,7 @@ def explain_object(
         return existing.annotate(out, current, snapshot, source, profiles)
     base_objects = snapshot.objects
     snapshot.objects = objects.copy()
-    for o in incoming.extra_objects:
-        snapshot.objects.add(o)
+    lay_extra_objects(snapshot.objects, incoming.extra_objects)
     added: list[PodInfo] = []
     if keep is not None and plan is not None:
         # The pods the controller deletes stay deleted (taken_out finds them gone).
@@ -482,6 +659,8 @@ def explain_object(
     raw: Dict | None = None
     try:
         raw = existing.find_existing(objects, incoming.pod)
+        if raw is not None:
+            incoming.admission = None  # a pod that exists was counted in its quotas already
         with existing.detached(snapshot, raw) if raw is not None else nullcontext() as current:
             out = _explain_on(snapshot, incoming, profile, options, path, replicas, edit_lines or [], added, plan)
             if keep is not None and out.mode == "daemonset":
@@ -559,6 +738,8 @@ def _explain_on(
         if incoming.daemonset:
             out = _explain_daemonset(snapshot, incoming, profile, options, path, edit_lines, plan)
         elif replicas is None and (plan is None or incoming.ordinal_pod is None):
+            if plan is None or plan.to_place > 0:
+                charge_quota(incoming, incoming.pod, path)
             out = Explanation("single", [run(snapshot, incoming, profile, options, path)], edit_lines)
         else:
             count = 1 if replicas is None else resolve_count(plan, replicas, resolve_replicas(replicas, incoming))
@@ -686,7 +867,15 @@ def run_replicas(
             meta["name"] = f"{base_name}-{i}"
             meta["uid"] = f"kschedx-replica-{base_name}-{i}"
         step_in = IncomingPod(pod_dict, incoming.source_kind, incoming.source_name, incoming.rule,
-                              warnings=list(incoming.warnings) if i == 0 else [])
+                              warnings=list(incoming.warnings) if i == 0 else [], notes=list(incoming.notes),
+                              volumes_provided=incoming.volumes_provided)
+        try:
+            charge_quota(incoming, pod_dict, path)
+        except Refused as e:
+            if i == 0:
+                raise  # nothing is created: the workload does not run
+            steps.append(rejected_result(pod_dict, e.detail, snapshot, profile, options))
+            break
         result = run(snapshot, step_in, profile, options, path, memo)
         steps.append(result)
         if result.selected_node is None:
@@ -702,13 +891,17 @@ def run_replicas(
 
 
 def _add_claims(objects: ClusterObjects, claims: list[Dict]) -> None:
-    """Add the claims the cluster doesn't hold yet (a StatefulSet copy's new PVCs)."""
+    """Add the claims the cluster doesn't hold yet (a StatefulSet copy's new PVCs, and the
+    volumes the PV controller bound them to)."""
     if not claims:
         return
-    have = {((c.get("metadata") or {}).get("namespace"), (c.get("metadata") or {}).get("name"))
-            for c in objects.of("PersistentVolumeClaim")}
+
+    def key(o: Dict) -> tuple[Any, Any, Any]:
+        return o.get("kind"), (o.get("metadata") or {}).get("namespace"), (o.get("metadata") or {}).get("name")
+
+    have = {key(o) for kind in ("PersistentVolumeClaim", "PersistentVolume") for o in objects.of(kind)}
     for c in claims:
-        if (c["metadata"].get("namespace"), c["metadata"].get("name")) not in have:
+        if key(c) not in have:
             objects.add(c)
 
 

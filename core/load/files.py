@@ -43,7 +43,8 @@ CLUSTER_KINDS = frozenset(
         "CSINode", "CSIDriver", "CSIStorageCapacity", "Service", "ReplicaSet", "StatefulSet", "ReplicationController",
         "PodDisruptionBudget", "PriorityClass", "ResourceSlice", "ResourceClaim", "DeviceClass",
         "ResourceClaimTemplate", "Deployment", "DaemonSet", "Job", "CronJob", "ControllerRevision",
-        "HorizontalPodAutoscaler",  # sets a workload's replica count (core/explain/replicas.py)
+        # Read by admission (core/admission) and the controllers' replica counts.
+        "LimitRange", "ResourceQuota", "RuntimeClass", "HorizontalPodAutoscaler",
         # Not read by the scheduler: kept for `pending` (the pods' FailedScheduling Events).
         "Event",
     }

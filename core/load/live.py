@@ -70,6 +70,10 @@ RESOURCES: tuple[tuple[str, str, str], ...] = (
     ("ResourceClaim", "resource.k8s.io/v1", "/apis/resource.k8s.io/v1/resourceclaims"),
     ("ResourceClaimTemplate", "resource.k8s.io/v1", "/apis/resource.k8s.io/v1/resourceclaimtemplates"),
     ("DeviceClass", "resource.k8s.io/v1", "/apis/resource.k8s.io/v1/deviceclasses"),
+    ("LimitRange", "v1", "/api/v1/limitranges"),
+    ("ResourceQuota", "v1", "/api/v1/resourcequotas"),
+    ("RuntimeClass", "node.k8s.io/v1", "/apis/node.k8s.io/v1/runtimeclasses"),
+    ("HorizontalPodAutoscaler", "autoscaling/v2", "/apis/autoscaling/v2/horizontalpodautoscalers"),
 )
 REQUIRED_KINDS = frozenset({"Node", "Pod"})
 PAGE_SIZE = 500
@@ -91,6 +95,10 @@ _WITHOUT = {
     "DaemonSet": "a DaemonSet manifest is not matched with the one that runs",
     "Job": "a Job manifest is not matched with the one that runs",
     "ControllerRevision": "a running DaemonSet's pods all count as of its current template",
+    "LimitRange": "admission applies no LimitRange defaults or limits",
+    "ResourceQuota": "admission checks no ResourceQuota",
+    "RuntimeClass": "a RuntimeClass's overhead and scheduling are not applied to the pods naming it",
+    "HorizontalPodAutoscaler": "replica counts ignore HorizontalPodAutoscalers",
     "Event": "no pending pod is compared with its FailedScheduling events",
 }
 

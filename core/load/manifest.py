@@ -56,6 +56,14 @@ class IncomingPod:
     # the ordinals its copies take (None: 0 … N-1).
     ordinal_pod: Callable[[int], tuple[Dict, list[Dict]]] | None = None
     ordinals: list[int] | None = None
+    # The run's admission (core/admission.Admission) that admitted the pod: each copy the
+    # controller creates is charged against the namespace's quotas there.
+    admission: Any = None
+    # What the controllers did besides creating the pod (volumes bound or provisioned).
+    notes: list[str] = field(default_factory=list)
+    # Per claim (NS/NAME) the PV controller bound before the pod's cycle: what happened and
+    # where a provisioned volume may lie (core/explain/provision.py).
+    volumes_provided: dict[str, tuple[str, Any]] = field(default_factory=dict)
 
 
 def select_document(path: str, doc_name: str | None) -> Dict:
@@ -130,25 +138,17 @@ def _pod_from_template(tpl: Dict, ns: str, name: str) -> Dict:
     return {"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": tpl["spec"], "status": {"phase": "Pending"}}
 
 
-def _default_storage_class(objects: ClusterObjects) -> str | None:
-    defaults: list[tuple[str, str]] = []
-    for sc in objects.of("StorageClass"):
-        m = sc.get("metadata") or {}
-        ann = m.get("annotations") or {}
-        if ann.get("storageclass.kubernetes.io/is-default-class") == "true" or ann.get(
-            "storageclass.beta.kubernetes.io/is-default-class"
-        ) == "true":
-            defaults.append((str(m.get("creationTimestamp") or ""), str(m.get("name") or "")))
-    if not defaults:
-        return None
-    # DefaultStorageClass admission picks the newest default class; among equally new ones
-    # the first by name. (RFC 3339 UTC timestamps of the API order as strings.)
-    newest = max(ts for ts, _ in defaults)
-    return min(name for ts, name in defaults if ts == newest)
+ClaimAdmitter = Callable[[Dict, str], list[Dict]]
 
 
-def expand(obj: Dict, objects: ClusterObjects, path: str, namespace: str | None) -> IncomingPod:
-    """The pod a controller would create for ``obj`` (a copy; ``obj`` is untouched)."""
+def expand(obj: Dict, objects: ClusterObjects, path: str, namespace: str | None,
+           admit_claim: ClaimAdmitter | None = None) -> IncomingPod:
+    """The pod a controller would create for ``obj`` (a copy; ``obj`` is untouched).
+
+    ``admit_claim(claim, pod_name)``, when given, creates each claim a StatefulSet's
+    controller creates: API-server admission (the default StorageClass, quotas) and what
+    the PV controller does with it; it changes the claim in place, may raise, and returns
+    the objects created with it (a PersistentVolume bound to it)."""
     obj = copy.deepcopy(obj)
     kind = obj.get("kind") or ""
     meta = obj.get("metadata") or {}
@@ -199,7 +199,7 @@ def expand(obj: Dict, objects: ClusterObjects, path: str, namespace: str | None)
         return inc
 
     if kind == "StatefulSet":
-        return _statefulset(obj, objects, path, ns, name)
+        return _statefulset(obj, objects, path, ns, name, admit_claim)
 
     if kind == "Job":
         tpl = _template(obj, path, "spec", "template")
@@ -298,18 +298,26 @@ def _same_template(a: Dict, b: Dict) -> bool:
     return norm(a) == norm(b)
 
 
-def _statefulset(obj: Dict, objects: ClusterObjects, path: str, ns: str, name: str) -> IncomingPod:
+def _statefulset(obj: Dict, objects: ClusterObjects, path: str, ns: str, name: str,
+                 admit_claim: ClaimAdmitter | None) -> IncomingPod:
     spec = obj.get("spec") or {}
     tpl = _template(obj, path, "spec", "template")
     uid = (obj.get("metadata") or {}).get("uid") or _uid("StatefulSet", ns, name)
     for vct in spec.get("volumeClaimTemplates") or []:
         if not (vct.get("metadata") or {}).get("name"):
             raise InputError(f"StatefulSet {name!r} has a volumeClaimTemplate without a name", path=path)
-    default_sc: list[str] = []
+    # Each ordinal's claims are created (and admitted) once, however often its pod is asked for.
+    made: dict[int, list[Dict]] = {}
 
     def ordinal_pod(ordinal: int) -> tuple[Dict, list[Dict]]:
-        pod, claims = _statefulset_pod(spec, tpl, objects, ns, name, uid, ordinal, default_sc)
-        return pod, claims
+        pod, claims = _statefulset_pod(spec, tpl, objects, ns, name, uid, ordinal)
+        if ordinal not in made:
+            created = list(claims)
+            if admit_claim is not None:
+                for claim in claims:
+                    created += admit_claim(claim, pod["metadata"]["name"])
+            made[ordinal] = created
+        return pod, made[ordinal]
 
     pod, claims = ordinal_pod(0)
     inc = IncomingPod(pod, "StatefulSet", name, f"StatefulSet: pod {name}-0")
@@ -322,14 +330,14 @@ def _statefulset(obj: Dict, objects: ClusterObjects, path: str, ns: str, name: s
         inc.extra_objects.append(owner)
         inc.rule += ", owned by the StatefulSet (added to the snapshot)"
     inc.extra_objects.extend(claims)
-    if claims:
-        inc.rule += "; new Pending PVC(s) " + ", ".join(c["metadata"]["name"] for c in claims)
+    pvcs = [c["metadata"]["name"] for c in claims if c.get("kind") == "PersistentVolumeClaim"]
+    if pvcs:
+        inc.rule += "; new PVC(s) " + ", ".join(pvcs)
     return inc
 
 
 def _statefulset_pod(
     spec: Dict, tpl: Dict, objects: ClusterObjects, ns: str, name: str, uid: str, ordinal: int,
-    default_sc: list[str],
 ) -> tuple[Dict, list[Dict]]:
     """The StatefulSet's pod NAME-ordinal and the claims TEMPLATE-NAME-ordinal it mounts
     that the cluster doesn't have yet (Pending, as the controller creates them)."""
@@ -355,13 +363,6 @@ def _statefulset_pod(
             continue
         pvc_spec = copy.deepcopy(vct.get("spec") or {})
         annotations = dict(vmeta.get("annotations") or {})
-        # DefaultStorageClass admission fills only a claim that names no class at all: an
-        # explicit "" (or the beta class annotation) is a choice and stays.
-        if pvc_spec.get("storageClassName") is None and "volume.beta.kubernetes.io/storage-class" not in annotations:
-            if not default_sc:
-                default_sc.append(_default_storage_class(objects) or "")
-            if default_sc[0]:
-                pvc_spec["storageClassName"] = default_sc[0]
         pvc_labels = dict(vmeta.get("labels") or {})
         pvc_labels.update(sel_labels)
         pvc_meta: Dict = {"name": claim, "namespace": ns, "labels": pvc_labels, "uid": _uid("PVC", ns, claim)}

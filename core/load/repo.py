@@ -29,7 +29,7 @@ Dict = dict[str, Any]
 OVERLAY_KINDS = frozenset(CLUSTER_KINDS - set(WORKLOAD_KINDS) - {"Node", "Pod"})
 
 CLUSTER_SCOPED = frozenset({"Namespace", "PersistentVolume", "StorageClass", "CSINode", "CSIDriver",
-                            "PriorityClass", "ResourceSlice", "DeviceClass"})
+                            "PriorityClass", "ResourceSlice", "DeviceClass", "RuntimeClass"})
 
 
 @dataclass

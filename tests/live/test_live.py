@@ -273,3 +273,23 @@ def test_a_snapshot_keeps_each_pending_pods_latest_failed_scheduling_event(tmp_p
     offline = run("pending", "--snapshot", str(snap), "-o", "json")
     assert json.loads(offline.stdout) == json.loads(live.stdout)
     assert json.loads(offline.stdout)["eventsCompared"] == 2
+
+
+def test_admission_objects_are_listed_live(tmp_path: Path, certs: tuple[Path, Path, Path]) -> None:
+    """LimitRanges, ResourceQuotas and RuntimeClasses are read from the live cluster and used by
+    admission; without the permission to list them, a warning says what is left out."""
+    objects = [o for o, _line in load_objects(str(CLUSTER))]
+    quota = {"apiVersion": "v1", "kind": "ResourceQuota", "metadata": {"name": "cap", "namespace": "shop"},
+             "spec": {"hard": {"pods": "1"}}, "status": {"hard": {"pods": "1"}, "used": {"pods": "1"}}}
+    with FakeAPIServer([*objects, quota], certs) as srv:
+        kc = kubeconfig(tmp_path / "kc", srv, certs[0])
+        res = run("explain", WEB, "--kubeconfig", str(kc))
+        assert res.exit_code == 2
+        assert "exceeded quota: cap, requested: pods=1, used: pods=1, limited: pods=1" in " ".join(res.output.split())
+        assert "/api/v1/resourcequotas" in [p for p, _q in srv.requests]
+        srv.forbidden = {"resourcequotas", "limitranges"}
+        res = run("explain", WEB, "--kubeconfig", str(kc), "-o", "json")
+        assert res.exit_code == 0, res.output
+        warnings = json.loads(res.stdout)["warnings"]
+        assert "no permission to list resourcequotas: admission checks no ResourceQuota" in warnings
+        assert "no permission to list limitranges: admission applies no LimitRange defaults or limits" in warnings

@@ -70,11 +70,15 @@ def pod(
     }
 
 
-def snapshot(*objs: Dict) -> Snapshot:
+def cluster_objects(*objs: Dict) -> ClusterObjects:
     objects = ClusterObjects()
     for o in objs:
         objects.add(o)
-    return Snapshot(objects)
+    return objects
+
+
+def snapshot(*objs: Dict) -> Snapshot:
+    return Snapshot(cluster_objects(*objs))
 
 
 def framework(snap: Snapshot) -> Framework:

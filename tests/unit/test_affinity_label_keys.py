@@ -14,8 +14,7 @@ import copy
 from typing import Any
 
 from kschedx.core.api.model import PodInfo
-from kschedx.core.api.objects import ClusterObjects
-from kschedx.core.load.admission import admit, merge_affinity_label_keys
+from kschedx.core.load.admission import merge_affinity_label_keys
 
 from .helpers import cycle, node, pod, snapshot
 
@@ -63,7 +62,7 @@ def test_admission_merges_preferred_terms_too() -> None:
     term = {"labelSelector": {"matchLabels": {"app": "web"}}, "topologyKey": HOST, "matchLabelKeys": ["version"]}
     p["spec"]["affinity"] = {"podAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
         {"weight": 10, "podAffinityTerm": term}]}}
-    admit(p, ClusterObjects())
+    merge_affinity_label_keys(p)
     assert term["labelSelector"]["matchExpressions"] == [{"key": "version", "operator": "In", "values": ["2"]}]
 
 

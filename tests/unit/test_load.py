@@ -4,9 +4,9 @@ from pathlib import Path
 
 import pytest
 
+from kschedx.core.admission import Admission
 from kschedx.core.api.objects import ClusterObjects
 from kschedx.core.errors import InputError
-from kschedx.core.load.admission import admit
 from kschedx.core.load.files import load_cluster, load_objects
 from kschedx.core.load.manifest import expand, select_document
 
@@ -141,7 +141,8 @@ def test_statefulset_pod_and_pvc() -> None:
             "volumeClaimTemplates": [{"metadata": {"name": "data"}, "spec": {"resources": {"requests": {"storage": "1Gi"}}}}],
         },
     }
-    inc = expand(sts, objects, "s.yaml", None)
+    run = Admission(objects)
+    inc = expand(sts, objects, "s.yaml", None, lambda claim, pod: run.admit_claim(claim))
     assert inc.pod["metadata"]["name"] == "db-0"
     labels = inc.pod["metadata"]["labels"]
     assert labels["statefulset.kubernetes.io/pod-name"] == "db-0"
@@ -169,26 +170,3 @@ def test_pod_with_node_name_is_unbound_with_warning() -> None:
     assert "nodeName" not in inc.pod["spec"]
     assert inc.bound_node == "n1"
     assert inc.warnings
-
-
-def test_admission_priority_and_tolerations() -> None:
-    objects = ClusterObjects()
-    objects.add({"kind": "PriorityClass", "metadata": {"name": "low"}, "value": 10, "globalDefault": True})
-    objects.add({"kind": "PriorityClass", "metadata": {"name": "lower"}, "value": 5, "globalDefault": True})
-    objects.add({"kind": "PriorityClass", "metadata": {"name": "high"}, "value": 1000, "preemptionPolicy": "Never"})
-    pod = {"metadata": {"name": "p"}, "spec": {"containers": []}}
-    admit(pod, objects)
-    assert pod["spec"]["priority"] == 5  # the lowest of several global defaults
-    assert pod["metadata"]["namespace"] == "default"
-    keys = {t["key"] for t in pod["spec"]["tolerations"]}
-    assert keys == {"node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable"}
-    pod2 = {"metadata": {"name": "p"}, "spec": {"priorityClassName": "high", "tolerations": [{"operator": "Exists"}]}}
-    admit(pod2, objects, "ns1")
-    assert pod2["spec"]["priority"] == 1000
-    assert pod2["spec"]["preemptionPolicy"] == "Never"
-    assert len(pod2["spec"]["tolerations"]) == 1  # a wildcard toleration already covers both
-    pod3 = {"metadata": {"name": "p"}, "spec": {"priorityClassName": "system-node-critical"}}
-    admit(pod3, ClusterObjects())
-    assert pod3["spec"]["priority"] == 2000001000
-    with pytest.raises(InputError, match="no PriorityClass"):
-        admit({"metadata": {}, "spec": {"priorityClassName": "nope"}}, ClusterObjects())

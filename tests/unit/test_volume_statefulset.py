@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kschedx.core.admission import Admission
 from kschedx.core.api.objects import ClusterObjects
 from kschedx.core.config.profile import default_profile
 from kschedx.core.explain.front import build_snapshot, pod_info, run
@@ -44,6 +45,12 @@ def _sts(template_spec: dict[str, Any] | None = None, annotations: dict[str, str
     }
 
 
+def _expand(sts: dict[str, Any], objects: ClusterObjects, path: str) -> Any:
+    """The controller's pod and claims, the claims admitted as the API server does it."""
+    run = Admission(objects)
+    return expand(sts, objects, path, None, lambda claim, pod: run.admit_claim(claim))
+
+
 def _objects(*objs: dict[str, Any]) -> ClusterObjects:
     out = ClusterObjects()
     for o in objs:
@@ -57,7 +64,7 @@ def _claims(inc: Any) -> list[dict[str, Any]]:
 
 def test_claim_volume_first_and_pending_claim_with_selector_labels() -> None:
     objects = _objects(storage_class("gp3", default=True))
-    inc = expand(_sts(), objects, "sts.yaml", None)
+    inc = _expand(_sts(), objects, "sts.yaml")
     assert inc.pod["metadata"]["name"] == "db-0"
     assert [v["name"] for v in inc.pod["spec"]["volumes"]] == ["data", "config"]
     assert inc.pod["spec"]["volumes"][0]["persistentVolumeClaim"] == {"claimName": "data-db-0"}
@@ -77,16 +84,16 @@ def test_default_class_choice_and_explicit_classes() -> None:
         storage_class("plain"),
     )
     # The newest default class wins; among equally new ones the first by name.
-    assert _claims(expand(_sts(), objects, "sts.yaml", None))[0]["spec"]["storageClassName"] == "new-a"
+    assert _claims(_expand(_sts(), objects, "sts.yaml"))[0]["spec"]["storageClassName"] == "new-a"
     # An explicit empty class is a choice: no default is filled in.
     spec = {"accessModes": ["ReadWriteOnce"], "storageClassName": ""}
-    assert _claims(expand(_sts(spec), objects, "sts.yaml", None))[0]["spec"]["storageClassName"] == ""
+    assert _claims(_expand(_sts(spec), objects, "sts.yaml"))[0]["spec"]["storageClassName"] == ""
     # So is the beta class annotation, which the claim keeps.
-    claim = _claims(expand(_sts(annotations={"volume.beta.kubernetes.io/storage-class": "plain"}), objects, "x", None))[0]
+    claim = _claims(_expand(_sts(annotations={"volume.beta.kubernetes.io/storage-class": "plain"}), objects, "x"))[0]
     assert "storageClassName" not in claim["spec"]
     assert claim["metadata"]["annotations"] == {"volume.beta.kubernetes.io/storage-class": "plain"}
     # No default class at all: the claim keeps no class.
-    assert "storageClassName" not in _claims(expand(_sts(), _objects(), "sts.yaml", None))[0]["spec"]
+    assert "storageClassName" not in _claims(_expand(_sts(), _objects(), "sts.yaml"))[0]["spec"]
 
 
 def test_existing_claim_is_reused() -> None:
@@ -96,14 +103,14 @@ def test_existing_claim_is_reused() -> None:
         "metadata": {"name": "data-db-0", "namespace": "prod"},
         "spec": {"storageClassName": "gp3"},
     }
-    inc = expand(_sts(), _objects(storage_class("gp3", default=True), existing), "sts.yaml", None)
+    inc = _expand(_sts(), _objects(storage_class("gp3", default=True), existing), "sts.yaml")
     assert _claims(inc) == []
     assert inc.pod["spec"]["volumes"][0]["persistentVolumeClaim"] == {"claimName": "data-db-0"}
 
 
 def _explain(*objs: dict[str, Any]) -> Any:
     objects = _objects(node("a"), node("b"), *objs)
-    inc = expand(_sts(), objects, "sts.yaml", None)
+    inc = _expand(_sts(), objects, "sts.yaml")
     snap = build_snapshot(objects, inc)
     return run(snap, inc, default_profile(REGISTRY), path="sts.yaml"), pod_info(inc)
 
