@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kschedx.core.admission import Admission, Refused
+from kschedx.core.admission.priority import priority_classes, resolve_priority
 from kschedx.core.api.objects import ClusterObjects
 from kschedx.core.api.quantity import QuantityError
 from kschedx.core.api.selectors import SelectorError
@@ -47,7 +48,6 @@ from kschedx.core.explain.replicas import hpa_status_as_applied
 from kschedx.core.explain.report import Explanation
 from kschedx.core.framework.shared_answers import share
 from kschedx.core.gcpause import without_gc_frozen
-from kschedx.core.load.admission import priority_classes, resolve_priority
 from kschedx.core.load.repo import ManifestFile, lay_over, read_manifest, walk_repository
 from kschedx.core.progress import report as report_progress
 from kschedx.core.snapshot import Snapshot
