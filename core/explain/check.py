@@ -432,7 +432,7 @@ def _priority(obj: Dict, classes: dict[str, Dict]) -> int:
     unknown: the document's own run then reports the rejection)."""
     try:
         return resolve_priority(dict(_pod_spec(obj)), classes)[0]
-    except (InputError, TypeError, ValueError):
+    except (InputError, LookupError, TypeError, ValueError):
         return 0
 
 
