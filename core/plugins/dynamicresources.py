@@ -590,6 +590,17 @@ def device_allocations(state: DRAState | None, node: str) -> list[dict[str, Any]
     return out
 
 
+def _created_extended_claim(claim: dict[str, Any], pod: PodInfo) -> dict[str, Any]:
+    from kschedx.core.plugins.dynamicresources_claims import generated_claim_name
+    from kschedx.core.plugins.dynamicresources_extended import SPECIAL_CLAIM_NAME
+
+    meta = dict(claim.get("metadata") or {})
+    if meta.get("name") == SPECIAL_CLAIM_NAME:
+        meta["name"] = generated_claim_name(pod.name, "extended-resources", pod.uid)
+        meta["uid"] = f"kschedx-generated-{meta['name']}"
+    return {**claim, "metadata": meta}
+
+
 def claims_after_binding(state: DRAState | None, node: str, pod: PodInfo) -> list[dict[str, Any]]:
     """The pod's newly allocated claims as they are once it is bound to ``node``: each with
     the allocation its Filter found there and reserved for the pod, so that a later cycle
@@ -600,6 +611,10 @@ def claims_after_binding(state: DRAState | None, node: str, pod: PodInfo) -> lis
     out: list[dict[str, Any]] = []
     for idx, alloc in zip(state.to_allocate(), allocations, strict=False):
         claim = dict(state.claims[idx])
+        if idx == state.extended_index:
+            # PreBind creates the special claim from the one Filter built for the node,
+            # named from its generateName (a digest of the pod stands in for the random part).
+            claim = _created_extended_claim(state.node_extended_claims.get(node) or claim, pod)
         status = dict(claim.get("status") or {})
         status["allocation"] = alloc.to_json()
         status["reservedFor"] = [{"resource": "pods", "name": pod.name, "uid": pod.uid}]
