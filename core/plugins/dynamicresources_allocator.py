@@ -75,21 +75,28 @@ class Device:
         self.slice = slice_
         # Counter consumption needs partitionable devices (DRAPartitionableDevices), binding
         # conditions DRADeviceBindingConditions: without them such devices are never allocated.
-        self.consumes: list[tuple[str, dict[str, Fraction]]] = _counter_consumption(raw.get("consumesCounters"))
         self.consumes_counters = bool(raw.get("consumesCounters"))
+        self.consumes: list[tuple[str, dict[str, Fraction]]] = (
+            _counter_consumption(raw["consumesCounters"]) if self.consumes_counters else [])
         self.binding_conditions = bool(raw.get("bindingConditions"))
         self.binds_to_node = bool(raw.get("bindsToNode"))
         self.allow_multiple = bool(raw.get("allowMultipleAllocations"))
         # Per-device node selection (a slice with perDeviceNodeSelection: true).
         self.node_name: str = str(raw.get("nodeName") or "")
         self.all_nodes = bool(raw.get("allNodes"))
-        self.node_selector: NodeSelector | None = parse_node_selector(raw.get("nodeSelector"))
+        self.node_selector: NodeSelector | None = (
+            parse_node_selector(raw["nodeSelector"]) if raw.get("nodeSelector") else None)
         self._capacity: dict[str, DeviceCapacity] | None = None
         self._activation: dict[str, Any] | CelError | None = None
 
     @property
     def name(self) -> str:
         return self.key[2]
+
+    @property
+    def plain_capacity(self) -> bool:
+        """No capacity entry has a request policy."""
+        return all(c.policy is None for c in self.capacity.values())
 
     @property
     def capacity(self) -> dict[str, DeviceCapacity]:
@@ -977,6 +984,9 @@ class _Run:
 
     def capacity_fits(self, rd: RequestData, d: Device) -> bool:
         """``CmpRequestOverCapacity`` against what allocated and allocating shares consumed."""
+        if rd.capacity is None and d.plain_capacity and d.key not in self.allocating_capacity \
+                and d.key not in self.alloc.state.capacity:
+            return True  # takes each capacity whole, with no policy and nothing taken: fits
         ok = request_fits(self.alloc.state.capacity.get(d.key), rd.capacity, d.capacity,
                           self.allocating_capacity.get(d.key))
         return bool(ok)
