@@ -784,65 +784,6 @@ class Allocator:
         return out
 
 
-    # ---------------------------------------------------------------- explanation
-
-    def explain_node(self, node_name: str, labels: Mapping[str, str]) -> list[str]:
-        """Why the claims don't fit on this node, request by request: no device matches the
-        class and selectors, the matching ones are allocated already, too few are free — or,
-        when each request alone could be met, that they can't be met together."""
-        try:
-            plans = self._plan()
-        except AllocationError as e:
-            return [str(e)]
-        pools = self.slices.pools_for(node_name, labels)
-        out: list[str] = []
-        all_met = True
-        for ci, plan in enumerate(plans):
-            ck = claim_key(plan.claim)
-            for ri, req in enumerate(plan.requests):
-                options = req if isinstance(req, list) else [req]
-                notes: list[str] = []
-                met = False
-                for si, rd in enumerate(options):
-                    broken = [p for p in pools if p.incomplete or p.invalid] if rd.all_mode else []
-                    if broken:
-                        # The Error the Filter returns: "all" cannot be counted in a pool in flux.
-                        p = broken[0]
-                        notes.append(
-                            f"request {rd.full_name}: asks for all devices, but resource pool {p.pool_id} is "
-                            + ("currently invalid (duplicate device names)" if not p.incomplete else
-                               f"currently being updated (fewer slices than its resourceSliceCount "
-                               f"{p.slices[0].count}): the scheduler errors until the driver has published them all")
-                        )
-                        continue
-                    try:
-                        matching = [d for pool in pools for d in pool.devices()
-                                    if self.selectable((ci, ri, si), rd, d)]
-                    except AllocationError as e:
-                        notes.append(str(e))
-                        continue
-                    free = [d for d in matching if d.key not in self.allocated]
-                    need = len(matching) if rd.all_mode else rd.count
-                    if rd.all_mode and matching and len(free) == len(matching) or not rd.all_mode and len(free) >= need:
-                        met = True
-                        break
-                    if not matching:
-                        notes.append(f"request {rd.full_name}: no device on this node matches its class and selectors")
-                    elif not free:
-                        notes.append(f"request {rd.full_name}: {len(matching)} matching device(s), all allocated to "
-                                     "other claims")
-                    else:
-                        notes.append(f"request {rd.full_name}: needs {need}, only {len(free)} of {len(matching)} "
-                                     "matching device(s) free")
-                if not met:
-                    all_met = False
-                    out.extend(f"claim {ck}, {n}" for n in notes)
-        if all_met:
-            out.append("each request alone could be met here, but not all together (a matchAttribute constraint, "
-                       "or requests competing for the same devices)")
-        return out
-
-
 def _node_selector(devices: list[DeviceResult], node_name: str) -> Dict | None:
     """``createNodeSelector``: a node-local device (or one that binds to its node) pins the
     allocation to the node it was made for; slice or device node selectors are merged."""

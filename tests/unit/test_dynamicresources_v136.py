@@ -339,3 +339,26 @@ def test_replicas_see_the_special_claims_of_earlier_copies() -> None:
     steps = explain_object(gpu_pod(1), "pod.yaml", cluster, replicas=3).steps
     assert [s.selected_node for s in steps] == ["a", "a", None]
     assert [d["device"] for s in steps[:2] for d in s.device_allocations] == ["gpu-0", "gpu-1"]
+
+
+def test_focus_says_why_each_device_was_not_picked() -> None:
+    """``--node``: per device, what rules it out on its own (issue 30, point 2)."""
+    devices = [dev("gpu-0", "gpu", taints=[{"key": "broken", "value": "ecc", "effect": "NoSchedule"}]),
+               shared_gpu(), dev("fgpu-0", "gpu", bindingConditions=["Attached"])]
+    objs = [node136("a"), device_class(), a_slice("a", "a", devices),
+            allocated("other", "shared-0", "a", shareID="s-1", consumedCapacity={"memory": "36Gi"}),
+            share_claim("want", "8Gi")]
+    cluster = ClusterObjects()
+    for o in objs:
+        cluster.add(o)
+    opts = Options(focus="a", feature_gates="DRADeviceBindingConditions=false")
+    story = explain_object(claiming_pod("want"), "pod.yaml", cluster, options=opts).steps[0].focus
+    assert story is not None
+    why = {c["device"].rsplit("/", 1)[1]: c.get("why") for c in story.device_candidates}
+    assert why == {
+        "gpu-0": "taint broken=ecc:NoSchedule not tolerated by the request",
+        "shared-0": "capacity memory exhausted: needs 8Gi, 4Gi left of 40Gi",
+        "fgpu-0": "has binding conditions, and DRADeviceBindingConditions is off",
+    }
+    assert story.devices == ["claim default/want, request gpu: 2 matching device(s), none usable here (gpu-0: "
+                             "taint broken=ecc:NoSchedule not tolerated by the request)"]
