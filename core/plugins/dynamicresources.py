@@ -1,14 +1,19 @@
-"""DynamicResources: a pod's ResourceClaims allocated from DRA ResourceSlices (kube-scheduler v1.35).
+"""DynamicResources: a pod's ResourceClaims allocated from DRA ResourceSlices (kube-scheduler v1.34-v1.36).
 
 * PreEnqueue: every claim of the pod must exist (claims from templates are generated
   first when the resourceclaim controller has not run yet, see dynamicresources_claims).
-* PreFilter: Skip for pods without claims; allocated claims must be reservable and pin
-  the pod to their node selector; every device class of the unallocated claims must
-  exist.  The allocator for the unallocated claims is set up once.
-* Filter: allocated claims' node selectors must match; the unallocated claims must all
-  be allocatable from the devices the node can reach (dynamicresources_allocator).
+* PreFilter: Skip for pods without claims; with DRAExtendedResource (v1.36) a pod asking
+  for an extended resource some DeviceClass serves gets a special claim too
+  (dynamicresources_extended); allocated claims must be reservable and pin the pod to
+  their node selector; every device class of the unallocated claims must exist.  The
+  allocator for the unallocated claims is set up once, with the release's feature set.
+* Filter: the special claim gets this node's requests (resources no device plugin serves
+  here); allocated claims' node selectors must match and, with binding conditions, their
+  binding must not have failed or timed out; the unallocated claims must all be
+  allocatable from the devices the node can reach (dynamicresources_allocator).
 * PostFilter: deallocates an allocated claim that was unavailable on some node and is
-  not in use by another pod, otherwise reports why nothing changed.
+  not in use by another pod (a special claim from an earlier cycle is deleted instead),
+  otherwise reports why nothing changed.
 * Score: prioritized lists; each claim's chosen subrequest scores 8 minus its index,
   normalized by the maximum.  No PreScore: pods without claims score 0 everywhere.
 """

@@ -1,10 +1,18 @@
-"""Structured-parameters device allocation as kube-scheduler v1.35 does it for one node.
+"""Structured-parameters device allocation as kube-scheduler does it for one node.
 
-This follows k8s.io/dynamic-resource-allocation/structured with the v1.35 default
-features: prioritized lists (firstAvailable) and admin access on; partitionable
-devices, device taints, binding conditions and consumable capacity off (slices with
-per-device node selection are ignored, devices that consume counters or carry binding
-conditions are never picked, taints are not looked at).
+This follows k8s.io/dynamic-resource-allocation/structured, whose ``NewAllocator`` picks
+the first variant supporting every enabled feature (``DraFeatures``, from the gates):
+
+* stable (v1.35's default gates): prioritized lists (firstAvailable) and admin access;
+  devices that consume counters or carry binding conditions are never picked, slices
+  with shared counters or per-device node selection are ignored, pools are walked as
+  listed;
+* incubating (v1.36's default gates, chosen once binding conditions or consumable
+  capacity are on): also partitionable devices (``sharedCounters`` / ``consumesCounters``,
+  per-device node selection), consumable capacity (``allowMultipleAllocations``, capacity
+  requests and request policies, dynamicresources_capacity), binding conditions (their
+  pools tried last), device taints and tolerations, ``distinctAttribute`` constraints;
+  pools sorted by driver and name, slices by name.
 
 The search is upstream's: claims one after another, their requests in order, each
 device of a request tried in pool/slice/device order with backtracking, subrequests of
@@ -321,7 +329,9 @@ class SliceIndex:
             pool.slices = [s for s in pool.slices if not s.shared_counters]
         else:
             counter_slices = []
-        pool.has_binding_conditions = any(d.raw.get("bindingConditions") is not None for d in pool.devices())
+        # An incomplete pool has no devices upstream, so it never sorts last for them.
+        pool.has_binding_conditions = not pool.incomplete and any(
+            d.raw.get("bindingConditions") is not None for d in pool.devices())
         seen: set[str] = set()
         for d in pool.devices():
             if d.name in seen:
