@@ -355,7 +355,6 @@ class DynamicResources(Plugin):
         allocations = s.node_allocations.get(node.name)
         if allocations is None:
             return 0, Status.success()
-        from kschedx.core.plugins.dynamicresources_allocator import FIRST_AVAILABLE_MAX_SIZE
 
         if self.version.at_least(36):
             return self._score_v136(s, allocations)
@@ -369,12 +368,7 @@ class DynamicResources(Plugin):
                     f"number of allocations {len(allocations)} is smaller than number of claims"
                 )
             chosen = {d.request for d in allocations[i].devices if "/" in d.request}
-            for req in ((claim.get("spec") or {}).get("devices") or {}).get("requests") or []:
-                if req.get("exactly") is not None:
-                    continue
-                for j, sub in enumerate(req.get("firstAvailable") or []):
-                    if f"{req.get('name') or ''}/{sub.get('name') or ''}" in chosen:
-                        total += FIRST_AVAILABLE_MAX_SIZE - j
+            total += _subrequest_score(claim, chosen)
         return total, Status.success()
 
     def _score_v136(self, s: DRAState, allocations: list[AllocationResult]) -> tuple[int, Status]:
@@ -382,7 +376,6 @@ class DynamicResources(Plugin):
         others by the results Filter found, in order."""
         if not self.version.enabled("DRAPrioritizedList"):
             return 0, Status.success()
-        from kschedx.core.plugins.dynamicresources_allocator import FIRST_AVAILABLE_MAX_SIZE
 
         total = 0
         next_result = 0
@@ -397,17 +390,26 @@ class DynamicResources(Plugin):
                                            "claims needing allocation")
                 chosen = {d.request for d in allocations[next_result].devices}
                 next_result += 1
-            for req in ((claim.get("spec") or {}).get("devices") or {}).get("requests") or []:
-                if req.get("exactly") is not None:
-                    continue
-                for j, sub in enumerate(req.get("firstAvailable") or []):
-                    if f"{req.get('name') or ''}/{sub.get('name') or ''}" in chosen:
-                        total += FIRST_AVAILABLE_MAX_SIZE - j
+            total += _subrequest_score(claim, chosen)
         return total, Status.success()
 
     def normalize_score(self, state: CycleState, pod: PodInfo, scores: dict[str, int]) -> Status:
         default_normalize(scores, reverse=False)
         return Status.success()
+
+
+def _subrequest_score(claim: dict[str, Any], chosen: set[str]) -> int:
+    """Per prioritized list, 8 minus the index of the subrequest the allocation chose."""
+    from kschedx.core.plugins.dynamicresources_allocator import FIRST_AVAILABLE_MAX_SIZE
+
+    total = 0
+    for req in ((claim.get("spec") or {}).get("devices") or {}).get("requests") or []:
+        if req.get("exactly") is not None:
+            continue
+        for j, sub in enumerate(req.get("firstAvailable") or []):
+            if f"{req.get('name') or ''}/{sub.get('name') or ''}" in chosen:
+                total += FIRST_AVAILABLE_MAX_SIZE - j
+    return total
 
 
 def allocator_features(version: SchedulerVersion) -> DraFeatures:

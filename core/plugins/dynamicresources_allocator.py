@@ -42,6 +42,7 @@ from kschedx.core.plugins.dynamicresources_capacity import (
     parse_requests,
     remove_consumed,
     request_fits,
+    subtract_known,
 )
 from kschedx.core.plugins.dynamicresources_cel import (
     CelCompileError,
@@ -458,15 +459,15 @@ class AllocationResult:
         return out
 
 
-class _MatchAttribute:
-    """All devices of the named requests must share one attribute value."""
+class _AttributeConstraint:
+    """A claim constraint over one attribute of the devices of some requests (all of the
+    claim's requests when none are named)."""
 
-    __slots__ = ("requests", "attribute", "value", "count")
+    __slots__ = ("requests", "attribute", "count")
 
     def __init__(self, requests: list[str], attribute: str) -> None:
         self.requests = frozenset(requests)
         self.attribute = attribute
-        self.value: tuple[str, Any] | None = None
         self.count = 0
 
     def applies(self, request: str, sub: str | None) -> bool:
@@ -482,61 +483,68 @@ class _MatchAttribute:
         value = device.attribute(self.attribute)
         if value is None:
             return False
-        if self.count == 0:
-            self.value = value
-            self.count = 1
-            return True
-        if self.value is None or value[0] == "" or value != self.value:
+        if self.count > 0 and not self.admits(value):
             return False
+        self.record(request, value)
         self.count += 1
         return True
 
     def remove(self, request: str, sub: str | None) -> None:
         if self.applies(request, sub):
+            self.forget(request)
             self.count -= 1
 
+    def admits(self, value: tuple[str, Any]) -> bool:
+        raise NotImplementedError
 
-class _DistinctAttribute:
+    def record(self, request: str, value: tuple[str, Any]) -> None:
+        raise NotImplementedError
+
+    def forget(self, request: str) -> None:
+        raise NotImplementedError
+
+
+class _MatchAttribute(_AttributeConstraint):
+    """``matchAttributeConstraint``: all devices of the named requests share one value."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, requests: list[str], attribute: str) -> None:
+        super().__init__(requests, attribute)
+        self.value: tuple[str, Any] | None = None
+
+    def admits(self, value: tuple[str, Any]) -> bool:
+        return self.value is not None and value[0] != "" and value == self.value
+
+    def record(self, request: str, value: tuple[str, Any]) -> None:
+        if self.count == 0:
+            self.value = value
+
+    def forget(self, request: str) -> None:
+        pass
+
+
+class _DistinctAttribute(_AttributeConstraint):
     """``distinctAttributeConstraint``: the named requests' devices must all differ in one
     attribute.  Upstream remembers one value per request name (a request with several
     devices keeps only its latest) and forgets that entry on removal; both are kept."""
 
-    __slots__ = ("requests", "attribute", "values", "count")
+    __slots__ = ("values",)
 
     def __init__(self, requests: list[str], attribute: str) -> None:
-        self.requests = frozenset(requests)
-        self.attribute = attribute
+        super().__init__(requests, attribute)
         self.values: dict[str, tuple[str, Any]] = {}
-        self.count = 0
 
-    def applies(self, request: str, sub: str | None) -> bool:
-        if not self.requests:
-            return True
-        if sub is None:
-            return request in self.requests
-        return request in self.requests or f"{request}/{sub}" in self.requests
+    def admits(self, value: tuple[str, Any]) -> bool:
+        # Compared with each remembered value; an unknown type never passes a comparison.
+        return not any(value[0] == "" or (seen[0] == value[0] and seen[1] == value[1])
+                       for seen in self.values.values())
 
-    def add(self, request: str, sub: str | None, device: Device) -> bool:
-        if not self.applies(request, sub):
-            return True
-        value = device.attribute(self.attribute)
-        if value is None:
-            return False
-        if self.count == 0:
-            self.values[request] = value
-            self.count = 1
-            return True
-        for seen in self.values.values():
-            if value[0] == "" or (seen[0] == value[0] and seen[1] == value[1]):
-                return False
+    def record(self, request: str, value: tuple[str, Any]) -> None:
         self.values[request] = value
-        self.count += 1
-        return True
 
-    def remove(self, request: str, sub: str | None) -> None:
-        if self.applies(request, sub):
-            self.values.pop(request, None)
-            self.count -= 1
+    def forget(self, request: str) -> None:
+        self.values.pop(request, None)
 
 
 @dataclass(frozen=True)
@@ -629,12 +637,7 @@ class Allocator:
                 if not self.state.is_allocated(d.key):
                     continue
                 for set_name, counters in d.consumes:
-                    cs = avail.get(set_name)
-                    if cs is None:
-                        continue
-                    for c, q in counters.items():
-                        if c in cs:
-                            cs[c] -= q
+                    subtract_known(avail.get(set_name), counters)
         self._available_counters[pool.name] = avail
         return avail
 
@@ -869,7 +872,7 @@ class _Run:
         # Counters taken by devices being allocated in this run, per pool name and set.
         self.consumed_counters: dict[str, dict[str, dict[str, Fraction]]] = {}
         self.results: list[list[DeviceResult]] = [[] for _ in plans]
-        self.constraints: list[list[_MatchAttribute | _DistinctAttribute]] = [
+        self.constraints: list[list[_AttributeConstraint]] = [
             [(_DistinctAttribute(r, a) if distinct else _MatchAttribute(r, a)) for r, a, distinct in plan.constraints]
             for plan in plans
         ]
@@ -1088,19 +1091,25 @@ class _Run:
             if not self._take_counters(d):
                 return None
             counters = True
-        if self.alloc.device_taints and taint_prevents_allocation(d.raw.get("taints"), rd.tolerations):
-            if counters:
-                self._give_counters(d)
-            return None
         base = rd.parent if rd.parent is not None else rd.name
         sub = rd.name if rd.parent is not None else None
         cons = self.constraints[ci]
+
+        def release(n_constraints: int, unmark: bool) -> None:
+            """``rollbackDevice``: undo what was recorded so far, newest first."""
+            if unmark:
+                self.allocating[d.key].discard(ci)
+            for c in reversed(cons[:n_constraints]):
+                c.remove(base, sub)
+            if counters:
+                self._give_counters(d)
+
+        if self.alloc.device_taints and taint_prevents_allocation(d.raw.get("taints"), rd.tolerations):
+            release(0, False)
+            return None
         for i, c in enumerate(cons):
             if not c.add(base, sub, d):
-                for c2 in reversed(cons[:i]):
-                    c2.remove(base, sub)
-                if counters:
-                    self._give_counters(d)
+                release(i, False)
                 if must:
                     raise AllocationError(
                         f"claim {claim_key(self.plans[ci].claim)}, request {rd.name}: cannot add device "
@@ -1115,12 +1124,7 @@ class _Run:
         had_entry = False
         if self.consumable:
             if not self.capacity_fits(rd, d):
-                if marked:
-                    self.allocating[d.key].discard(ci)
-                for c in reversed(cons):
-                    c.remove(base, sub)
-                if counters:
-                    self._give_counters(d)
+                release(len(cons), marked)
                 return None
             if multi:
                 consumed = consumed_by_request(rd.capacity, d.capacity)
@@ -1147,12 +1151,7 @@ class _Run:
                 remove_consumed(self.allocating_capacity, d.key, consumed)
                 if had_entry and d.key not in self.allocating_capacity:
                     self.allocating_capacity[d.key] = {}
-            if marked:
-                self.allocating[d.key].discard(ci)
-            for c in reversed(cons):
-                c.remove(base, sub)
-            if counters:
-                self._give_counters(d)
+            release(len(cons), marked)
 
         return undo
 
@@ -1171,33 +1170,26 @@ def allocated_state(claims: Iterable[Mapping[str, Any]], consumable: bool) -> Al
     a shareID is a share (its consumed capacity aggregated per device), without it every
     result holds its device whole."""
     state = AllocatedState()
-    for claim in claims:
-        alloc = (claim.get("status") or {}).get("allocation")
-        if not alloc:
+    for _claim, key, r in allocation_results(claims):
+        if consumable and r.get("shareID") is not None:
+            state.shared.add(key)
+            raw = r.get("consumedCapacity")
+            if raw is not None:
+                amounts: Consumed = {}
+                for name, q in (raw or {}).items():
+                    try:
+                        amounts[str(name)] = parse_quantity(q)
+                    except (QuantityError, TypeError, ValueError):
+                        amounts[str(name)] = Fraction(0)
+                add_consumed(state.capacity, key, amounts)
             continue
-        for r in (alloc.get("devices") or {}).get("results") or []:
-            if r.get("adminAccess"):
-                continue
-            key = (str(r.get("driver") or ""), str(r.get("pool") or ""), str(r.get("device") or ""))
-            if consumable and r.get("shareID") is not None:
-                state.shared.add(key)
-                raw = r.get("consumedCapacity")
-                if raw is not None:
-                    amounts: Consumed = {}
-                    for name, q in (raw or {}).items():
-                        try:
-                            amounts[str(name)] = parse_quantity(q)
-                        except (QuantityError, TypeError, ValueError):
-                            amounts[str(name)] = Fraction(0)
-                    add_consumed(state.capacity, key, amounts)
-                continue
-            state.devices.add(key)
+        state.devices.add(key)
     return state
 
 
-def allocated_devices(claims: Iterable[Mapping[str, Any]]) -> set[DeviceKey]:
-    """Devices held by allocated claims; admin-access results don't make a device busy."""
-    out: set[DeviceKey] = set()
+def allocation_results(claims: Iterable[Mapping[str, Any]]) -> Iterable[tuple[Mapping[str, Any], DeviceKey, Dict]]:
+    """Every device result of the allocated claims, with its claim; admin-access results
+    are left out (they never make a device busy)."""
     for claim in claims:
         alloc = (claim.get("status") or {}).get("allocation")
         if not alloc:
@@ -1205,8 +1197,7 @@ def allocated_devices(claims: Iterable[Mapping[str, Any]]) -> set[DeviceKey]:
         for r in (alloc.get("devices") or {}).get("results") or []:
             if r.get("adminAccess"):
                 continue
-            out.add((str(r.get("driver") or ""), str(r.get("pool") or ""), str(r.get("device") or "")))
-    return out
+            yield claim, (str(r.get("driver") or ""), str(r.get("pool") or ""), str(r.get("device") or "")), r
 
 
 def taint_prevents_allocation(taints: Any, tolerations: list[Dict]) -> bool:

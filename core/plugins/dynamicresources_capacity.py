@@ -177,11 +177,18 @@ def remove_consumed(into: dict[Any, Consumed], key: Any, amounts: Mapping[str, F
     entry = into.get(key)
     if entry is None:
         return
+    subtract_known(entry, amounts)
+    if all(v == 0 for v in entry.values()):
+        del into[key]
+
+
+def subtract_known(entry: dict[str, Fraction] | None, amounts: Mapping[str, Fraction]) -> None:
+    """Take each amount off the entry's same-named one; names the entry lacks are ignored."""
+    if entry is None:
+        return
     for name, q in amounts.items():
         if name in entry:
             entry[name] -= q
-    if all(v == 0 for v in entry.values()):
-        del into[key]
 
 
 def format_quantity(q: Fraction) -> str:

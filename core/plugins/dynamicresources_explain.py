@@ -25,6 +25,7 @@ from kschedx.core.plugins.dynamicresources_allocator import (
     DeviceKey,
     Pool,
     RequestData,
+    allocation_results,
     claim_key,
     taint_prevents_allocation,
 )
@@ -258,13 +259,8 @@ def device_candidates(alloc: Allocator, node: str, labels: Mapping[str, str],
 def holders_of(claims: list[Dict]) -> dict[DeviceKey, list[str]]:
     """Which allocated claims hold each device (admin access results hold nothing)."""
     out: dict[DeviceKey, list[str]] = {}
-    for c in claims:
-        alloc = (c.get("status") or {}).get("allocation") or {}
-        for r in (alloc.get("devices") or {}).get("results") or []:
-            if r.get("adminAccess"):
-                continue
-            key = (str(r.get("driver") or ""), str(r.get("pool") or ""), str(r.get("device") or ""))
-            out.setdefault(key, []).append(claim_key(c))
+    for c, key, _result in allocation_results(claims):
+        out.setdefault(key, []).append(claim_key(c))
     return out
 
 
