@@ -76,7 +76,7 @@ class Device:
     """One device of a ResourceSlice, with its CEL input built on first use."""
 
     __slots__ = ("key", "raw", "slice", "consumes_counters", "consumes", "binding_conditions", "binds_to_node",
-                 "allow_multiple", "_capacity", "_activation", "node_name", "all_nodes", "node_selector")
+                 "allow_multiple", "_capacity", "_activation", "_activation_multi", "node_name", "all_nodes", "node_selector")
 
     def __init__(self, key: DeviceKey, raw: Dict, slice_: SliceInfo) -> None:
         self.key = key
@@ -97,6 +97,7 @@ class Device:
             parse_node_selector(raw["nodeSelector"]) if raw.get("nodeSelector") else None)
         self._capacity: dict[str, DeviceCapacity] | None = None
         self._activation: dict[str, Any] | CelError | None = None
+        self._activation_multi: dict[str, Any] | None = None
 
     @property
     def name(self) -> str:
@@ -117,7 +118,9 @@ class Device:
         """``NodeMatches`` for the device's own node selection."""
         return _node_matches(self.node_name, self.all_nodes, self.node_selector, node_name, labels)
 
-    def activation(self) -> dict[str, Any]:
+    def activation(self, multi_alloc: bool = False) -> dict[str, Any]:
+        """The CEL ``device`` variable; with consumable capacity it also has
+        ``allowMultipleAllocations`` (upstream's v1.34 device type)."""
         act = self._activation
         if act is None:
             try:
@@ -127,6 +130,10 @@ class Device:
             self._activation = act
         if isinstance(act, CelError):
             raise act
+        if multi_alloc:
+            if self._activation_multi is None:
+                self._activation_multi = {"device": {**act["device"], "allowMultipleAllocations": self.allow_multiple}}
+            return self._activation_multi
         return act
 
     def attribute(self, qualified: str) -> tuple[str, Any] | None:
@@ -741,7 +748,7 @@ class Allocator:
                 raise AllocationError(f"{where}: selector #{i}: CEL compile error: {prog}")
             assert isinstance(prog, Program)
             try:
-                ok = device_matches(prog, device.activation())
+                ok = device_matches(prog, device.activation(self.features.consumable_capacity))
             except CelError as e:
                 where = f"class {class_name}" if class_name is not None else f"claim {claim_key(self.claims[ci])}"
                 driver, pool, name = device.key

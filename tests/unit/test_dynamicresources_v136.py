@@ -362,3 +362,13 @@ def test_focus_says_why_each_device_was_not_picked() -> None:
     }
     assert story.devices == ["claim default/want, request gpu: 2 matching device(s), none usable here (gpu-0: "
                              "taint broken=ecc:NoSchedule not tolerated by the request)"]
+
+
+def test_cel_sees_allow_multiple_allocations_with_consumable_capacity() -> None:
+    """cel.Device: ``device.allowMultipleAllocations`` exists in the selector environment once
+    DRAConsumableCapacity is on (v1.36), false for devices that don't set it."""
+    multi = exactly("gpu", selector="device.allowMultipleAllocations")
+    objs = [node136("a"), device_class(), a_slice("a", "a", [dev("gpu-0", "gpu"), shared_gpu()]),
+            claim("want", [multi])]
+    r = run(claiming_pod("want"), *objs)
+    assert [d["device"] for d in r.device_allocations] == ["shared-0"]
