@@ -372,3 +372,11 @@ def test_cel_sees_allow_multiple_allocations_with_consumable_capacity() -> None:
             claim("want", [multi])]
     r = run(claiming_pod("want"), *objs)
     assert [d["device"] for d in r.device_allocations] == ["shared-0"]
+
+
+def test_binding_conditions_note_the_pre_bind_wait() -> None:
+    """``PreBind``: with devices that have binding conditions the pod is bound only once
+    they hold; the explanation says so."""
+    fabric = a_slice("f", None, [dev("fgpu-0", "gpu", bindingConditions=["Attached"])], pool="fabric", allNodes=True)
+    r = run(claiming_pod("want"), node136("a"), device_class(), fabric, claim("want", [exactly("gpu")]))
+    assert any("binding waits in PreBind" in n and "fabric/fgpu-0 (Attached)" in n for n in r.notes)
