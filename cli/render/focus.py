@@ -59,6 +59,12 @@ def build(story: NodeStory, width: int = fit.UNLIMITED) -> list[RenderableType]:
         parts.append(span("Devices on this node (DynamicResources):", style=S_LABEL))
         for d in story.devices:
             parts.append(fit.Hanging(Text(f"  • {d}")))
+    if story.device_candidates:
+        from kschedx.core.plugins.dynamicresources_explain import render
+
+        parts.append(span("Why each device was or was not picked:", style=S_LABEL))
+        for line in render(story.device_candidates):
+            parts.append(fit.Hanging(Text(f"  • {line}")))
     hint = span("What would change the outcome: ", style=S_LABEL)
     parts.append(hint)
     for h in story.hints:

@@ -377,10 +377,34 @@ def device_facts(plugins: PluginSet, node: str) -> list[str]:
     if not out and state.to_allocate():
         ni = plugins.instances["DynamicResources"].handle.snapshot.get(node)
         if state.allocator is not None and ni is not None:
-            out.extend(state.allocator.explain_node(node, ni.node.labels))
+            from kschedx.core.plugins.dynamicresources_explain import explain_node
+
+            out.extend(explain_node(state.allocator, node, ni.node.labels))
         if not out:
             out.append("the pod's unallocated claims cannot all be allocated from the devices this node can reach")
     return out
+
+
+def device_candidates(plugins: PluginSet, node: str) -> list[dict[str, Any]]:
+    """DynamicResources on this node: every device each request could use, picked or why not
+    (core/plugins/dynamicresources_explain.py)."""
+    dra = plugins.instances.get("DynamicResources")
+    state = getattr(dra, "last_state", None)
+    if dra is None or state is None or state.allocator is None or not state.to_allocate():
+        return []
+    ni = dra.handle.snapshot.get(node)
+    if ni is None:
+        return []
+    from kschedx.core.plugins.dynamicresources_explain import device_candidates as candidates
+    from kschedx.core.plugins.dynamicresources_explain import holders_of
+
+    alloc = state.allocator
+    node_claim = state.node_extended_claims.get(node)
+    if node_claim is not None:
+        alloc = alloc._variant([node_claim if i == state.extended_index else c
+                                for i, c in enumerate(state.claims) if i in state.to_allocate()])
+    holders = holders_of(list(dra.handle.objects.of("ResourceClaim")))
+    return candidates(alloc, node, ni.node.labels, state.node_allocations.get(node), holders)
 
 
 # --------------------------------------------------------------------------- hints
@@ -579,6 +603,7 @@ def node_story(result: CycleResult, plugins: PluginSet, pod: PodInfo, snapshot: 
     story = NodeStory(node, feasible, rejected_at, filters, scores, total, rank,
                       result.best_nodes[0] if result.best_nodes else None, hints, volume_facts(pod, ni, snapshot),
                       device_facts(plugins, node))
+    story.device_candidates = device_candidates(plugins, node)
     nominated = result.nominated.get(node)
     if nominated is not None:
         story.nominated = nominated.describe(result.pod_priority)

@@ -405,6 +405,14 @@ def _finish(
         dra_state = getattr(dra, "last_state", None)
         result.device_allocations = device_allocations(dra_state, result.selected_node)
         result.bound_claims = claims_after_binding(dra_state, result.selected_node, pod)
+        waits = [d for d in result.device_allocations if d.get("bindingConditions")]
+        if waits:
+            # PreBind waits for them (DRADeviceBindingConditions): binding is not immediate.
+            named = ", ".join(f"{d['driver']}/{d['pool']}/{d['device']} ({', '.join(d['bindingConditions'])})"
+                              for d in waits)
+            result.notes.append(f"DynamicResources: binding waits in PreBind until the binding conditions of {named} "
+                                "are true (up to the 10-minute binding timeout; a failure condition ends the wait "
+                                "and the pod is scheduled again)")
     if pod.spec.get("volumes"):
         from kschedx.core.explain.focus import volume_summary
 

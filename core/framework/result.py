@@ -245,6 +245,8 @@ class NodeStory:
     hints: list[str]
     volumes: list[str] = field(default_factory=list)
     devices: list[str] = field(default_factory=list)
+    # DynamicResources: per claim, request and device the node reaches, picked or why not.
+    device_candidates: list[dict[str, Any]] = field(default_factory=list)
     # Pods nominated to this node and what they did to its filters (kschedx.core.framework.nominated).
     nominated: str | None = None
 
@@ -255,6 +257,7 @@ class NodeStory:
             "total": self.total, "rank": self.rank, "winner": self.winner, "hints": list(self.hints),
             "volumes": list(self.volumes),
             "devices": list(self.devices),
+            **({"deviceCandidates": list(self.device_candidates)} if self.device_candidates else {}),
             **({"nominated": self.nominated} if self.nominated is not None else {}),
         }
 

@@ -1,10 +1,18 @@
-"""Structured-parameters device allocation as kube-scheduler v1.35 does it for one node.
+"""Structured-parameters device allocation as kube-scheduler does it for one node.
 
-This follows k8s.io/dynamic-resource-allocation/structured with the v1.35 default
-features: prioritized lists (firstAvailable) and admin access on; partitionable
-devices, device taints, binding conditions and consumable capacity off (slices with
-per-device node selection are ignored, devices that consume counters or carry binding
-conditions are never picked, taints are not looked at).
+This follows k8s.io/dynamic-resource-allocation/structured, whose ``NewAllocator`` picks
+the first variant supporting every enabled feature (``DraFeatures``, from the gates):
+
+* stable (v1.35's default gates): prioritized lists (firstAvailable) and admin access;
+  devices that consume counters or carry binding conditions are never picked, slices
+  with shared counters or per-device node selection are ignored, pools are walked as
+  listed;
+* incubating (v1.36's default gates, chosen once binding conditions or consumable
+  capacity are on): also partitionable devices (``sharedCounters`` / ``consumesCounters``,
+  per-device node selection), consumable capacity (``allowMultipleAllocations``, capacity
+  requests and request policies, dynamicresources_capacity), binding conditions (their
+  pools tried last), device taints and tolerations, ``distinctAttribute`` constraints;
+  pools sorted by driver and name, slices by name.
 
 The search is upstream's: claims one after another, their requests in order, each
 device of a request tried in pool/slice/device order with backtracking, subrequests of
@@ -19,9 +27,23 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
+from kschedx.core.api.quantity import QuantityError, parse_quantity
 from kschedx.core.api.selectors import NodeSelector, parse_node_selector
+from kschedx.core.plugins.dynamicresources_capacity import (
+    Consumed,
+    DeviceCapacity,
+    add_consumed,
+    consumed_by_request,
+    format_quantity,
+    parse_capacity,
+    parse_requests,
+    remove_consumed,
+    request_fits,
+    subtract_known,
+)
 from kschedx.core.plugins.dynamicresources_cel import (
     CelCompileError,
     CelError,
@@ -53,23 +75,52 @@ class NodeAllocationError(Exception):
 class Device:
     """One device of a ResourceSlice, with its CEL input built on first use."""
 
-    __slots__ = ("key", "raw", "slice", "consumes_counters", "binding_conditions", "_activation")
+    __slots__ = ("key", "raw", "slice", "consumes_counters", "consumes", "binding_conditions", "binds_to_node",
+                 "allow_multiple", "_capacity", "_activation", "_activation_multi", "node_name", "all_nodes", "node_selector")
 
     def __init__(self, key: DeviceKey, raw: Dict, slice_: SliceInfo) -> None:
         self.key = key
         self.raw = raw
         self.slice = slice_
-        # Counter consumption needs partitionable devices, binding conditions need their
-        # feature: both are off in v1.35, so such devices are never allocated.
+        # Counter consumption needs partitionable devices (DRAPartitionableDevices), binding
+        # conditions DRADeviceBindingConditions: without them such devices are never allocated.
         self.consumes_counters = bool(raw.get("consumesCounters"))
+        self.consumes: list[tuple[str, dict[str, Fraction]]] = (
+            _counter_consumption(raw["consumesCounters"]) if self.consumes_counters else [])
         self.binding_conditions = bool(raw.get("bindingConditions"))
+        self.binds_to_node = bool(raw.get("bindsToNode"))
+        self.allow_multiple = bool(raw.get("allowMultipleAllocations"))
+        # Per-device node selection (a slice with perDeviceNodeSelection: true).
+        self.node_name: str = str(raw.get("nodeName") or "")
+        self.all_nodes = bool(raw.get("allNodes"))
+        self.node_selector: NodeSelector | None = (
+            parse_node_selector(raw["nodeSelector"]) if raw.get("nodeSelector") else None)
+        self._capacity: dict[str, DeviceCapacity] | None = None
         self._activation: dict[str, Any] | CelError | None = None
+        self._activation_multi: dict[str, Any] | None = None
 
     @property
     def name(self) -> str:
         return self.key[2]
 
-    def activation(self) -> dict[str, Any]:
+    @property
+    def plain_capacity(self) -> bool:
+        """No capacity entry has a request policy."""
+        return all(c.policy is None for c in self.capacity.values())
+
+    @property
+    def capacity(self) -> dict[str, DeviceCapacity]:
+        if self._capacity is None:
+            self._capacity = parse_capacity(self.raw.get("capacity"))
+        return self._capacity
+
+    def matches_node(self, node_name: str, labels: Mapping[str, str]) -> bool:
+        """``NodeMatches`` for the device's own node selection."""
+        return _node_matches(self.node_name, self.all_nodes, self.node_selector, node_name, labels)
+
+    def activation(self, multi_alloc: bool = False) -> dict[str, Any]:
+        """The CEL ``device`` variable; with consumable capacity it also has
+        ``allowMultipleAllocations`` (upstream's v1.34 device type)."""
         act = self._activation
         if act is None:
             try:
@@ -79,6 +130,10 @@ class Device:
             self._activation = act
         if isinstance(act, CelError):
             raise act
+        if multi_alloc:
+            if self._activation_multi is None:
+                self._activation_multi = {"device": {**act["device"], "allowMultipleAllocations": self.allow_multiple}}
+            return self._activation_multi
         return act
 
     def attribute(self, qualified: str) -> tuple[str, Any] | None:
@@ -98,9 +153,40 @@ class Device:
         return ("", None)
 
 
+def _counter_consumption(raw: Any) -> list[tuple[str, dict[str, Fraction]]]:
+    out: list[tuple[str, dict[str, Fraction]]] = []
+    for c in raw or []:
+        if not isinstance(c, Mapping):
+            continue
+        counters: dict[str, Fraction] = {}
+        for name, v in (c.get("counters") or {}).items():
+            counters[str(name)] = _counter_value(v)
+        out.append((str(c.get("counterSet") or ""), counters))
+    return out
+
+
+def _counter_value(v: Any) -> Fraction:
+    try:
+        return parse_quantity((v or {}).get("value") if isinstance(v, Mapping) else v)
+    except (QuantityError, TypeError, ValueError):
+        return Fraction(0)
+
+
+def _node_matches(name: str, all_nodes: bool, selector: NodeSelector | None, node_name: str,
+                  labels: Mapping[str, str]) -> bool:
+    if name:
+        return name == node_name
+    if all_nodes:
+        return True
+    if selector is not None:
+        return selector.matches(node_name, labels)
+    return False
+
+
 class SliceInfo:
     __slots__ = ("index", "raw", "name", "driver", "pool", "generation", "count", "node_name",
-                 "all_nodes", "node_selector", "node_selector_raw", "per_device", "devices")
+                 "all_nodes", "node_selector", "node_selector_raw", "per_device", "per_device_set",
+                 "shared_counters", "devices")
 
     def __init__(self, index: int, raw: Dict) -> None:
         spec = raw.get("spec") or {}
@@ -116,7 +202,13 @@ class SliceInfo:
         self.all_nodes = bool(spec.get("allNodes"))
         self.node_selector_raw: Dict | None = spec.get("nodeSelector")
         self.node_selector: NodeSelector | None = parse_node_selector(self.node_selector_raw)
-        self.per_device = spec.get("perDeviceNodeSelection") is not None
+        # Set at all (what a v1.35 allocator without partitionable devices skips), and true.
+        self.per_device_set = spec.get("perDeviceNodeSelection") is not None
+        self.per_device = bool(spec.get("perDeviceNodeSelection"))
+        self.shared_counters: list[tuple[str, dict[str, Fraction]]] = [
+            (str(cs.get("name") or ""), {str(k): _counter_value(v) for k, v in (cs.get("counters") or {}).items()})
+            for cs in spec.get("sharedCounters") or [] if isinstance(cs, Mapping)
+        ]
         self.devices = [
             Device((self.driver, self.pool, str(d.get("name") or "")), d, self) for d in spec.get("devices") or []
         ]
@@ -130,6 +222,11 @@ class Pool:
     incomplete: bool = False
     invalid: bool = False
     invalid_reason: str = ""
+    # Partitionable devices: the pool's counter sets, and the slices of the pool that serve
+    # other nodes (their allocated devices draw on the same counters).
+    counter_sets: dict[str, dict[str, Fraction]] = field(default_factory=dict)
+    not_targeting: list[SliceInfo] = field(default_factory=list)
+    has_binding_conditions: bool = False
 
     @property
     def pool_id(self) -> str:
@@ -141,12 +238,19 @@ class Pool:
 
 
 class SliceIndex:
-    """Every ResourceSlice of the cluster, indexed by the nodes it serves."""
+    """Every ResourceSlice of the cluster, indexed by the nodes it serves.
 
-    def __init__(self, slices: Iterable[Dict]) -> None:
+    ``partitionable`` (DRAPartitionableDevices) admits slices with shared counters (always
+    considered, whatever node they name) and per-device node selection; ``sort`` is the
+    incubating allocator's deterministic order (pools by driver and name, slices by name,
+    pools with binding conditions last) where the stable one walks them as listed."""
+
+    def __init__(self, slices: Iterable[Dict], partitionable: bool = False, sort: bool = False) -> None:
+        self.partitionable = partitionable
+        self.sort = sort
         self.slices: list[SliceInfo] = []
         self.by_node: dict[str, list[SliceInfo]] = {}
-        self.shared: list[SliceInfo] = []  # allNodes and nodeSelector slices
+        self.shared: list[SliceInfo] = []  # allNodes, nodeSelector, per-device and counter slices
         self._pool_cache: dict[tuple[int, ...], list[Pool]] = {}
         # Every slice per (driver, pool), whatever nodes it serves: a pool that looks
         # incomplete from one node is checked against all of them (checkSlicesInPool).
@@ -155,13 +259,22 @@ class SliceIndex:
             s = SliceInfo(i, raw)
             self.slices.append(s)
             self.by_pool.setdefault((s.driver, s.pool), []).append(s)
-            if s.per_device:
-                continue  # per-device node selection needs partitionable devices (off)
-            if s.node_name:
+            if not partitionable and (s.per_device_set or s.shared_counters):
+                continue  # needs partitionable devices (off)
+            if s.node_name and not s.shared_counters:
                 self.by_node.setdefault(s.node_name, []).append(s)
-            elif s.all_nodes or s.node_selector is not None:
+            else:
                 self.shared.append(s)
-            # Slices with no node targeting at all are some future extension: ignored.
+
+    def _relevant(self, s: SliceInfo, node_name: str, labels: Mapping[str, str]) -> bool:
+        """``GatherPools``' test whether a slice matters for the node."""
+        if s.shared_counters:
+            return True
+        if s.node_name or s.all_nodes or s.node_selector is not None:
+            return _node_matches(s.node_name, s.all_nodes, s.node_selector, node_name, labels)
+        if s.per_device:
+            return any(d.matches_node(node_name, labels) for d in s.devices)
+        return False  # some future node targeting: ignored
 
     def slices_for(self, node_name: str, labels: Mapping[str, str]) -> list[SliceInfo]:
         local = self.by_node.get(node_name, [])
@@ -169,7 +282,7 @@ class SliceIndex:
             return local
         chosen = list(local)
         for s in self.shared:
-            if s.all_nodes or (s.node_selector is not None and s.node_selector.matches(node_name, labels)):
+            if self._relevant(s, node_name, labels):
                 chosen.append(s)
         chosen.sort(key=lambda s: s.index)
         return chosen
@@ -197,6 +310,7 @@ class SliceIndex:
         out: list[Pool] = []
         for pool in pools.values():
             generation, count = pool.slices[0].generation, pool.slices[0].count
+            everything: list[SliceInfo] | None = None
             if len(pool.slices) != count:
                 # The node sees only some slices; the pool may still be whole (its other
                 # slices serve other nodes) or be replaced by a newer generation that has no
@@ -204,18 +318,78 @@ class SliceIndex:
                 others = self.by_pool.get((pool.driver, pool.name), [])
                 if any(o.generation > generation for o in others):
                     continue
-                pool.incomplete = sum(1 for o in others if o.generation == generation) != count
+                everything = [o for o in others if o.generation == generation]
+                pool.incomplete = len(everything) != count
+            if self.sort:
+                pool.slices.sort(key=lambda s: s.name)
+            self._build(pool, everything)
             out.append(pool)
-        for pool in out:
-            seen: set[str] = set()
-            for d in pool.devices():
-                if d.name in seen:
-                    pool.invalid = True
-                    pool.invalid_reason = f"duplicate device name {d.name}"
-                    break
-                seen.add(d.name)
+        if self.sort:
+            out.sort(key=lambda p: (p.driver, p.name))
+            out = [p for p in out if not p.has_binding_conditions] + [p for p in out if p.has_binding_conditions]
         self._pool_cache[key] = out
         return out
+
+    def _build(self, pool: Pool, everything: list[SliceInfo] | None) -> None:
+        """``buildPool``: split counter slices off, validate names, counter sets and consumption."""
+        if self.partitionable:
+            counter_slices = [s for s in pool.slices if s.shared_counters]
+            pool.slices = [s for s in pool.slices if not s.shared_counters]
+        else:
+            counter_slices = []
+        # An incomplete pool has no devices upstream, so it never sorts last for them.
+        pool.has_binding_conditions = not pool.incomplete and any(
+            d.raw.get("bindingConditions") is not None for d in pool.devices())
+        seen: set[str] = set()
+        for d in pool.devices():
+            if d.name in seen:
+                pool.invalid, pool.invalid_reason = True, f"duplicate device name {d.name}"
+                return
+            seen.add(d.name)
+        if not self.partitionable or pool.incomplete:
+            return
+        for s in counter_slices:
+            for name, counters in s.shared_counters:
+                if name in pool.counter_sets:
+                    pool.invalid, pool.invalid_reason = True, f"duplicate counter set name {name}"
+                    return
+                pool.counter_sets[name] = counters
+        problem = _consumption_problem(pool.counter_sets, pool.slices)
+        if problem is None and everything is not None:
+            names = {s.name for s in pool.slices} | {s.name for s in counter_slices}
+            pool.not_targeting = [s for s in everything if s.name not in names]
+            problem = _consumption_problem(pool.counter_sets, pool.not_targeting)
+        if problem is not None:
+            pool.invalid, pool.invalid_reason = True, problem
+
+
+def _consumption_problem(counter_sets: Mapping[str, Mapping[str, Fraction]], slices: Iterable[SliceInfo]) -> str | None:
+    """``validateDeviceCounterConsumption``: every consumed counter exists in its set."""
+    for s in slices:
+        for d in s.devices:
+            for set_name, counters in d.consumes:
+                cs = counter_sets.get(set_name)
+                if cs is None:
+                    return f"counter set {set_name} not found"
+                for c in counters:
+                    if c not in cs:
+                        return f"counter {c} not found in counter set {set_name}"
+    return None
+
+
+@dataclass
+class AllocatedState:
+    """``structured.AllocatedState``: devices held by allocated claims. With consumable
+    capacity, a shared allocation (one with a shareID) leaves its device free for more
+    shares and adds what it consumed to the device's aggregated capacity."""
+
+    devices: set[DeviceKey] = field(default_factory=set)
+    shared: set[DeviceKey] = field(default_factory=set)
+    capacity: dict[DeviceKey, Consumed] = field(default_factory=dict)
+
+    def is_allocated(self, key: DeviceKey) -> bool:
+        """``IsDeviceAllocated``: held whole, shared, or with capacity consumed."""
+        return key in self.devices or key in self.shared or key in self.capacity
 
 
 # --------------------------------------------------------------------------- claims and requests
@@ -239,6 +413,8 @@ class RequestData:
     count: int
     admin_access: bool = False
     tolerations: list[Dict] = field(default_factory=list)
+    # capacity.requests (consumable capacity); None when the request has no capacity block.
+    capacity: dict[str, Fraction] | None = None
 
     @property
     def full_name(self) -> str:
@@ -253,11 +429,28 @@ class DeviceResult:
     device: str
     admin_access: bool = False
     slice: SliceInfo | None = None
+    share_id: str | None = None
+    consumed: Consumed | None = None
+    tolerations: list[Dict] = field(default_factory=list)
+    binding_conditions: list[str] = field(default_factory=list)
+    binding_failure_conditions: list[str] = field(default_factory=list)
+    binds_to_node: bool = False
+    device_obj: Device | None = None
 
     def to_json(self) -> Dict:
         out: Dict = {"request": self.request, "driver": self.driver, "pool": self.pool, "device": self.device}
         if self.admin_access:
             out["adminAccess"] = True
+        if self.tolerations:
+            out["tolerations"] = self.tolerations
+        if self.share_id is not None:
+            out["shareID"] = self.share_id
+        if self.consumed:
+            out["consumedCapacity"] = {k: format_quantity(v) for k, v in self.consumed.items()}
+        if self.binding_conditions:
+            out["bindingConditions"] = list(self.binding_conditions)
+        if self.binding_failure_conditions:
+            out["bindingFailureConditions"] = list(self.binding_failure_conditions)
         return out
 
 
@@ -273,15 +466,15 @@ class AllocationResult:
         return out
 
 
-class _MatchAttribute:
-    """All devices of the named requests must share one attribute value."""
+class _AttributeConstraint:
+    """A claim constraint over one attribute of the devices of some requests (all of the
+    claim's requests when none are named)."""
 
-    __slots__ = ("requests", "attribute", "value", "count")
+    __slots__ = ("requests", "attribute", "count")
 
     def __init__(self, requests: list[str], attribute: str) -> None:
         self.requests = frozenset(requests)
         self.attribute = attribute
-        self.value: tuple[str, Any] | None = None
         self.count = 0
 
     def applies(self, request: str, sub: str | None) -> bool:
@@ -297,18 +490,87 @@ class _MatchAttribute:
         value = device.attribute(self.attribute)
         if value is None:
             return False
-        if self.count == 0:
-            self.value = value
-            self.count = 1
-            return True
-        if self.value is None or value[0] == "" or value != self.value:
+        if self.count > 0 and not self.admits(value):
             return False
+        self.record(request, value)
         self.count += 1
         return True
 
     def remove(self, request: str, sub: str | None) -> None:
         if self.applies(request, sub):
+            self.forget(request)
             self.count -= 1
+
+    def admits(self, value: tuple[str, Any]) -> bool:
+        raise NotImplementedError
+
+    def record(self, request: str, value: tuple[str, Any]) -> None:
+        raise NotImplementedError
+
+    def forget(self, request: str) -> None:
+        raise NotImplementedError
+
+
+class _MatchAttribute(_AttributeConstraint):
+    """``matchAttributeConstraint``: all devices of the named requests share one value."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, requests: list[str], attribute: str) -> None:
+        super().__init__(requests, attribute)
+        self.value: tuple[str, Any] | None = None
+
+    def admits(self, value: tuple[str, Any]) -> bool:
+        return self.value is not None and value[0] != "" and value == self.value
+
+    def record(self, request: str, value: tuple[str, Any]) -> None:
+        if self.count == 0:
+            self.value = value
+
+    def forget(self, request: str) -> None:
+        pass
+
+
+class _DistinctAttribute(_AttributeConstraint):
+    """``distinctAttributeConstraint``: the named requests' devices must all differ in one
+    attribute.  Upstream remembers one value per request name (a request with several
+    devices keeps only its latest) and forgets that entry on removal; both are kept."""
+
+    __slots__ = ("values",)
+
+    def __init__(self, requests: list[str], attribute: str) -> None:
+        super().__init__(requests, attribute)
+        self.values: dict[str, tuple[str, Any]] = {}
+
+    def admits(self, value: tuple[str, Any]) -> bool:
+        # Compared with each remembered value; an unknown type never passes a comparison.
+        return not any(value[0] == "" or (seen[0] == value[0] and seen[1] == value[1])
+                       for seen in self.values.values())
+
+    def record(self, request: str, value: tuple[str, Any]) -> None:
+        self.values[request] = value
+
+    def forget(self, request: str) -> None:
+        self.values.pop(request, None)
+
+
+@dataclass(frozen=True)
+class DraFeatures:
+    """``structured.Features``: which optional allocator behaviours are on (from the gates)."""
+
+    admin_access: bool = True
+    prioritized_list: bool = True
+    partitionable: bool = False
+    device_taints: bool = False
+    # DRADeviceBindingConditions and DRAResourceClaimDeviceStatus together.
+    binding_conditions: bool = False
+    consumable_capacity: bool = False
+
+    @property
+    def incubating(self) -> bool:
+        """``NewAllocator`` picks the first variant supporting every enabled feature: binding
+        conditions and consumable capacity need the incubating one (v1.36's default)."""
+        return self.binding_conditions or self.consumable_capacity
 
 
 class _MaxSizeExceeded(Exception):
@@ -319,7 +581,7 @@ class _MaxSizeExceeded(Exception):
 class _ClaimPlan:
     claim: Dict
     requests: list[RequestData | list[RequestData]]
-    constraints: list[tuple[list[str], str]]
+    constraints: list[tuple[list[str], str, bool]]  # requests, attribute, distinct
 
 
 class Allocator:
@@ -330,11 +592,9 @@ class Allocator:
         claims: list[Dict],
         classes: Mapping[str, Dict],
         slices: SliceIndex,
-        allocated: set[DeviceKey],
+        allocated: AllocatedState | set[DeviceKey],
         skip_bad_pools: bool = True,
-        device_taints: bool = False,
-        prioritized_list: bool = True,
-        admin_access: bool = True,
+        features: DraFeatures | None = None,
     ) -> None:
         self.claims = claims
         # v1.35's allocators leave incomplete pools (a ResourceSliceCount not all published
@@ -342,20 +602,51 @@ class Allocator:
         # picked from incomplete pools for ExactCount requests (refusing them for "All" only)
         # and failed the whole allocation when the search reached an invalid pool.
         self.skip_bad_pools = skip_bad_pools
+        self.features = features if features is not None else DraFeatures()
         # DRADeviceTaints (KEP-5055; on by default from v1.36): a device tainted NoSchedule
         # or NoExecute is allocated only to a request that tolerates the taint.
-        self.device_taints = device_taints
+        self.device_taints = self.features.device_taints
         # DRAPrioritizedList and DRAAdminAccess (beta and on from v1.34, off in v1.33): with
         # the gate off a request using the feature is an error, as the allocator reports it.
-        self.prioritized_list = prioritized_list
-        self.admin_access = admin_access
+        self.prioritized_list = self.features.prioritized_list
+        self.admin_access = self.features.admin_access
         self.classes = classes
         self.slices = slices
-        self.allocated = allocated
+        self.state = allocated if isinstance(allocated, AllocatedState) else AllocatedState(set(allocated))
+        self.allocated = self.state.devices
         # Whether a device satisfies a request's class and request selectors does not
         # depend on the node, so the answer is kept for the whole cycle.
         self._selectable: dict[tuple[int, int, int, DeviceKey], bool] = {}
         self._plans: list[_ClaimPlan] | AllocationError | None = None
+        # Counters left per pool once allocated devices took theirs, computed on first use
+        # and kept for the cycle by pool name (``availableCounters`` upstream).
+        self._available_counters: dict[str, dict[str, dict[str, Fraction]]] = {}
+        self._variants: dict[str, Allocator] = {}
+
+    def _variant(self, claims: list[Dict]) -> Allocator:
+        import json
+
+        key = json.dumps([c.get("spec") for c in claims], sort_keys=True, default=str)
+        got = self._variants.get(key)
+        if got is None:
+            got = Allocator(claims, self.classes, self.slices, self.state, self.skip_bad_pools, self.features)
+            got._available_counters = self._available_counters
+            self._variants[key] = got
+        return got
+
+    def available_counters(self, pool: Pool) -> dict[str, dict[str, Fraction]]:
+        got = self._available_counters.get(pool.name)
+        if got is not None:
+            return got
+        avail = {name: dict(counters) for name, counters in pool.counter_sets.items()}
+        for s in list(pool.slices) + list(pool.not_targeting):
+            for d in s.devices:
+                if not self.state.is_allocated(d.key):
+                    continue
+                for set_name, counters in d.consumes:
+                    subtract_known(avail.get(set_name), counters)
+        self._available_counters[pool.name] = avail
+        return avail
 
     # ---------------------------------------------------------------- validation
 
@@ -392,6 +683,7 @@ class Allocator:
             count=count,
             admin_access=bool(raw.get("adminAccess")) and parent is None,
             tolerations=[t for t in raw.get("tolerations") or [] if isinstance(t, dict)],
+            capacity=parse_requests(raw.get("capacity")),
         )
 
     def _plan(self) -> list[_ClaimPlan]:
@@ -407,19 +699,36 @@ class Allocator:
                                 f"claim {claim_key(claim)}, request {r.get('name') or ''}: has subrequests, but the "
                                 "DRAPrioritizedList feature is disabled"
                             )
+                        if not self.features.consumable_capacity:
+                            if (r.get("exactly") or {}).get("capacity") is not None:
+                                raise AllocationError(
+                                    f"claim {claim_key(claim)}, request {r.get('name') or ''}: has capacity requests, "
+                                    "but the DRAConsumableCapacity feature is disabled"
+                                )
+                            for sub in r.get("firstAvailable") or []:
+                                if sub.get("capacity") is not None:
+                                    raise AllocationError(
+                                        f"claim {claim_key(claim)}, subrequest {sub.get('name') or ''}: has capacity "
+                                        "requests, but the DRAConsumableCapacity feature is disabled"
+                                    )
                         if r.get("firstAvailable"):
                             reqs.append([self._request_data(claim, s, str(r.get("name") or "")) for s in r["firstAvailable"]])
                         else:
                             # The request's name sits beside its `exactly` block, not inside it.
                             exactly = {**(r.get("exactly") or {}), "name": r.get("name") or ""}
                             reqs.append(self._request_data(claim, exactly, None))
-                    cons: list[tuple[list[str], str]] = []
+                    cons: list[tuple[list[str], str, bool]] = []
                     for i, c in enumerate(devices.get("constraints") or []):
-                        if not c.get("matchAttribute"):
+                        names = [str(x) for x in c.get("requests") or []]
+                        if c.get("matchAttribute"):
+                            cons.append((names, str(c["matchAttribute"]), False))
+                        elif c.get("distinctAttribute") and self.features.incubating:
+                            # Only the incubating allocator knows distinctAttribute (KEP-5491).
+                            cons.append((names, str(c["distinctAttribute"]), True))
+                        else:
                             raise AllocationError(
                                 f"claim {claim_key(claim)}, constraint #{i}: empty constraint (unsupported constraint type?)"
                             )
-                        cons.append(([str(x) for x in c.get("requests") or []], str(c["matchAttribute"])))
                     plans.append(_ClaimPlan(claim, reqs, cons))
                 self._plans = plans
             except AllocationError as e:
@@ -439,7 +748,7 @@ class Allocator:
                 raise AllocationError(f"{where}: selector #{i}: CEL compile error: {prog}")
             assert isinstance(prog, Program)
             try:
-                ok = device_matches(prog, device.activation())
+                ok = device_matches(prog, device.activation(self.features.consumable_capacity))
             except CelError as e:
                 where = f"class {class_name}" if class_name is not None else f"claim {claim_key(self.claims[ci])}"
                 driver, pool, name = device.key
@@ -451,7 +760,7 @@ class Allocator:
         return True
 
     def selectable(self, key: tuple[int, int, int], rd: RequestData, device: Device) -> bool:
-        if device.binding_conditions:
+        if device.binding_conditions and not self.features.binding_conditions:
             return False
         ck = (key[0], key[1], key[2], device.key)
         hit = self._selectable.get(ck)
@@ -469,15 +778,20 @@ class Allocator:
 
     # ---------------------------------------------------------------- allocation
 
-    def allocate(self, node_name: str, labels: Mapping[str, str]) -> list[AllocationResult] | None:
+    def allocate(self, node_name: str, labels: Mapping[str, str],
+                 claims: list[Dict] | None = None) -> list[AllocationResult] | None:
         """The claims' allocation on this node, None if they don't fit.
 
+        ``claims`` replaces the cycle's claims for this node (the special claim for extended
+        resources has per-node requests); allocators for such variants are kept by content.
         Raises AllocationError for problems that abort the whole cycle and
         NodeAllocationError for failures that only concern this node.
         """
+        if claims is not None:
+            return self._variant(claims).allocate(node_name, labels)
         plans = self._plan()
         pools = self.slices.pools_for(node_name, labels)
-        run = _Run(self, plans, pools)
+        run = _Run(self, plans, pools, node_name, labels)
         done = run.start()
         if not done:
             if self.skip_bad_pools and any(p.invalid for p in pools):
@@ -486,81 +800,28 @@ class Allocator:
         out: list[AllocationResult] = []
         for ci in range(len(plans)):
             devices = run.results[ci]
-            out.append(AllocationResult(list(devices), _node_selector(devices)))
+            out.append(AllocationResult(list(devices), _node_selector(devices, node_name)))
         return out
 
 
-    # ---------------------------------------------------------------- explanation
-
-    def explain_node(self, node_name: str, labels: Mapping[str, str]) -> list[str]:
-        """Why the claims don't fit on this node, request by request: no device matches the
-        class and selectors, the matching ones are allocated already, too few are free — or,
-        when each request alone could be met, that they can't be met together."""
-        try:
-            plans = self._plan()
-        except AllocationError as e:
-            return [str(e)]
-        pools = self.slices.pools_for(node_name, labels)
-        out: list[str] = []
-        all_met = True
-        for ci, plan in enumerate(plans):
-            ck = claim_key(plan.claim)
-            for ri, req in enumerate(plan.requests):
-                options = req if isinstance(req, list) else [req]
-                notes: list[str] = []
-                met = False
-                for si, rd in enumerate(options):
-                    broken = [p for p in pools if p.incomplete or p.invalid] if rd.all_mode else []
-                    if broken:
-                        # The Error the Filter returns: "all" cannot be counted in a pool in flux.
-                        p = broken[0]
-                        notes.append(
-                            f"request {rd.full_name}: asks for all devices, but resource pool {p.pool_id} is "
-                            + ("currently invalid (duplicate device names)" if not p.incomplete else
-                               f"currently being updated (fewer slices than its resourceSliceCount "
-                               f"{p.slices[0].count}): the scheduler errors until the driver has published them all")
-                        )
-                        continue
-                    try:
-                        matching = [d for pool in pools for d in pool.devices()
-                                    if self.selectable((ci, ri, si), rd, d)]
-                    except AllocationError as e:
-                        notes.append(str(e))
-                        continue
-                    free = [d for d in matching if d.key not in self.allocated]
-                    need = len(matching) if rd.all_mode else rd.count
-                    if rd.all_mode and matching and len(free) == len(matching) or not rd.all_mode and len(free) >= need:
-                        met = True
-                        break
-                    if not matching:
-                        notes.append(f"request {rd.full_name}: no device on this node matches its class and selectors")
-                    elif not free:
-                        notes.append(f"request {rd.full_name}: {len(matching)} matching device(s), all allocated to "
-                                     "other claims")
-                    else:
-                        notes.append(f"request {rd.full_name}: needs {need}, only {len(free)} of {len(matching)} "
-                                     "matching device(s) free")
-                if not met:
-                    all_met = False
-                    out.extend(f"claim {ck}, {n}" for n in notes)
-        if all_met:
-            out.append("each request alone could be met here, but not all together (a matchAttribute constraint, "
-                       "or requests competing for the same devices)")
-        return out
-
-
-def _node_selector(devices: list[DeviceResult]) -> Dict | None:
-    """The allocation's node selector: a node-local device pins it to that node."""
+def _node_selector(devices: list[DeviceResult], node_name: str) -> Dict | None:
+    """``createNodeSelector``: a node-local device (or one that binds to its node) pins the
+    allocation to the node it was made for; slice or device node selectors are merged."""
     fields: list[Dict] = []
     exprs: list[Dict] = []
     for d in devices:
         s = d.slice
         if s is None:
             continue
-        if s.node_name:
+        dev = d.device_obj
+        if s.per_device and dev is not None:
+            local, selector_raw = dev.node_name, dev.raw.get("nodeSelector")
+        else:
+            local, selector_raw = s.node_name, s.node_selector_raw
+        if local or d.binds_to_node:
             return {"nodeSelectorTerms": [{"matchFields": [
-                {"key": "metadata.name", "operator": "In", "values": [s.node_name]}]}]}
-        terms = (s.node_selector_raw or {}).get("nodeSelectorTerms") or []
+                {"key": "metadata.name", "operator": "In", "values": [node_name]}]}]}
+        terms = (selector_raw or {}).get("nodeSelectorTerms") or []
         if len(terms) == 1:
             for req in terms[0].get("matchFields") or []:
                 if req not in fields:
@@ -581,12 +842,19 @@ def _node_selector(devices: list[DeviceResult]) -> Dict | None:
 class _Run:
     """One ``Allocate`` call: the depth-first search over claims, requests and devices."""
 
-    def __init__(self, alloc: Allocator, plans: list[_ClaimPlan], pools: list[Pool]) -> None:
+    def __init__(self, alloc: Allocator, plans: list[_ClaimPlan], pools: list[Pool], node_name: str = "",
+                 labels: Mapping[str, str] | None = None) -> None:
         self.alloc = alloc
         self.plans = plans
         self.pools = pools
-        # Candidates in search order: devices of complete, valid pools.
+        self.node_name = node_name
+        self.labels: Mapping[str, str] = labels or {}
+        feats = alloc.features
+        self.consumable = feats.consumable_capacity
+        self.partitionable = feats.partitionable
+        # Candidates in search order: devices of complete, valid pools, with their pool.
         self.candidates: list[Device] = []
+        self.cand_pool: list[Pool] = []
         # v1.34's allocators fail the whole allocation when the device search reaches an
         # invalid pool (v1.35's skip it): its first device's position marks where.
         self.invalid_at: dict[int, Pool] = {}
@@ -599,13 +867,25 @@ class _Run:
                     if first is not None:
                         self.invalid_at[len(self.candidates)] = p
                         self.candidates.append(first)
+                        self.cand_pool.append(p)
                 continue
-            self.candidates.extend(p.devices())
+            for d in p.devices():
+                self.candidates.append(d)
+                self.cand_pool.append(p)
+        self.pool_of = {d.key: p for d, p in zip(self.candidates, self.cand_pool, strict=True)}
         self.allocating: dict[DeviceKey, set[int]] = {}
+        # Capacity taken by shares being allocated in this run (``allocatingCapacity``).
+        self.allocating_capacity: dict[DeviceKey, Consumed] = {}
+        # Counters taken by devices being allocated in this run, per pool name and set.
+        self.consumed_counters: dict[str, dict[str, dict[str, Fraction]]] = {}
         self.results: list[list[DeviceResult]] = [[] for _ in plans]
-        self.constraints = [[_MatchAttribute(r, a) for r, a in plan.constraints] for plan in plans]
+        self.constraints: list[list[_AttributeConstraint]] = [
+            [(_DistinctAttribute(r, a) if distinct else _MatchAttribute(r, a)) for r, a, distinct in plan.constraints]
+            for plan in plans
+        ]
         self.all_devices: dict[tuple[int, int, int], list[Device]] = {}
         self.selected_sub: dict[tuple[int, int], int] = {}
+        self.shares = 0
 
     def request(self, ci: int, ri: int, si: int) -> RequestData:
         r = self.plans[ci].requests[ri]
@@ -633,6 +913,10 @@ class _Run:
         except _MaxSizeExceeded:
             return False
 
+    def node_selectable(self, d: Device) -> bool:
+        """Per-device node selection, the last part of upstream's ``isSelectable``."""
+        return not d.slice.per_device or d.matches_node(self.node_name, self.labels)
+
     def _num_devices(self, ci: int, ri: int, si: int, rd: RequestData) -> int:
         if not rd.all_mode:
             return rd.count
@@ -649,13 +933,24 @@ class _Run:
                     f"but resource pool {pool.pool_id} is currently invalid"
                 )
             for d in pool.devices():
-                if self.alloc.selectable((ci, ri, si), rd, d):
+                if self.alloc.selectable((ci, ri, si), rd, d) and self.node_selectable(d):
+                    if self.consumable and not self.capacity_fits(rd, d):
+                        continue
                     found.append(d)
         self.all_devices[(ci, ri, si)] = found
         return len(found)
 
     def in_use(self, key: DeviceKey) -> bool:
         return key in self.alloc.allocated or bool(self.allocating.get(key))
+
+    def capacity_fits(self, rd: RequestData, d: Device) -> bool:
+        """``CmpRequestOverCapacity`` against what allocated and allocating shares consumed."""
+        if rd.capacity is None and d.plain_capacity and d.key not in self.allocating_capacity \
+                and d.key not in self.alloc.state.capacity:
+            return True  # takes each capacity whole, with no policy and nothing taken: fits
+        ok = request_fits(self.alloc.state.capacity.get(d.key), rd.capacity, d.capacity,
+                          self.allocating_capacity.get(d.key))
+        return bool(ok)
 
     def one(self, ci: int, ri: int, si: int, di: int, in_sub: bool, start: int) -> bool:
         if ci >= len(self.plans):
@@ -729,11 +1024,18 @@ class _Run:
             except AllocationError as e:
                 error = e
                 break
+            if not self.node_selectable(d):
+                continue
             cands.append(pos)
+        # A candidate list that is too short cannot be completed, whatever the state (only
+        # devices that allow multiple allocations can be taken again, and they never count
+        # twice for one slot since each slot moves past the previous pick).
         if error is None and len(cands) < need - di:
             return False
         for pos in cands:
             d = self.candidates[pos]
+            if self.consumable and not self.capacity_fits(rd, d):
+                continue
             undo = self.take(ci, rd, d, must=False)
             if undo is None:
                 continue
@@ -749,47 +1051,152 @@ class _Run:
             raise error
         return False
 
+    def _take_counters(self, d: Device) -> bool:
+        """``checkAvailableCounters``: add the device's counters to what this run consumes
+        and check every counter of its pool stays within what is left."""
+        pool = self.pool_of.get(d.key)
+        if pool is None:
+            return False
+        avail = self.alloc.available_counters(pool)
+        used = self.consumed_counters.setdefault(pool.name, {})
+        for set_name, counters in d.consumes:
+            cs = used.setdefault(set_name, {})
+            for c, q in counters.items():
+                cs[c] = cs.get(c, Fraction(0)) + q
+        for set_name, counters in avail.items():
+            taken = used.get(set_name, {})
+            for c, q in counters.items():
+                if q < taken.get(c, Fraction(0)):
+                    self._give_counters(d)
+                    return False
+        return True
+
+    def _give_counters(self, d: Device) -> None:
+        pool = self.pool_of.get(d.key)
+        if pool is None:
+            return
+        used = self.consumed_counters.get(pool.name, {})
+        for set_name, counters in d.consumes:
+            cs = used.get(set_name, {})
+            for c, q in counters.items():
+                cs[c] = cs.get(c, Fraction(0)) - q
+
     def take(self, ci: int, rd: RequestData, d: Device, must: bool) -> Any:
-        """``allocateDevice``: check availability and constraints, record the device."""
-        if self.alloc.device_taints and taint_prevents_allocation(d.raw.get("taints"), rd.tolerations):
+        """``allocateDevice``: check availability, counters, taints and constraints, then
+        record the device (and the capacity a share of it consumes)."""
+        multi = self.consumable and d.allow_multiple
+        if not multi and rd.admin_access and ci in self.allocating.get(d.key, ()):
             return None
-        if rd.admin_access:
-            if ci in self.allocating.get(d.key, ()):
+        if not rd.admin_access and self.in_use(d.key):
+            return None
+        if d.consumes_counters and not self.partitionable:
+            return None
+        # A device shared already took its counters with its first share.
+        shared_before = multi and (d.key in self.alloc.state.capacity or d.key in self.allocating_capacity)
+        counters = False
+        if not shared_before and d.consumes:
+            if not self._take_counters(d):
                 return None
-        elif self.in_use(d.key):
-            return None
-        if d.consumes_counters:
-            return None
+            counters = True
         base = rd.parent if rd.parent is not None else rd.name
         sub = rd.name if rd.parent is not None else None
         cons = self.constraints[ci]
+
+        def release(n_constraints: int, unmark: bool) -> None:
+            """``rollbackDevice``: undo what was recorded so far, newest first."""
+            if unmark:
+                self.allocating[d.key].discard(ci)
+            for c in reversed(cons[:n_constraints]):
+                c.remove(base, sub)
+            if counters:
+                self._give_counters(d)
+
+        if self.alloc.device_taints and taint_prevents_allocation(d.raw.get("taints"), rd.tolerations):
+            release(0, False)
+            return None
         for i, c in enumerate(cons):
             if not c.add(base, sub, d):
+                release(i, False)
                 if must:
                     raise AllocationError(
                         f"claim {claim_key(self.plans[ci].claim)}, request {rd.name}: cannot add device "
                         f"{'/'.join(d.key)} because a claim constraint would not be satisfied"
                     )
-                for c2 in cons[:i]:
-                    c2.remove(base, sub)
                 return None
-        self.allocating.setdefault(d.key, set()).add(ci)
+        marked = not multi
+        if marked:
+            self.allocating.setdefault(d.key, set()).add(ci)
+        consumed: Consumed | None = None
+        share_id: str | None = None
+        had_entry = False
+        if self.consumable:
+            if not self.capacity_fits(rd, d):
+                release(len(cons), marked)
+                return None
+            if multi:
+                consumed = consumed_by_request(rd.capacity, d.capacity)
+                self.shares += 1
+                share_id = _share_id(self.plans[ci].claim, rd.full_name, d.key, self.shares)
+                had_entry = d.key in self.allocating_capacity
+                add_consumed(self.allocating_capacity, d.key, consumed)
         results = self.results[ci]
         before = len(results)
-        results.append(DeviceResult(rd.full_name, d.key[0], d.key[1], d.key[2], rd.admin_access, d.slice))
+        results.append(DeviceResult(
+            rd.full_name, d.key[0], d.key[1], d.key[2], rd.admin_access, d.slice,
+            share_id=share_id, consumed=consumed or None, tolerations=list(rd.tolerations),
+            binding_conditions=[str(x) for x in d.raw.get("bindingConditions") or []]
+            if self.alloc.features.binding_conditions else [],
+            binding_failure_conditions=[str(x) for x in d.raw.get("bindingFailureConditions") or []]
+            if self.alloc.features.binding_conditions else [],
+            binds_to_node=d.binds_to_node and self.alloc.features.binding_conditions,
+            device_obj=d,
+        ))
 
         def undo() -> None:
-            for c in cons:
-                c.remove(base, sub)
-            self.allocating[d.key].discard(ci)
             del results[before:]
+            if consumed is not None:
+                remove_consumed(self.allocating_capacity, d.key, consumed)
+                if had_entry and d.key not in self.allocating_capacity:
+                    self.allocating_capacity[d.key] = {}
+            release(len(cons), marked)
 
         return undo
 
 
-def allocated_devices(claims: Iterable[Mapping[str, Any]]) -> set[DeviceKey]:
-    """Devices held by allocated claims; admin-access results don't make a device busy."""
-    out: set[DeviceKey] = set()
+def _share_id(claim: Mapping[str, Any], request: str, key: DeviceKey, n: int) -> str:
+    """A share's ID: upstream draws a random UUID; a digest keeps runs repeatable."""
+    import hashlib
+
+    h = hashlib.sha256(f"{claim_key(claim)}/{request}/{'/'.join(key)}/{n}".encode()).hexdigest()
+    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:32]}"
+
+
+def allocated_state(claims: Iterable[Mapping[str, Any]], consumable: bool) -> AllocatedState:
+    """``GatherAllocatedState`` over the cluster's claims (``foreachAllocatedDevice``):
+    admin-access results don't make a device busy; with consumable capacity a result with
+    a shareID is a share (its consumed capacity aggregated per device), without it every
+    result holds its device whole."""
+    state = AllocatedState()
+    for _claim, key, r in allocation_results(claims):
+        if consumable and r.get("shareID") is not None:
+            state.shared.add(key)
+            raw = r.get("consumedCapacity")
+            if raw is not None:
+                amounts: Consumed = {}
+                for name, q in (raw or {}).items():
+                    try:
+                        amounts[str(name)] = parse_quantity(q)
+                    except (QuantityError, TypeError, ValueError):
+                        amounts[str(name)] = Fraction(0)
+                add_consumed(state.capacity, key, amounts)
+            continue
+        state.devices.add(key)
+    return state
+
+
+def allocation_results(claims: Iterable[Mapping[str, Any]]) -> Iterable[tuple[Mapping[str, Any], DeviceKey, Dict]]:
+    """Every device result of the allocated claims, with its claim; admin-access results
+    are left out (they never make a device busy)."""
     for claim in claims:
         alloc = (claim.get("status") or {}).get("allocation")
         if not alloc:
@@ -797,8 +1204,7 @@ def allocated_devices(claims: Iterable[Mapping[str, Any]]) -> set[DeviceKey]:
         for r in (alloc.get("devices") or {}).get("results") or []:
             if r.get("adminAccess"):
                 continue
-            out.add((str(r.get("driver") or ""), str(r.get("pool") or ""), str(r.get("device") or "")))
-    return out
+            yield claim, (str(r.get("driver") or ""), str(r.get("pool") or ""), str(r.get("device") or "")), r
 
 
 def taint_prevents_allocation(taints: Any, tolerations: list[Dict]) -> bool:

@@ -60,10 +60,21 @@ def pod_request_list(
     return [amount(r.name, reqs.get(r.name, Fraction(0))) for r in resources]
 
 
-def allocatable_and_requested(node: NodeInfo, resource: str, pod_request: int, use_requested: bool) -> tuple[int, int]:
+# Devices of an extended resource's DeviceClass on a node: (total, allocated).
+DraTotals = Callable[[NodeInfo, str], tuple[int, int]]
+
+
+def allocatable_and_requested(node: NodeInfo, resource: str, pod_request: int, use_requested: bool,
+                              dra: DraTotals | None = None) -> tuple[int, int]:
     if pod_request == 0 and is_scalar_resource(resource):
         return 0, 0  # an extended resource the pod doesn't ask for is not scored
     alloc = node.node.allocatable
+    if dra is not None and resource not in ("cpu", "memory", "ephemeral-storage") and alloc.get(resource, 0) == 0:
+        # An extended resource served by DRA here: its class's devices on the node
+        # (``calculateDRAExtendedResourceAllocatableRequest``).
+        total, used = dra(node, resource)
+        if total > 0:
+            return total, used + pod_request
     if resource == "cpu":
         used = node.requested.get("cpu", 0) if use_requested else node.non0_cpu
         return alloc.get("cpu", 0), used + pod_request
@@ -78,12 +89,13 @@ def allocatable_and_requested(node: NodeInfo, resource: str, pod_request: int, u
 
 
 def allocation_vectors(
-    node: NodeInfo, resources: Sequence[ResourceSpec], pod_requests_: Sequence[int], use_requested: bool
+    node: NodeInfo, resources: Sequence[ResourceSpec], pod_requests_: Sequence[int], use_requested: bool,
+    dra: DraTotals | None = None,
 ) -> tuple[list[int], list[int]]:
     requested = [0] * len(resources)
     allocatable = [0] * len(resources)
     for i, r in enumerate(resources):
-        a, q = allocatable_and_requested(node, r.name, pod_requests_[i], use_requested)
+        a, q = allocatable_and_requested(node, r.name, pod_requests_[i], use_requested, dra)
         if a == 0:
             continue
         allocatable[i] = a

@@ -18,7 +18,7 @@ from kschedx.core.plugins.noderesources_allocation import (
     balanced_scorer,
     pod_request_list,
 )
-from kschedx.core.plugins.noderesources_fit import parse_resources
+from kschedx.core.plugins.noderesources_fit import dra_score_totals, parse_resources
 from kschedx.core.snapshot import NodeInfo
 
 NAME = "NodeResourcesBalancedAllocation"
@@ -41,13 +41,15 @@ class NodeResourcesBalancedAllocation(Plugin):
         if all(r == 0 for r in reqs):
             return Status.skip()
         state.data[NAME] = reqs
+        state.data[NAME + "/dra"] = dra_score_totals(self, state, NAME)
         return Status.success()
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> tuple[int, Status]:
         reqs = state.data.get(NAME)
         if reqs is None:
             reqs = pod_request_list(pod, self.resources, use_requested=True)
-        requested, allocatable = allocation_vectors(node, self.resources, reqs, use_requested=True)
+        dra = state.data[NAME + "/dra"] if NAME + "/dra" in state.data else dra_score_totals(self, state, NAME)
+        requested, allocatable = allocation_vectors(node, self.resources, reqs, use_requested=True, dra=dra)
         with_pod = balanced_scorer(requested, allocatable)
         if not self.version.at_least(36):
             return with_pod, Status.success()

@@ -7,7 +7,7 @@ status is UnschedulableAndUnresolvable (preemption cannot help); otherwise Unsch
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,6 +15,7 @@ from kschedx.core.api.model import PodInfo, is_extended_resource
 from kschedx.core.framework.interface import Code, CycleState, Plugin, PreFilterResult, Status
 from kschedx.core.plugins.noderesources_allocation import (
     DEFAULT_RESOURCES,
+    DraTotals,
     ResourceSpec,
     Scorer,
     allocation_vectors,
@@ -43,8 +44,13 @@ def fits_request(
     node: NodeInfo,
     ignored: frozenset[str] = frozenset(),
     ignored_groups: frozenset[str] = frozenset(),
+    dra_backed: Callable[[str], bool] | None = None,
 ) -> list[InsufficientResource]:
-    """Every resource the node lacks for the pod, in upstream's order."""
+    """Every resource the node lacks for the pod, in upstream's order.
+
+    ``dra_backed`` says which extended resources a DeviceClass serves (DRAExtendedResource):
+    on a node whose allocatable lacks them they are left to DynamicResources
+    (``shouldDelegateResourceToDRA``)."""
     out: list[InsufficientResource] = []
     alloc = node.node.allocatable
     allowed = node.node.allowed_pods
@@ -66,6 +72,8 @@ def fits_request(
         if req == 0:
             continue
         if is_extended_resource(name) and (name in ignored or name.split("/")[0] in ignored_groups):
+            continue
+        if dra_backed is not None and alloc.get(name, 0) <= 0 and dra_backed(name):
             continue
         cap = alloc.get(name, 0)
         used = node.requested.get(name, 0)
@@ -123,7 +131,7 @@ class NodeResourcesFit(Plugin):
         requests = state.data.get(NAME)
         if requests is None:  # PreFilter disabled in the profile: upstream has no fallback
             return Status.error(f'error reading "PreFilter{NAME}" from cycleState: not found')
-        missing = fits_request(requests, node, self.ignored, self.ignored_groups)
+        missing = fits_request(requests, node, self.ignored, self.ignored_groups, dra_backed_resources(self))
         if not missing:
             return Status.success()
         code = Code.UNSCHEDULABLE
@@ -135,11 +143,41 @@ class NodeResourcesFit(Plugin):
 
     def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status:
         state.data[NAME + "/score"] = score_requests(pod, self.resources)
+        state.data[NAME + "/dra"] = dra_score_totals(self, state, NAME)
         return Status.success()
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> tuple[int, Status]:
         reqs = state.data.get(NAME + "/score")
         if reqs is None:  # Score without PreScore: upstream computes the requests itself
             reqs = score_requests(pod, self.resources)
-        requested, allocatable = allocation_vectors(node, self.resources, reqs, use_requested=False)
+        dra = state.data.get(NAME + "/dra") if NAME + "/dra" in state.data else dra_score_totals(self, state, NAME)
+        requested, allocatable = allocation_vectors(node, self.resources, reqs, use_requested=False, dra=dra)
         return self.scorer(requested, allocatable), Status.success()
+
+
+def dra_backed_resources(plugin: Plugin) -> Callable[[str], bool] | None:
+    """With DRAExtendedResource on, which resource names a DeviceClass serves."""
+    if not plugin.version.enabled("DRAExtendedResource"):
+        return None
+    from kschedx.core.plugins.dynamicresources import extended_resolver
+
+    resolver = extended_resolver(plugin.handle)
+    if not resolver:
+        return None
+    return lambda name: resolver.class_for(name) is not None
+
+
+def dra_score_totals(plugin: Plugin, state: CycleState, key: str) -> DraTotals | None:
+    """``getDRAPreScoredParams``: when a scored resource is an extended resource a DeviceClass
+    serves, the per-node device totals it is scored with on nodes without a device plugin."""
+    backed = dra_backed_resources(plugin)
+    resources: tuple[ResourceSpec, ...] = getattr(plugin, "resources", ())
+    if backed is None:
+        return None
+    from kschedx.core.plugins.dynamicresources_extended import is_dra_extended_resource_name
+
+    if not any(is_dra_extended_resource_name(r.name) and backed(r.name) for r in resources):
+        return None
+    from kschedx.core.plugins.dynamicresources import dra_resource_totals
+
+    return dra_resource_totals(plugin.handle, plugin.version)

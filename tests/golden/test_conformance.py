@@ -23,9 +23,7 @@ RESULTS: dict[str, list[bool]] = {}
 # is a strict expected failure: one that starts to pass fails the run until it leaves the
 # list. A pending family (a new one arrives failing in most, not all, of its cases) is a
 # lenient one: its cases may pass or fail, and the summary counts how many agree.
-PENDING_FAMILIES: dict[str, str] = {
-    "dra136": "issue 30: DRA as Kubernetes 1.36 runs it (the 1.36 allocator is not modelled yet)",
-}
+PENDING_FAMILIES: dict[str, str] = {}
 PENDING_CASES: dict[str, str] = {}
 
 
