@@ -114,7 +114,10 @@ class Explanation:
     @property
     def ok(self) -> bool:
         """Exit status 0: the pod fits; every replica was placed; the daemon pod fits on
-        every node its controller targets."""
+        every node its controller targets; a change to a running workload, when run to its end,
+        completes."""
+        if self.workload is not None and self.workload.outcome is not None:
+            return self.workload.outcome.completes
         if self.mode == "daemonset":
             return all(v.fits for v in self.daemon_nodes if v.targeted)
         if self.mode == "replicas":

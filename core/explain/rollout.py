@@ -27,6 +27,14 @@ from typing import Any
 from kschedx.core.api.model import PodInfo
 from kschedx.core.api.objects import ClusterObjects
 from kschedx.core.api.template_defaults import same_template
+from kschedx.core.explain.rollout_run import (
+    DaemonSetRollout,
+    DeploymentRollout,
+    OldReplicaSet,
+    RolloutOutcome,
+    StatefulSetRollout,
+    scaled,
+)
 from kschedx.core.load.manifest import IncomingPod
 from kschedx.core.snapshot import Snapshot
 
@@ -55,6 +63,10 @@ class WorkloadPlan:
     daemon_running: set[str] = field(default_factory=set)
     daemon_old: dict[str, list[Dict]] = field(default_factory=dict)
     placed: int = 0
+    # A change to run to its end (core/explain/rollout_run.py): where it starts from, and
+    # once run, how it ends.
+    start: DeploymentRollout | StatefulSetRollout | DaemonSetRollout | None = None
+    outcome: RolloutOutcome | None = None
 
     def ordinals_for(self, count: int) -> list[int]:
         """``count`` ordinals: the planned ones first, then the next free ones."""
@@ -70,12 +82,17 @@ class WorkloadPlan:
     def line(self) -> str:
         """The one line the table shows."""
         head = f"{self.kind} {self.name}: {self.rule}"
+        if self.outcome is not None:
+            return f"{head} — {self.outcome.summary()}"
         counts = f"{self.running}/{self.replicas} running, {self.placed} new placed"
         return f"{head} — {self.note} ({counts})" if self.note else f"{head} ({counts})"
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "name": self.name, "rule": self.rule, "replicas": self.replicas,
-                "running": self.running, "placed": self.placed, "note": self.note}
+        out = {"kind": self.kind, "name": self.name, "rule": self.rule, "replicas": self.replicas,
+               "running": self.running, "placed": self.placed, "note": self.note}
+        if self.outcome is not None:
+            out["rollout"] = self.outcome.to_json()
+        return out
 
 
 # --------------------------------------------------------------------------- pods of a controller
@@ -127,28 +144,6 @@ def _find(objects: ClusterObjects, kind: str, ns: str, name: str) -> Dict | None
 def _template_of(obj: Dict) -> Dict:
     t = (obj.get("spec") or {}).get("template")
     return t if isinstance(t, dict) else {}
-
-
-def _scaled(value: Any, total: int, default: str, round_up: bool) -> int:
-    """intstr.GetScaledValueFromIntOrPercent: an int, or a percentage of ``total``."""
-    if value is None:
-        value = default
-    if isinstance(value, bool):
-        return 0
-    if isinstance(value, int):
-        return max(value, 0)
-    text = str(value).strip()
-    if text.endswith("%"):
-        try:
-            pct = int(text[:-1])
-        except ValueError:
-            return 0
-        exact = pct * total
-        return max((-(-exact // 100)) if round_up else exact // 100, 0)
-    try:
-        return max(int(text), 0)
-    except ValueError:
-        return 0
 
 
 def _desired(spec: Dict, key: str = "replicas") -> int:
@@ -248,15 +243,9 @@ def _deployment(objects: ClusterObjects, ns: str, name: str, spec: Dict, tpl: Di
                             f"paused: the new template waits until the Deployment is resumed; the {len(old_pods)} "
                             "old pod(s) keep running")
     strategy = spec.get("strategy") or {}
-    if strategy.get("type") == "Recreate":
-        # rolloutRecreate: the old ReplicaSets are scaled to zero and their pods gone first.
-        to_place = max(0, desired - len(running))
-        return WorkloadPlan("Deployment", name, ROLLOUT, desired, len(running), to_place,
-                            f"Recreate: the {len(old_pods)} old pod(s) removed first, then {to_place} new placed",
-                            remove=[p for p in old_pods if _node(p)])
     ru = strategy.get("rollingUpdate") or {}
-    surge = _scaled(ru.get("maxSurge"), desired, "25%", True)
-    unavailable = _scaled(ru.get("maxUnavailable"), desired, "25%", False)
+    surge = scaled(ru.get("maxSurge"), desired, "25%", True)
+    unavailable = scaled(ru.get("maxUnavailable"), desired, "25%", False)
     if surge == 0 and unavailable == 0:
         unavailable = 1  # ResolveFenceposts: a rollout must be able to make progress
 
@@ -264,13 +253,26 @@ def _deployment(objects: ClusterObjects, ns: str, name: str, spec: Dict, tpl: Di
         r = (rs.get("spec") or {}).get("replicas")
         return int(r) if isinstance(r, int) else len(pods_of(rs))
 
+    recreate = strategy.get("type") == "Recreate"
+    start = DeploymentRollout(
+        desired, surge, min(unavailable, desired), recreate, spec_replicas(new_rs) if new_rs is not None else 0,
+        running, [p for p in new_pods if not _node(p)],
+        [OldReplicaSet(str((rs.get("metadata") or {}).get("name")), spec_replicas(rs), pods_of(rs)) for rs in old_rss])
+    if recreate:
+        # rolloutRecreate: the old ReplicaSets are scaled to zero and their pods gone first.
+        to_place = max(0, desired - len(running))
+        return WorkloadPlan("Deployment", name, ROLLOUT, desired, len(running), to_place,
+                            f"Recreate: the {len(old_pods)} old pod(s) removed first, then {to_place} new placed",
+                            remove=[p for p in old_pods if _node(p)], start=start)
+
     current = sum(spec_replicas(rs) for rs in rss)
     new_replicas = spec_replicas(new_rs) if new_rs is not None else 0
     up = max(0, min(desired + surge - current, desired - new_replicas))
     if up > 0:
         return WorkloadPlan("Deployment", name, ROLLOUT, desired, len(running), up + pending,
                             f"RollingUpdate (maxSurge {surge}, maxUnavailable {unavailable}): the new "
-                            f"ReplicaSet's first {up} pod(s) placed while the {len(old_pods)} old pod(s) still run")
+                            f"ReplicaSet's first {up} pod(s) placed while the {len(old_pods)} old pod(s) still run",
+                            start=start)
     # No room to surge: the old ReplicaSets are scaled down first by what maxUnavailable
     # allows, then the new one scaled up into the room.
     min_available = desired - unavailable
@@ -290,7 +292,7 @@ def _deployment(objects: ClusterObjects, ns: str, name: str, spec: Dict, tpl: Di
     up = max(0, min(desired + surge - (current - slots_down), desired - new_replicas))
     return WorkloadPlan("Deployment", name, ROLLOUT, desired, len(running), up + pending,
                         f"RollingUpdate (maxSurge {surge}, maxUnavailable {unavailable}): {down} old pod(s) "
-                        f"removed, then {up} new placed", remove=[p for p in victims if _node(p)])
+                        f"removed, then {up} new placed", remove=[p for p in victims if _node(p)], start=start)
 
 
 def _deletion_order(pods: list[Dict]) -> list[Dict]:
@@ -365,7 +367,9 @@ def _statefulset(objects: ClusterObjects, ns: str, name: str, spec: Dict, tpl: D
             note += f"; placing the missing ordinal(s) {', '.join(map(str, ordinals))}"
         return WorkloadPlan("StatefulSet", name, ROLLOUT, desired, running, len(ordinals), note,
                             ordinals=ordinals, used_ordinals=used)
-    partition = _scaled((strategy.get("rollingUpdate") or {}).get("partition"), desired, "0", False)
+    partition = scaled((strategy.get("rollingUpdate") or {}).get("partition"), desired, "0", False)
+    start = StatefulSetRollout(desired, {i: by_ordinal[i] for i in outdated}, ordinals[:], running, partition,
+                               (strategy.get("rollingUpdate") or {}).get("maxUnavailable"))
     candidates = [i for i in outdated if i >= partition]
     remove: list[Dict] = []
     if candidates:
@@ -382,7 +386,7 @@ def _statefulset(objects: ClusterObjects, ns: str, name: str, spec: Dict, tpl: D
     if missing or pending:
         note += f"; placing the missing ordinal(s) {', '.join(map(str, sorted(missing + pending)))} first"
     return WorkloadPlan("StatefulSet", name, ROLLOUT, desired, running, len(ordinals), note, remove=remove,
-                        ordinals=ordinals, used_ordinals=used)
+                        ordinals=ordinals, used_ordinals=used, start=start)
 
 
 def _daemonset(objects: ClusterObjects, ns: str, name: str, spec: Dict, tpl: Dict) -> WorkloadPlan | None:
@@ -413,13 +417,14 @@ def _daemonset(objects: ClusterObjects, ns: str, name: str, spec: Dict, tpl: Dic
                             daemon_running=set(by_node))
     ru = strategy.get("rollingUpdate") or {}
     surge = ru.get("maxSurge")
-    if _scaled(surge, max(len(by_node), 1), "0", True) > 0:
+    start = DaemonSetRollout(set(old), surge, ru.get("maxUnavailable"))
+    if scaled(surge, max(len(by_node), 1), "0", True) > 0:
         return WorkloadPlan("DaemonSet", name, ROLLOUT, 0, len(current), 0,
                             f"RollingUpdate maxSurge {surge}: per node the new pod placed beside the old one",
-                            daemon_running=current)
+                            daemon_running=current, start=start)
     return WorkloadPlan("DaemonSet", name, ROLLOUT, 0, len(current), 0,
                         "RollingUpdate: per node the old daemon pod removed, then the new one placed",
-                        daemon_running=current, daemon_old=old)
+                        daemon_running=current, daemon_old=old, start=start)
 
 
 def _daemonset_revision(objects: ClusterObjects, ns: str, ds: Dict) -> str | None:

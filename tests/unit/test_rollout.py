@@ -171,8 +171,13 @@ def test_rolling_update_surges_beside_every_old_pod_and_recreate_removes_them_fi
     # Two 2-CPU nodes full of old 1-CPU pods: a surge pod finds no room while they run.
     full = _running_deployment(4, nodes=2, node_cpu="2")
     out = _explain(_deployment(4, image="web:2"), full)
-    assert out.workload is not None and out.workload.placed == 0 and not out.ok
+    assert out.workload is not None and out.workload.placed == 0
     assert out.steps[0].fit_error is not None and "Insufficient cpu" in out.steps[0].fit_error
+    # ... but maxUnavailable (25% of 4: 1) lets an old pod go at a time: the rollout completes.
+    outcome = out.workload.outcome
+    assert outcome is not None and outcome.completes and out.ok
+    assert (outcome.done, outcome.old_left, outcome.lowest) == (4, 0, 3)
+    assert "surge blocked; relies on maxUnavailable: capacity drops to 3 of 4" in outcome.summary()
     # Recreate: every old pod gone first, then all four new ones fit.
     out = _explain(_deployment(4, image="web:2", strategy={"type": "Recreate"}), full)
     w = out.workload
