@@ -181,6 +181,13 @@ def finish_plan(plan: WorkloadPlan, out: Explanation) -> None:
             plan.note += "; the cycle shows where one more pod would go"
     else:
         plan.placed = out.replicas_placed
+        asked = out.replicas_requested
+        if asked != plan.to_place and plan.outcome is None:
+            # An explicit --replicas N is not what the controller creates now: say what is
+            # placed instead of the controller's count, and keep the latter as a remark.
+            beside = f" beside the {plan.running} running" if plan.running else ""
+            plan.note = (f"--replicas {asked}: {asked} new pod(s) placed{beside} (its controller alone would "
+                         f"create {plan.to_place} now: {plan.note})")
     out.workload = plan
     first = out.daemon_template if out.daemon_template is not None else (out.steps[0] if out.steps else None)
     if first is not None:

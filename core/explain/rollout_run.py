@@ -421,7 +421,7 @@ def _surge_text(wanted: int, placed: int) -> str:
         return f"{placed} new pod(s) placed beside the old ones (maxSurge)"
     if placed == 0:
         return "surge blocked; relies on maxUnavailable"
-    return f"{placed} of {wanted} surge pod(s) placed; the rest rely on maxUnavailable"
+    return f"{placed} of {wanted} surge pod(s) placed; the rest wait for old pods to go"
 
 
 def _pending_where(pending: list[Dict]) -> str:
