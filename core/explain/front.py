@@ -541,7 +541,9 @@ class _RolloutCluster:
         return result
 
     def delete(self, pod: Dict) -> None:
-        pi = self.snapshot.pods_by_uid.get(PodInfo(pod).uid)
+        meta = pod.get("metadata") or {}
+        # PodInfo's uid, without parsing the whole pod for it.
+        pi = self.snapshot.pods_by_uid.get(meta.get("uid") or f"{meta.get('namespace') or 'default'}/{meta.get('name')}")
         if pi is not None:
             self.snapshot.remove_pod(pi)
             self.removed.append(pi)

@@ -90,6 +90,7 @@ class RolloutOutcome:
     lowest: int  # the fewest available pods at any point of the rollout
     first_step: str  # what the controller's first step does
     lost: int = 0  # old pods deleted whose replacement stays Pending
+    initial: int | None = None  # available pods before the rollout (None: desired)
     unit: str = "pod"  # "pod", or "node" for a DaemonSet
     blocked_pod: str | None = None
     blocked_on: str | None = None  # the FitError that stops it
@@ -105,7 +106,7 @@ class RolloutOutcome:
             if self.lost:
                 text += f"; it lost {self.lost} pod(s) on the way"
         text += f"; first step: {self.first_step}"
-        if self.lowest < self.desired:
+        if self.lowest < min(self.desired, self.desired if self.initial is None else self.initial):
             sep = ": " if self.first_step.endswith("relies on maxUnavailable") else "; "
             text += f"{sep}capacity drops to {self.lowest} of {self.desired} during the rollout"
         if not self.completes and self.blocked_on:
@@ -116,7 +117,8 @@ class RolloutOutcome:
         return {
             "completes": self.completes, "total": self.total, "done": self.done,
             "stuckAfter": None if self.completes else self.done, "oldLeft": self.old_left, "lost": self.lost,
-            "lowestAvailable": self.lowest, "desired": self.desired, "firstStep": self.first_step,
+            "lowestAvailable": self.lowest, "availableBefore": self.desired if self.initial is None else self.initial,
+            "desired": self.desired, "firstStep": self.first_step,
             "blockedPod": self.blocked_pod, "fitError": self.blocked_on, "where": self.where,
             "summary": self.summary(), "steps": [e.to_json() for e in self.events],
         }
@@ -136,7 +138,7 @@ def _name(pod: Dict) -> str:
 def _ready(pod: Dict) -> bool:
     for c in (pod.get("status") or {}).get("conditions") or []:
         if c.get("type") == "Ready":
-            return c.get("status") == "True"
+            return bool(c.get("status") == "True")
     # A dump without conditions: a bound Running pod counts as ready.
     return bool(node_of(pod)) and (pod.get("status") or {}).get("phase") == "Running"
 
@@ -328,7 +330,7 @@ def run_deployment(d: DeploymentRollout, make_pod: Callable[[int], Dict], cluste
     def available() -> int:
         return len(new.running) + sum(_available(rs) for rs in old)
 
-    lowest = available()
+    lowest = initial = available()
 
     def create(count: int) -> None:
         for _ in range(count):
@@ -400,7 +402,7 @@ def run_deployment(d: DeploymentRollout, make_pod: Callable[[int], Dict], cluste
                 scaled += down
             if not first_step:
                 first_step = (f"no room to surge: {sum(1 for e in events if e.action == 'deleted')} old pod(s) "
-                              "deleted first (maxUnavailable)")
+                              "deleted first")
             lowest = min(lowest, available())
             if scaled == 0:
                 break
@@ -408,9 +410,11 @@ def run_deployment(d: DeploymentRollout, make_pod: Callable[[int], Dict], cluste
     old_left = sum(_available(rs) for rs in old)
     completes = len(new.running) >= d.desired and not new.pending and old_left == 0
     blocked = new.last_blocked if new.pending else None
-    lost = 0 if completes else max(0, d.desired - len(new.running) - old_left)
+    # What it lost: pods available before the rollout that neither still run nor were replaced.
+    lost = 0 if completes else max(0, min(initial, d.desired) - len(new.running) - old_left)
     return RolloutOutcome(
         completes, d.desired, len(new.running), old_left, d.desired, lowest, first_step or "nothing to do", lost,
+        initial,
         blocked_pod=_name(new.pending[0]) if blocked is not None else None,
         blocked_on=(blocked.fit_error or blocked.error) if blocked is not None else None,
         where=_pending_where(new.pending), events=events)
@@ -499,7 +503,7 @@ def run_statefulset(s: StatefulSetRollout, make_pod: Callable[[int], Dict], clus
     stuck = [e.pod.split("/", 1)[1] for e in events if e.action == "pending"]
     return RolloutOutcome(
         blocked is None, total, s.updated + placed, len(old), s.desired, min(lowest, s.updated + placed + len(old)),
-        first_step or "nothing to replace", lost,
+        first_step or "nothing to replace", lost, s.updated + len(s.outdated),
         blocked_pod=blocked[0] if blocked is not None else None,
         blocked_on=(blocked[1].fit_error or blocked[1].error) if blocked is not None else None,
         where=f"{', '.join(stuck)} Pending" if stuck else "", events=events)
@@ -570,7 +574,7 @@ def daemonset_outcome(nodes: list[NodeStep], max_surge: int, max_unavailable: in
     first_step = ("per node the new pod started beside the old one (maxSurge)" if surge else
                   "per node the old pod deleted first (maxUnavailable)")
     return RolloutOutcome(
-        not stuck, len(nodes), done, old_left, kept + len(nodes), lowest, first_step, lost, unit="node",
+        not stuck, len(nodes), done, old_left, kept + len(nodes), lowest, first_step, lost, available, unit="node",
         blocked_pod=f"{pod_name} on {stuck[0].node}" if stuck else None,
         blocked_on=stuck[0].fit_error if stuck else None,
         where=", ".join(n.node for n in stuck), events=events)
