@@ -369,7 +369,9 @@ def _statefulset(objects: ClusterObjects, ns: str, name: str, spec: Dict, tpl: D
                             ordinals=ordinals, used_ordinals=used)
     partition = scaled((strategy.get("rollingUpdate") or {}).get("partition"), desired, "0", False)
     start = StatefulSetRollout(desired, {i: by_ordinal[i] for i in outdated}, ordinals[:], running, partition,
-                               (strategy.get("rollingUpdate") or {}).get("maxUnavailable"))
+                               (strategy.get("rollingUpdate") or {}).get("maxUnavailable"),
+                               spec.get("podManagementPolicy") == "Parallel",
+                               [p for i, p in by_ordinal.items() if i >= desired and _node(p)])
     candidates = [i for i in outdated if i >= partition]
     remove: list[Dict] = []
     if candidates:

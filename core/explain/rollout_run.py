@@ -448,6 +448,8 @@ class StatefulSetRollout:
     updated: int  # ordinals already on the new template and running
     partition: int
     max_unavailable: Any = None  # as written; counts only with the MaxUnavailableStatefulSet gate
+    parallel: bool = False  # podManagementPolicy Parallel: missing ordinals created at once
+    surplus: list[Dict] = field(default_factory=list)  # pods of ordinals >= replicas, deleted first
 
     def bound(self, gate_enabled: bool) -> int:
         """How many pods the update may take down at once: 1, or with the feature gate the
@@ -455,6 +457,11 @@ class StatefulSetRollout:
         if not gate_enabled or self.max_unavailable is None:
             return 1
         return max(1, scaled(self.max_unavailable, self.desired, "1", True))
+
+
+def _ordinal_of(pod: Dict) -> int:
+    index = str((pod.get("metadata") or {}).get("name") or "").rpartition("-")[2]
+    return int(index) if index.isdigit() else -1
 
 
 def run_statefulset(s: StatefulSetRollout, make_pod: Callable[[int], Dict], cluster: Cluster,
@@ -481,8 +488,12 @@ def run_statefulset(s: StatefulSetRollout, make_pod: Callable[[int], Dict], clus
         return True
 
     first_step = ""
+    # A scale-down's surplus ordinals go first, the highest first.
+    for pod in sorted(s.surplus, key=lambda p: -_ordinal_of(p)):
+        cluster.delete(pod)
+        events.append(RolloutEvent("deleted", _name(pod), node_of(pod)))
     for i in s.missing:  # OrderedReady: each must run before the next is created
-        if not bring_up(i):
+        if not bring_up(i) and not s.parallel:
             break
     if s.missing:
         first_step = f"the missing ordinal(s) {', '.join(map(str, s.missing))} created first"
@@ -541,10 +552,11 @@ class DaemonSetRollout:
 def daemonset_outcome(nodes: list[NodeStep], max_surge: int, max_unavailable: int, kept: int,
                       pod_name: str) -> RolloutOutcome:
     """The DaemonSet's rollout over ``nodes`` (in name order), from per-node verdicts that do
-    not depend on each other: with maxSurge the new pod starts beside the old one, on up to
-    maxSurge nodes at once; without it the old pod goes first, on up to maxUnavailable nodes
-    at once. A node whose new pod stays Pending keeps its slot, and the rollout stops once
-    every slot is taken. ``kept``: nodes already running a current daemon pod."""
+    not depend on each other (daemon/update.go rollingUpdate): with maxSurge the new pod
+    starts beside the old one, on up to maxSurge nodes at once; without it the old pod goes
+    first, on up to maxUnavailable nodes at once. A node whose new pod stays Pending keeps
+    its slot, and the rollout stops once every slot is taken. ``kept``: nodes already
+    running a current daemon pod."""
     events: list[RolloutEvent] = []
     surge = max_surge > 0
     slots = max_surge if surge else max(1, max_unavailable)
@@ -553,8 +565,10 @@ def daemonset_outcome(nodes: list[NodeStep], max_surge: int, max_unavailable: in
     old_left = sum(1 for n in nodes if n.has_old)
     available = kept + old_left
     lowest = available - (0 if surge else min(slots, old_left))
-    for n in nodes:
-        if len(stuck) >= slots:
+    # Nodes without a daemon pod get one from the controller's manage loop whatever the
+    # strategy; one left Pending counts as unavailable (or as a surge in progress).
+    for n in sorted(nodes, key=lambda n: n.has_old):
+        if n.has_old and len(stuck) >= slots:
             break
         where = f"{pod_name} on {n.node}"
         if n.has_old and not surge:

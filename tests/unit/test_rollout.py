@@ -427,3 +427,55 @@ def test_check_reports_replicas_running_and_placed(tmp_path: Path) -> None:
     assert first["explanation"]["workload"]["rule"] == "unchanged"
     assert (second["replicas"], second["running"], second["placed"]) == (5, 3, 2)
     assert report.exit_code == 0
+
+
+# --------------------------------------------------------------------------- to the end
+
+def test_replicaset_scale_down_deletes_in_the_controllers_ranking() -> None:
+    from collections import Counter
+
+    from kschedx.core.explain.rollout_run import deletion_order
+
+    tpl = _template(LABELS)
+    ready = [{"type": "Ready", "status": "True", "lastTransitionTime": "2025-01-01T00:00:00Z"}]
+    old = _pod_of(tpl, "old", "n0", ("ReplicaSet", "web-6d4"), created="2024-01-01T00:00:00Z")
+    new = _pod_of(tpl, "new", "n1", ("ReplicaSet", "web-6d4"), created="2025-01-01T00:00:00Z")
+    doubled = _pod_of(tpl, "doubled", "n2", ("ReplicaSet", "web-6d4"), created="2024-01-01T00:00:00Z")
+    unready = _pod_of(tpl, "unready", "n0", ("ReplicaSet", "web-6d4"), created="2024-01-01T00:00:00Z")
+    pending = _pod_of(tpl, "pending", None, ("ReplicaSet", "web-6d4"))
+    for p in (old, new, doubled):
+        p["status"]["conditions"] = ready
+    unready["status"]["conditions"] = [{"type": "Ready", "status": "False"}]
+    per_node = Counter({"n0": 1, "n1": 1, "n2": 3})
+    names = [p["metadata"]["name"] for p in deletion_order([old, new, doubled, unready, pending], per_node, None)]
+    # Unscheduled, then not ready, then the pod sharing its node with more siblings, then
+    # the newest.
+    assert names == ["pending", "unready", "doubled", "new", "old"]
+
+
+def test_statefulset_max_unavailable_needs_its_feature_gate() -> None:
+    from kschedx.core.explain.front import Options
+
+    sts = _sts(4, image="db:2", strategy={"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": 2}})
+    for gates, batch in ((None, 1), ("MaxUnavailableStatefulSet=true", 2)):
+        objects = _running_sts(4)
+        out = explain_object(sts, "sts.yaml", objects, replicas="auto",
+                             options=Options(kubernetes_version="1.35", feature_gates=gates))
+        outcome = out.workload.outcome if out.workload is not None else None
+        assert outcome is not None and outcome.completes and out.ok
+        actions = [e.action for e in outcome.events]
+        assert actions[:batch] == ["deleted"] * batch and actions[batch] == "placed"
+        assert [e.pod for e in outcome.events if e.action == "deleted"] == [f"{NS}/db-{i}" for i in (3, 2, 1, 0)]
+
+
+def test_daemonset_new_nodes_get_their_pod_whatever_the_strategy() -> None:
+    from kschedx.core.explain.rollout_run import NodeStep, daemonset_outcome
+
+    nodes = [NodeStep("a", True, True), NodeStep("b", False, False, "NodePorts: no free ports"),
+             NodeStep("c", True, True)]
+    # The new node b's pod stays Pending: with maxUnavailable 1 no old pod may go.
+    out = daemonset_outcome(nodes, 0, 1, 0, "agent")
+    assert (out.completes, out.done, out.old_left, out.where) == (False, 0, 2, "b")
+    out = daemonset_outcome(nodes, 0, 2, 0, "agent")
+    # With 2, b holds one slot and the old pods go one at a time through the other.
+    assert (out.completes, out.done, out.old_left, out.lost) == (False, 2, 0, 0)
