@@ -123,6 +123,9 @@ def test_a_rollout_that_passes_its_first_step_then_gets_stuck(tmp_path: Path) ->
     assert table.exit_code == 1
     text = " ".join(table.output.split())
     assert "Replica placement" in text and "Rollout to the end" in text and "web-6d4-0 deleted" in text
+    # The HTML report: the first step placed its 2 copies, the rollout is stuck.
+    html = run("explain", str(m), "--cluster", str(c), "--replicas", "auto", "-o", "html").stdout
+    assert "✓ all fit</span> 2 of 2 replicas placed" in html and "✗ stuck</span> the rollout gets stuck" in html
 
 
 def test_recreate_removes_every_old_pod_first(tmp_path: Path) -> None:
