@@ -520,8 +520,12 @@ class _RolloutCluster:
         self.removed: list[PodInfo] = []
         self.claims = snapshot.objects.by_kind.get("ResourceClaim")
         self.cycles = 0
+        self.owner: str | None = None
 
     def place(self, pod: Dict) -> CycleResult:
+        owner = ((pod.get("metadata") or {}).get("ownerReferences") or [{}])[0].get("name")
+        if owner != self.owner:  # another template: nothing carries over
+            self.memo, self.owner = None, owner
         if self.memo is None:
             self.memo = ReplicaMemo()
             self.memo.engine = ReplicaEngine()

@@ -18,7 +18,7 @@ the plan's pods out of the snapshot, places ``to_place`` copies, and reports the
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -33,6 +33,8 @@ from kschedx.core.explain.rollout_run import (
     OldReplicaSet,
     RolloutOutcome,
     StatefulSetRollout,
+    deletion_order,
+    reference_time,
     scaled,
 )
 from kschedx.core.load.manifest import IncomingPod
@@ -257,7 +259,8 @@ def _deployment(objects: ClusterObjects, ns: str, name: str, spec: Dict, tpl: Di
     start = DeploymentRollout(
         desired, surge, min(unavailable, desired), recreate, spec_replicas(new_rs) if new_rs is not None else 0,
         running, [p for p in new_pods if not _node(p)],
-        [OldReplicaSet(str((rs.get("metadata") or {}).get("name")), spec_replicas(rs), pods_of(rs)) for rs in old_rss])
+        [OldReplicaSet(str((rs.get("metadata") or {}).get("name")), spec_replicas(rs), pods_of(rs)) for rs in old_rss],
+        _scaling_event(rss, desired, spec_replicas))
     if recreate:
         # rolloutRecreate: the old ReplicaSets are scaled to zero and their pods gone first.
         to_place = max(0, desired - len(running))
@@ -288,24 +291,27 @@ def _deployment(objects: ClusterObjects, ns: str, name: str, spec: Dict, tpl: Di
         if max_down > 0 else 0
     slots_down = cleanup + scale_down
     down = max(0, min(len(old_pods) - (old_spec - slots_down), len(old_pods)))
-    victims = _deletion_order(old_pods)[:down]
+    # The ReplicaSet controller's ranking; the rank counts the Deployment's pods on the node.
+    on_node = Counter(_node(p) for p in old_pods + new_pods if _node(p))
+    victims = deletion_order(old_pods, on_node, reference_time(old_pods + new_pods))[:down]
     up = max(0, min(desired + surge - (current - slots_down), desired - new_replicas))
     return WorkloadPlan("Deployment", name, ROLLOUT, desired, len(running), up + pending,
                         f"RollingUpdate (maxSurge {surge}, maxUnavailable {unavailable}): {down} old pod(s) "
                         f"removed, then {up} new placed", remove=[p for p in victims if _node(p)], start=start)
 
 
-def _deletion_order(pods: list[Dict]) -> list[Dict]:
-    """Which pods a ReplicaSet scale-down deletes first (getPodsToDelete's ranking, in
-    short): unscheduled before scheduled, not running before running, pods sharing their
-    node with more of their siblings first, then the newest."""
-    per_node: dict[str, int] = defaultdict(int)
-    for p in pods:
-        if _node(p):
-            per_node[_node(p)] += 1
-    ordered = sorted(pods, key=_created, reverse=True)
-    return sorted(ordered, key=lambda p: (bool(_node(p)), (p.get("status") or {}).get("phase") == "Running",
-                                          -per_node.get(_node(p), 0)))
+def _scaling_event(rss: list[Dict], desired: int, replicas_of: Any) -> int | None:
+    """isScalingEvent: an active ReplicaSet whose desired-replicas annotation is not the new
+    count. With one active ReplicaSet it is scaled to ``desired`` first (returned); with
+    several the proportional split is not modelled (None)."""
+    active = [rs for rs in rss if replicas_of(rs) > 0]
+    if len(active) != 1:
+        return None
+    raw = ((active[0].get("metadata") or {}).get("annotations") or {}).get("deployment.kubernetes.io/desired-replicas")
+    try:
+        return desired if raw is not None and int(raw) != desired else None
+    except ValueError:
+        return None
 
 
 def _replicaset(objects: ClusterObjects, kind: str, ns: str, name: str, spec: Dict, tpl: Dict) -> WorkloadPlan | None:

@@ -31,6 +31,7 @@ puts the snapshot back afterwards), so this module never runs a plugin.
 
 from __future__ import annotations
 
+import copy
 import math
 from collections import Counter
 from collections.abc import Callable
@@ -252,6 +253,10 @@ class DeploymentRollout:
     new_running: list[Dict]  # its bound pods
     new_pending: list[Dict]  # its pods without a node
     old: list[OldReplicaSet]  # oldest first
+    # A scaling event (the replica count changed with the template, one active old
+    # ReplicaSet whose desired-replicas annotation differs): that ReplicaSet is scaled to
+    # the new count first, with its own template, before the rollout starts (sync.go scale).
+    scale_first: int | None = None
 
 
 @dataclass
@@ -350,6 +355,8 @@ def run_deployment(d: DeploymentRollout, make_pod: Callable[[int], Dict], cluste
         if _try(cluster, new, pod, events):
             per_node[node_of(pod)] += 1
     first_step = ""
+    if d.scale_first is not None and not d.recreate:
+        first_step = _scale_first(d, d.scale_first, cluster, per_node, now, events)
     if d.recreate:
         for rs in old:
             _scale_old(cluster, rs, 0, per_node, now, events)
@@ -369,6 +376,8 @@ def run_deployment(d: DeploymentRollout, make_pod: Callable[[int], Dict], cluste
                 create(new_replicas - len(new.running) - len(new.pending))
                 if not first_step:
                     first_step = _surge_text(up, len(new.running) - before)
+                elif first_step.startswith("a scaling event") and ";" not in first_step:
+                    first_step += "; then " + _surge_text(up, len(new.running) - before)
                 continue
             # reconcileOldReplicaSets
             old_count = sum(rs.replicas for rs in old)
@@ -418,6 +427,40 @@ def run_deployment(d: DeploymentRollout, make_pod: Callable[[int], Dict], cluste
         blocked_pod=_name(new.pending[0]) if blocked is not None else None,
         blocked_on=(blocked.fit_error or blocked.error) if blocked is not None else None,
         where=_pending_where(new.pending), events=events)
+
+
+def _scale_first(d: DeploymentRollout, to: int, cluster: Cluster, per_node: Counter[str], now: float | None,
+                 events: list[RolloutEvent]) -> str:
+    """The single active old ReplicaSet scaled to ``to`` before the rollout: pods deleted in
+    the ranking order, or new pods of its own template (copies of a running one) placed."""
+    rs = next((r for r in d.old if r.replicas > 0), None)
+    if rs is None:
+        return ""
+    if to < rs.replicas:
+        _scale_old(cluster, rs, to, per_node, now, events)
+        return f"a scaling event first: the old ReplicaSet {rs.name} scaled down to {to}"
+    model = next((p for p in rs.pods if node_of(p)), None)
+    grow = to - len(rs.pods)
+    rs.replicas = to
+    if model is None:
+        return ""
+    for i in range(grow):
+        pod = copy.deepcopy(model)
+        meta = pod["metadata"]
+        meta["name"] = f"{rs.name}-scaled-{i}"
+        meta["uid"] = f"kschedx-rollout-{rs.name}-scaled-{i}"
+        pod["spec"].pop("nodeName", None)
+        pod["status"] = {"phase": "Pending"}
+        result = cluster.place(pod)
+        if result.selected_node is not None:
+            pod["spec"]["nodeName"] = result.selected_node
+            pod["status"] = {"phase": "Running"}
+            per_node[result.selected_node] += 1
+            events.append(RolloutEvent("placed", _name(pod), result.selected_node))
+        else:
+            events.append(RolloutEvent("pending", _name(pod), None, result.fit_error or result.error))
+        rs.pods.append(pod)
+    return f"a scaling event first: the old ReplicaSet {rs.name} scaled up to {to} with its own template"
 
 
 def _surge_text(wanted: int, placed: int) -> str:

@@ -479,3 +479,23 @@ def test_daemonset_new_nodes_get_their_pod_whatever_the_strategy() -> None:
     out = daemonset_outcome(nodes, 0, 2, 0, "agent")
     # With 2, b holds one slot and the old pods go one at a time through the other.
     assert (out.completes, out.done, out.old_left, out.lost) == (False, 2, 0, 0)
+
+
+def test_a_new_count_with_a_new_template_scales_the_old_replicaset_first() -> None:
+    # isScalingEvent: web-6d4 was last scaled for 3 replicas; the manifest asks for 4 of a
+    # new image. The deployment controller first scales web-6d4 to 4 (an old-template pod),
+    # then rolls out.
+    objects = _running_deployment(3, nodes=2, node_cpu="8")
+    (rs,) = objects.of("ReplicaSet")
+    rs["metadata"]["annotations"] = {"deployment.kubernetes.io/desired-replicas": "3"}
+    out = _explain(_deployment(4, image="web:2"), objects)
+    outcome = out.workload.outcome if out.workload is not None else None
+    assert outcome is not None and outcome.completes
+    assert outcome.events[0].action == "placed" and outcome.events[0].pod == f"{NS}/web-6d4-scaled-0"
+    assert outcome.first_step.startswith("a scaling event first: the old ReplicaSet web-6d4 scaled up to 4")
+    assert sum(1 for e in outcome.events if e.action == "deleted") == 4
+    # Without the annotation (no scaling event recorded), the rollout starts at once.
+    rs["metadata"].pop("annotations")
+    out = _explain(_deployment(4, image="web:2"), objects)
+    assert out.workload is not None and out.workload.outcome is not None
+    assert not out.workload.outcome.first_step.startswith("a scaling event")
