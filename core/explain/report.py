@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from kschedx.core.explain.rollout import SCALE_UP, UNCHANGED, WorkloadPlan
+from kschedx.core.explain.rollout import ROLLOUT, SCALE_UP, UNCHANGED, WorkloadPlan
 from kschedx.core.framework.result import CycleResult
 
 # Plugins whose rejection means the DaemonSet controller would not even create the pod for
@@ -186,8 +186,9 @@ def finish_plan(plan: WorkloadPlan, out: Explanation) -> None:
             # An explicit --replicas N is not what the controller creates now: say what is
             # placed instead of the controller's count, and keep the latter as a remark.
             beside = f" beside the {plan.running} running" if plan.running else ""
-            plan.note = (f"--replicas {asked}: {asked} new pod(s) placed{beside} (its controller alone would "
-                         f"create {plan.to_place} now: {plan.note})")
+            why = f" ({plan.note})" if plan.rule == ROLLOUT else ""
+            plan.note = (f"--replicas {asked}: {asked} new pod(s) placed{beside}; its controller would create "
+                         f"{plan.to_place} now{why}")
     out.workload = plan
     first = out.daemon_template if out.daemon_template is not None else (out.steps[0] if out.steps else None)
     if first is not None:

@@ -240,4 +240,18 @@ def test_explicit_replicas_on_a_running_workload_say_what_is_placed(tmp_path: Pa
     note = data["workload"]["note"]
     assert data["workload"]["placed"] == 4
     assert note.startswith("--replicas 4: 4 new pod(s) placed beside the 2 running")
-    assert "its controller alone would create 1 now" in note
+    assert note.endswith("; its controller would create 1 now")
+    table = " ".join(run("explain", m, "--cluster", c, "--replicas", "4").output.split())
+    assert "scale-up — --replicas 4: 4 new pod(s) placed beside the 2 running" in table
+    assert "(2/3 running, 4 new placed)" in table
+
+
+def test_a_statefulset_scale_up_numbers_its_copies_alike_everywhere(tmp_path: Path) -> None:
+    # db runs 0…2; scaled to 5, db-3 fits beside db-0 on n0 and db-4 fits nowhere. The
+    # table, its FitError line and the HTML report name the same copy and pod.
+    c, m = _files(tmp_path, _db_cluster(), _db(5))
+    table = " ".join(run("explain", m, "--cluster", c, "--replicas", "auto").output.split())
+    assert f"Pods {NS}/db-{{3…4}}" in table
+    assert f"FitError (copy 1, {NS}/db-4)" in table
+    html = run("explain", m, "--cluster", c, "--replicas", "auto", "-o", "html").stdout
+    assert f"Copy 1: {NS}/db-4, where the sequence stopped" in html and "copy 1 does not fit" in html
