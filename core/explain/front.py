@@ -19,7 +19,7 @@ from kschedx.core.config.profile import Profile, default_profile
 from kschedx.core.errors import InputError
 from kschedx.core.explain import existing
 from kschedx.core.explain.report import DaemonNodeVerdict, Explanation, daemon_verdict, finish_plan
-from kschedx.core.explain.rollout import NEW, WorkloadPlan, plan_workload, resolve_count, taken_out
+from kschedx.core.explain.rollout import NEW, UNCHANGED, WorkloadPlan, plan_workload, resolve_count, taken_out
 from kschedx.core.explain.rollout_run import (
     DaemonSetRollout,
     DeploymentRollout,
@@ -432,10 +432,10 @@ def explain_object(
     profiles, options = load_profiles(config, options)
     profile = select_profile(incoming.pod, options.profile if options else None, profiles,
                              options.version if options else None)
-    # Identity: the scheduler never has the pod it schedules in its cache. A workload that
-    # already runs is not one of its own pods: what its controller deletes is in the plan
-    # (a StatefulSet's NAME-0 stays unless the plan replaces that ordinal).
-    identity = plan is None or plan.rule == NEW
+    # Identity: the scheduler never has the pod it schedules in its cache. When a running
+    # workload's controller creates pods (a scale-up, a rollout) they are new ones: what it
+    # deletes is in the plan, and a StatefulSet's NAME-0 stays unless the plan replaces it.
+    identity = plan is None or plan.rule in (NEW, UNCHANGED)
     if snapshot is None:
         objects, current = existing.take_out(objects, incoming.pod) if identity else (objects, None)
         try:
