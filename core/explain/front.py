@@ -553,6 +553,16 @@ class _RolloutCluster:
             self.removed.append(pi)
         self.memo = None
 
+    def evict(self, node: str, victims: list[str]) -> list[str]:
+        info = self.snapshot.get(node)
+        wanted = set(victims)
+        gone = [pi for pi in (info.pods if info is not None else []) if pi.key in wanted]
+        for pi in gone:
+            self.snapshot.remove_pod(pi)
+            self.removed.append(pi)
+        self.memo = None
+        return [pi.key for pi in gone]
+
     def restore(self) -> None:
         for pi in reversed(self.added):
             self.snapshot.remove_pod(pi)

@@ -55,12 +55,15 @@ class Cluster(Protocol):
     def delete(self, pod: Dict) -> None:
         """The pod is gone (its controller deleted it)."""
 
+    def evict(self, node: str, victims: list[str]) -> list[str]:
+        """Preemption: the victims (namespace/name) on ``node`` are gone; returns those found."""
+
 
 @dataclass
 class RolloutEvent:
     """One thing the controllers and the scheduler did."""
 
-    action: str  # "placed", "pending" or "deleted"
+    action: str  # "placed", "pending", "deleted" or "preempted"
     pod: str
     node: str | None = None
     fit_error: str | None = None
@@ -76,6 +79,8 @@ class RolloutEvent:
             return f"{self.pod} placed on {self.node}"
         if self.action == "deleted":
             return f"{self.pod} deleted" + (f" (from {self.node})" if self.node else "")
+        if self.action == "preempted":
+            return f"{self.pod} preempted on {self.node}"
         return f"{self.pod} Pending: {self.fit_error or 'no node'}"
 
 
@@ -272,9 +277,22 @@ class _NewPods:
     last_blocked: CycleResult | None = None
 
 
+def place(cluster: Cluster, pod: Dict, events: list[RolloutEvent]) -> CycleResult:
+    """One cycle of ``pod``; when it does not fit but preemption nominates a node, the
+    victims are evicted and the pod is scheduled again (its next cycle), as the scheduler
+    does once they are gone."""
+    result = cluster.place(pod)
+    pre = result.preemption
+    if result.selected_node is None and pre is not None and pre.nominated_node and pre.victims:
+        for victim in cluster.evict(pre.nominated_node, list(pre.victims)):
+            events.append(RolloutEvent("preempted", victim, pre.nominated_node))
+        result = cluster.place(pod)
+    return result
+
+
 def _try(cluster: Cluster, new: _NewPods, pod: Dict, events: list[RolloutEvent]) -> bool:
     if new.blocked is None:
-        result = cluster.place(pod)
+        result = place(cluster, pod, events)
         if result.selected_node is not None:
             pod.setdefault("spec", {})["nodeName"] = result.selected_node
             new.running.append(pod)
@@ -451,7 +469,7 @@ def _scale_first(d: DeploymentRollout, to: int, cluster: Cluster, per_node: Coun
         meta["uid"] = f"kschedx-rollout-{rs.name}-scaled-{i}"
         pod["spec"].pop("nodeName", None)
         pod["status"] = {"phase": "Pending"}
-        result = cluster.place(pod)
+        result = place(cluster, pod, events)
         if result.selected_node is not None:
             pod["spec"]["nodeName"] = result.selected_node
             pod["status"] = {"phase": "Running"}
@@ -521,7 +539,7 @@ def run_statefulset(s: StatefulSetRollout, make_pod: Callable[[int], Dict], clus
     def bring_up(ordinal: int) -> bool:
         nonlocal placed, blocked
         pod = make_pod(ordinal)
-        result = cluster.place(pod)
+        result = place(cluster, pod, events)
         if result.selected_node is None:
             blocked = blocked or (_name(pod), result)
             events.append(RolloutEvent("pending", _name(pod), None, result.fit_error or result.error))

@@ -499,3 +499,24 @@ def test_a_new_count_with_a_new_template_scales_the_old_replicaset_first() -> No
     out = _explain(_deployment(4, image="web:2"), objects)
     assert out.workload is not None and out.workload.outcome is not None
     assert not out.workload.outcome.first_step.startswith("a scaling event")
+
+
+def test_a_rollout_of_a_higher_priority_workload_preempts_its_way_through() -> None:
+    # Two 2-CPU nodes, each with one of web's pods and a pod of priority 0. maxUnavailable
+    # 0: each surge pod fits only by preempting a low-priority pod, then an old web pod goes.
+    objects = _running_deployment(2, nodes=2, node_cpu="2")
+    objects.add({"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": "high"},
+                 "value": 1000})
+    for p in objects.of("Pod"):
+        p["spec"].update(priorityClassName="high", priority=1000)
+    (rs,) = objects.of("ReplicaSet")
+    rs["spec"]["template"]["spec"].update(priorityClassName="high", priority=1000)
+    for i in range(2):
+        objects.add(_pod_of(_template({"app": "batch"}), f"batch-{i}", f"n{i}", ("ReplicaSet", "batch")))
+    dep = _deployment(2, image="web:2", strategy={"type": "RollingUpdate", "rollingUpdate": {
+        "maxSurge": 1, "maxUnavailable": 0}})
+    dep["spec"]["template"]["spec"]["priorityClassName"] = "high"
+    out = _explain(dep, objects)
+    outcome = out.workload.outcome if out.workload is not None else None
+    assert outcome is not None and outcome.completes, outcome and outcome.summary()
+    assert [e.pod for e in outcome.events if e.action == "preempted"] == [f"{NS}/batch-0"]
