@@ -18,6 +18,7 @@ the plan's pods out of the snapshot, places ``to_place`` copies, and reports the
 
 from __future__ import annotations
 
+import copy
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -258,7 +259,7 @@ def _deployment(objects: ClusterObjects, ns: str, name: str, spec: Dict, tpl: Di
     recreate = strategy.get("type") == "Recreate"
     start = DeploymentRollout(
         desired, surge, min(unavailable, desired), recreate, spec_replicas(new_rs) if new_rs is not None else 0,
-        running, [p for p in new_pods if not _node(p)],
+        running, [copy.deepcopy(p) for p in new_pods if not _node(p)],  # bound by the run: copies
         [OldReplicaSet(str((rs.get("metadata") or {}).get("name")), spec_replicas(rs), pods_of(rs)) for rs in old_rss],
         _scaling_event(rss, desired, spec_replicas))
     if recreate:

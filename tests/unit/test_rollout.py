@@ -520,3 +520,23 @@ def test_a_rollout_of_a_higher_priority_workload_preempts_its_way_through() -> N
     outcome = out.workload.outcome if out.workload is not None else None
     assert outcome is not None and outcome.completes, outcome and outcome.summary()
     assert [e.pod for e in outcome.events if e.action == "preempted"] == [f"{NS}/batch-0"]
+
+
+def test_a_rollout_under_way_places_the_new_replicasets_pending_pods_first() -> None:
+    # web-6d4 (old) runs 3 pods; the new ReplicaSet web-7f9 of image web:2 has one pod
+    # Pending. The run schedules it first, and leaves the cluster source as it was.
+    objects = _running_deployment(3, nodes=3, node_cpu="4")
+    tpl = _template({**LABELS, "pod-template-hash": "7f9"}, image="web:2", stored=True)
+    objects.add({"apiVersion": "apps/v1", "kind": "ReplicaSet",
+                 "metadata": {"name": "web-7f9", "namespace": NS, "uid": "uid-ReplicaSet-web-7f9",
+                              "ownerReferences": _owner("Deployment", "web"),
+                              "creationTimestamp": "2025-02-01T00:00:00Z"},
+                 "spec": {"replicas": 1, "selector": {"matchLabels": {**LABELS, "pod-template-hash": "7f9"}},
+                          "template": tpl}})
+    pending = _pod_of(tpl, "web-7f9-0", None, ("ReplicaSet", "web-7f9"))
+    objects.add(pending)
+    out = _explain(_deployment(3, image="web:2"), objects)
+    outcome = out.workload.outcome if out.workload is not None else None
+    assert outcome is not None and outcome.completes
+    assert outcome.events[0].action == "placed" and outcome.events[0].pod == f"{NS}/web-7f9-0"
+    assert "nodeName" not in pending["spec"]
