@@ -81,7 +81,8 @@ class RolloutEvent:
             return f"{self.pod} deleted" + (f" (from {self.node})" if self.node else "")
         if self.action == "preempted":
             return f"{self.pod} preempted on {self.node}"
-        return f"{self.pod} Pending: {self.fit_error or 'no node'}"
+        on = f" on {self.node}" if self.node else ""
+        return f"{self.pod} Pending{on}: {self.fit_error or 'no node'}"
 
 
 @dataclass
@@ -105,7 +106,8 @@ class RolloutOutcome:
 
     def summary(self) -> str:
         if self.completes:
-            text = f"the rollout completes ({self.done} of {self.total} new {self.unit}s)"
+            what = "nodes updated" if self.unit == "node" else "new pods"
+            text = f"the rollout completes ({self.done} of {self.total} {what})"
         else:
             text = (f"the rollout gets stuck after {self.done} of {self.total}, {self.old_left} old pod(s) left"
                     + (f", on {self.where}" if self.where else ""))
@@ -631,20 +633,20 @@ def daemonset_outcome(nodes: list[NodeStep], max_surge: int, max_unavailable: in
     for n in sorted(nodes, key=lambda n: n.has_old):
         if n.has_old and len(stuck) >= slots:
             break
-        where = f"{pod_name} on {n.node}"
+        new, old = f"{pod_name} (new)", f"{pod_name} (old)"
         if n.has_old and not surge:
             old_left -= 1
-            events.append(RolloutEvent("deleted", where, n.node))
+            events.append(RolloutEvent("deleted", old, n.node))
         if not n.fits:
             stuck.append(n)
             lost += 1 if n.has_old and not surge else 0
-            events.append(RolloutEvent("pending", where, n.node, n.fit_error))
+            events.append(RolloutEvent("pending", new, n.node, n.fit_error))
             continue
         done += 1
-        events.append(RolloutEvent("placed", where, n.node))
+        events.append(RolloutEvent("placed", new, n.node))
         if n.has_old and surge:
             old_left -= 1
-            events.append(RolloutEvent("deleted", where, n.node))
+            events.append(RolloutEvent("deleted", old, n.node))
     lowest = min(lowest, kept + done + old_left)
     first_step = ("per node the new pod started beside the old one (maxSurge)" if surge else
                   "per node the old pod deleted first (maxUnavailable)")
