@@ -179,6 +179,8 @@ def finish_plan(plan: WorkloadPlan, out: Explanation) -> None:
         plan.placed = min(out.replicas_placed, plan.to_place)
         if plan.to_place == 0:
             plan.note += "; the cycle shows where one more pod would go"
+        if plan.start is not None and plan.outcome is None:
+            plan.note += "; --replicas auto plays the rollout to its end"
     else:
         plan.placed = out.replicas_placed
         asked = out.replicas_requested

@@ -13,7 +13,10 @@ core/api/template_defaults.py) and creates only
   stateful_set_control.go, daemonset update.go, job controller).
 
 ``plan_workload`` returns that decision as a :class:`WorkloadPlan`; core/explain/front.py takes
-the plan's pods out of the snapshot, places ``to_place`` copies, and reports the counts.
+the plan's pods out of the snapshot, places ``to_place`` copies, and reports the counts. A
+rollout's plan also carries where the change starts from (``start``), which
+core/explain/rollout_run.py plays to its end (``outcome``) with ``--replicas auto`` and in
+``check``.
 """
 
 from __future__ import annotations
