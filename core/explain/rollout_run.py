@@ -113,6 +113,9 @@ class RolloutOutcome:
                     + (f", on {self.where}" if self.where else ""))
             if self.lost:
                 text += f"; it lost {self.lost} pod(s) on the way"
+        preempted = sum(1 for e in self.events if e.action == "preempted")
+        if preempted:
+            text += f"; {preempted} pod(s) of other workloads preempted"
         text += f"; first step: {self.first_step}"
         if self.lowest < min(self.desired, self.desired if self.initial is None else self.initial):
             sep = ": " if self.first_step.endswith("relies on maxUnavailable") else "; "
@@ -128,6 +131,7 @@ class RolloutOutcome:
             "lowestAvailable": self.lowest, "availableBefore": self.desired if self.initial is None else self.initial,
             "desired": self.desired, "firstStep": self.first_step,
             "blockedPod": self.blocked_pod, "fitError": self.blocked_on, "where": self.where,
+            "preempted": sum(1 for e in self.events if e.action == "preempted"),
             "summary": self.summary(), "steps": [e.to_json() for e in self.events],
         }
 
