@@ -540,3 +540,12 @@ def test_a_rollout_under_way_places_the_new_replicasets_pending_pods_first() -> 
     assert outcome is not None and outcome.completes
     assert outcome.events[0].action == "placed" and outcome.events[0].pod == f"{NS}/web-7f9-0"
     assert "nodeName" not in pending["spec"]
+
+
+def test_a_statefulset_scaled_down_with_a_new_template_deletes_its_surplus_first() -> None:
+    out = _explain(_sts(3, image="db:2"), _running_sts(4))
+    outcome = out.workload.outcome if out.workload is not None else None
+    assert outcome is not None and outcome.completes
+    deleted = [e.pod for e in outcome.events if e.action == "deleted"]
+    assert deleted == [f"{NS}/db-{i}" for i in (3, 2, 1, 0)]
+    assert [e.pod for e in outcome.events if e.action == "placed"] == [f"{NS}/db-{i}" for i in (2, 1, 0)]
