@@ -364,6 +364,15 @@ def _copies_chart(summary: list[Dict]) -> Dict | None:
     return chart
 
 
+def _rollout_view(expl: Explanation) -> Dict | None:
+    """A running workload's change played to its end: its verdict and steps."""
+    outcome = expl.workload.outcome if expl.workload is not None else None
+    if outcome is None:
+        return None
+    return {"completes": outcome.completes, "summary": outcome.summary(),
+            "steps": [e.line() for e in outcome.events]}
+
+
 def explanation_view(expl: Explanation, palette: Palette, *, ident: str = "x", source: str | None = None,
                      top: int | None = None, table_limit: int | None = None) -> Dict:
     """One ``explain`` run: a single cycle, replica steps or a DaemonSet."""
@@ -390,7 +399,9 @@ def explanation_view(expl: Explanation, palette: Palette, *, ident: str = "x", s
             "mode": "replicas", "id": ident, "pod": first.pod, "version": first.kubernetes_version,
             "profile": first.profile, "source": source, "notes": first.notes, "edits": expl.edits,
             "warnings": list(dict.fromkeys(w for s in expl.steps for w in s.warnings)),
-            "placed": placed, "want": want, "ok": expl.ok, "stopped": stopped,
+            # The first step's verdict; a rollout run to its end has its own row (rollout).
+            "placed": placed, "want": want, "ok": placed == want, "stopped": stopped,
+            "rollout": _rollout_view(expl),
             "steps": [{"i": i, **s} for i, s in enumerate(summary)],
             "copies": _copies_chart(summary), "cycles": cycles,
         }
@@ -411,7 +422,7 @@ def explanation_view(expl: Explanation, palette: Palette, *, ident: str = "x", s
         "version": data["kubernetesVersion"], "profile": data["profile"], "source": source,
         "notes": data["notes"], "edits": data["edits"], "warnings": data["warnings"], "priority": first.pod_priority,
         "ok": expl.ok, "fits": fits, "untargeted": untargeted, "failing": failing, "total": data["numNodes"],
-        "bar": bar,
+        "bar": bar, "rollout": _rollout_view(expl),
         "nodes": [{"node": n, **v} for n, v in rows],
     }
 

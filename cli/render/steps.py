@@ -42,6 +42,14 @@ def _warnings(results: list[CycleResult]) -> list[RenderableType]:
     return out
 
 
+def _copies_label(first: str, want: int) -> str:
+    """The copies' names as a range: NAME-{0…N-1}, or a StatefulSet's ordinals from the
+    first one placed (its copy 0 may be NAME-3 when 0…2 already run)."""
+    prefix, _, index = first.rpartition("-")
+    start = int(index) if index.isdigit() else 0
+    return f"{prefix}-{{{start}…{start + want - 1}}}" if want > 1 else first
+
+
 def build_replicas(expl: Explanation, width: int = fit.UNLIMITED) -> list[RenderableType]:
     steps = expl.steps
     if not steps:
@@ -49,7 +57,7 @@ def build_replicas(expl: Explanation, width: int = fit.UNLIMITED) -> list[Render
         done = span("✓ nothing to place", style=S_OK)
         if expl.workload is not None:
             done.append(f": {expl.workload.line()}")
-        return [done]
+        return [done, *_rollout(expl)]
     placed = expl.replicas_placed
     want = expl.replicas_requested
     verdict = span("✓ all fit", style=S_OK) if placed == want else span(f"✗ {placed} of {want} fit", style=S_BAD)
@@ -58,8 +66,7 @@ def build_replicas(expl: Explanation, width: int = fit.UNLIMITED) -> list[Render
     else:
         verdict.append(f": copy {placed + 1} does not fit")
     first = steps[0]
-    # The copies' names: NAME-{0…N-1}; one copy is named as it is.
-    pod = Text(first.pod if want == 1 else first.pod.rsplit("-", 1)[0] + "-{0…" + str(want - 1) + "}")
+    pod = Text(_copies_label(first.pod, want))
     pod.append(f"  priority {first.pod_priority}", style=S_DIM)
     parts: list[RenderableType] = [_header(first, [("Pods", pod), ("Result", verdict)]), Text("")]
 
@@ -92,11 +99,33 @@ def build_replicas(expl: Explanation, width: int = fit.UNLIMITED) -> list[Render
     last = steps[-1]
     if last.fit_error:
         t2 = span("FitError ", style=S_BAD)
-        t2.append(f"(copy {len(steps) - 1}) {last.fit_error}")
+        t2.append(f"(copy {len(steps) - 1}, {last.pod}) {last.fit_error}")
         parts.append(fit.Hanging(t2))
     parts.append(fit.Hanging(Text("Each copy is bound to the first best node by name before the next cycle; "
                       "-o json has every cycle in full.", style=S_DIM)))
+    parts.extend(_rollout(expl))
     parts.extend(_warnings(steps))
+    return parts
+
+
+# The rollout's steps the table lists before it points to -o json for the rest.
+ROLLOUT_LINES = 40
+
+
+def _rollout(expl: Explanation) -> list[RenderableType]:
+    """A running workload's change played to its end: the verdict, then step by step."""
+    outcome = expl.workload.outcome if expl.workload is not None else None
+    if outcome is None:
+        return []
+    head = span("✓ " if outcome.completes else "✗ ", style=S_OK if outcome.completes else S_BAD)
+    head.append(outcome.summary())
+    parts: list[RenderableType] = [Text(""), span("Rollout to the end", style=S_LABEL), fit.Hanging(head)]
+    for i, event in enumerate(outcome.events[:ROLLOUT_LINES]):
+        parts.append(fit.Hanging(Text(f"{i + 1:>3}. {event.line()}",
+                                      style=S_BAD if event.action == "pending" else "")))
+    if len(outcome.events) > ROLLOUT_LINES:
+        parts.append(Text(f"… {len(outcome.events) - ROLLOUT_LINES} more steps (-o json: workload.rollout.steps)",
+                          style=S_DIM))
     return parts
 
 
@@ -133,6 +162,7 @@ def build_daemonset(expl: Explanation, width: int = fit.UNLIMITED) -> list[Rende
     parts.append(span("Daemon pod per node", style=S_LABEL))
     t = fit.table_or_stacked(cols, rows, width)
     parts.append(big(t))
+    parts.extend(_rollout(expl))
     parts.extend(_warnings([first]))
     return parts
 

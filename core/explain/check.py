@@ -169,6 +169,9 @@ class CheckEntry:
         if v == ERROR or e is None:
             return f"error: {self.error}"
         w = e.workload
+        if w is not None and w.outcome is not None:
+            # A change to a running workload, run to its end: it completes or gets stuck.
+            return ("fits: " if v == FITS else "doesn't fit: ") + f"{w.rule} — {w.outcome.summary()}"
         if w is not None and w.rule != "new":
             text = f"{w.rule} — {w.note}"
             if v == FITS:

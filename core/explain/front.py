@@ -22,7 +22,17 @@ from kschedx.core.errors import InputError
 from kschedx.core.explain import existing
 from kschedx.core.explain.replicas import resolve_replica_count
 from kschedx.core.explain.report import DaemonNodeVerdict, Explanation, daemon_verdict, finish_plan
-from kschedx.core.explain.rollout import SCALE_UP, UNCHANGED, WorkloadPlan, plan_workload, resolve_count, taken_out
+from kschedx.core.explain.rollout import NEW, SCALE_UP, UNCHANGED, WorkloadPlan, plan_workload, resolve_count, taken_out
+from kschedx.core.explain.rollout_run import (
+    DaemonSetRollout,
+    DeploymentRollout,
+    NodeStep,
+    RolloutOutcome,
+    StatefulSetRollout,
+    daemonset_outcome,
+    run_deployment,
+    run_statefulset,
+)
 from kschedx.core.explain.whatif import Edits, apply_edits
 from kschedx.core.framework import shared_answers
 from kschedx.core.framework.interface import ReplicaMemo
@@ -643,9 +653,12 @@ def explain_object(
     profiles, options = load_profiles(config, options)
     profile = select_profile(incoming.pod, options.profile if options else None, profiles,
                              options.version if options else None)
+    # Identity: the scheduler never has the pod it schedules in its cache. When a running
+    # workload's controller creates pods (a scale-up, a rollout) they are new ones: what it
+    # deletes is in the plan, and a StatefulSet's NAME-0 stays unless the plan replaces it.
+    identity = plan is None or plan.rule in (NEW, UNCHANGED)
     if snapshot is None:
-        # Identity: the scheduler never has the pod it schedules in its cache.
-        objects, current = existing.take_out(objects, incoming.pod)
+        objects, current = existing.take_out(objects, incoming.pod) if identity else (objects, None)
         if current is not None:
             incoming.admission = None  # a pod that exists was counted in its quotas already
         try:
@@ -666,7 +679,7 @@ def explain_object(
                                                                         for p in pods)]))
     raw: Dict | None = None
     try:
-        raw = existing.find_existing(objects, incoming.pod)
+        raw = existing.find_existing(objects, incoming.pod) if identity else None
         if raw is not None:
             incoming.admission = None  # a pod that exists was counted in its quotas already
         with existing.detached(snapshot, raw) if raw is not None else nullcontext() as current:
@@ -741,6 +754,12 @@ def _explain_on(
     added: list[PodInfo] | None = None,
     plan: WorkloadPlan | None = None,
 ) -> Explanation:
+    # A change to a workload that runs, with --replicas auto (and in check): the whole
+    # rollout, played on the snapshot and taken off it again before the first step is shown.
+    whole = plan is not None and plan.start is not None and isinstance(replicas, str) \
+        and replicas.strip().lower() == "auto"
+    if whole and plan is not None and not incoming.daemonset:
+        plan.outcome = _run_rollout(snapshot, incoming, profile, options, path, plan)
     # A workload that already runs: the pods its controller deletes first are taken out.
     with taken_out(snapshot, plan.remove if plan is not None else []):
         if incoming.daemonset:
@@ -762,11 +781,125 @@ def _explain_on(
                                       incoming.source_kind)
             out = Explanation("replicas" if replicas is not None else "single", steps, edit_lines,
                               replicas_requested=count)
+    if whole and plan is not None and isinstance(plan.start, DaemonSetRollout):
+        plan.outcome = _daemonset_rollout(out, plan.start, incoming)
     if plan is not None:
         finish_plan(plan, out)
     for result in [*out.steps, *([out.daemon_template] if out.daemon_template else [])]:
         result.edits = list(edit_lines)
     return out
+
+
+class _RolloutCluster:
+    """The snapshot under a simulated rollout (core/explain/rollout_run.py Cluster): real
+    cycles bind new pods, deletions take pods out, and :meth:`restore` puts it all back.
+
+    Consecutive copies of one template share a ReplicaMemo as replica steps do; a deletion
+    or a failed cycle starts a new one, since what it carried over no longer holds."""
+
+    def __init__(self, snapshot: Snapshot, incoming: IncomingPod, profile: Profile, options: Options | None,
+                 path: str) -> None:
+        self.snapshot, self.incoming, self.profile, self.path = snapshot, incoming, profile, path
+        self.options = replace(options, focus=None) if options is not None else None
+        self.memo: ReplicaMemo | None = None
+        self.added: list[PodInfo] = []
+        self.removed: list[PodInfo] = []
+        self.claims = snapshot.objects.by_kind.get("ResourceClaim")
+        self.cycles = 0
+        self.owner: str | None = None
+
+    def place(self, pod: Dict) -> CycleResult:
+        owner = ((pod.get("metadata") or {}).get("ownerReferences") or [{}])[0].get("name")
+        if owner != self.owner:  # another template: nothing carries over
+            self.memo, self.owner = None, owner
+        if self.memo is None:
+            self.memo = ReplicaMemo()
+            self.memo.engine = ReplicaEngine()
+        self.cycles += 1
+        report(f"rolling out {self.incoming.source_name}: cycle {self.cycles}")
+        step = IncomingPod(pod, self.incoming.source_kind, self.incoming.source_name, self.incoming.rule)
+        result = run(self.snapshot, step, self.profile, self.options, self.path, self.memo)
+        if result.selected_node is None:
+            self.memo = None
+            return result
+        pod["spec"]["nodeName"] = result.selected_node
+        bound = PodInfo(pod)
+        self.snapshot.add_pod(bound)
+        self.memo.bound.append((bound, result.selected_node))
+        self.added.append(bound)
+        _record_claims(self.snapshot.objects, result.bound_claims)
+        return result
+
+    def delete(self, pod: Dict) -> None:
+        meta = pod.get("metadata") or {}
+        # PodInfo's uid, without parsing the whole pod for it.
+        pi = self.snapshot.pods_by_uid.get(meta.get("uid") or f"{meta.get('namespace') or 'default'}/{meta.get('name')}")
+        if pi is not None:
+            self.snapshot.remove_pod(pi)
+            self.removed.append(pi)
+        self.memo = None
+
+    def evict(self, node: str, victims: list[str]) -> list[str]:
+        info = self.snapshot.get(node)
+        wanted = set(victims)
+        gone = [pi for pi in (info.pods if info is not None else []) if pi.key in wanted]
+        for pi in gone:
+            self.snapshot.remove_pod(pi)
+            self.removed.append(pi)
+        self.memo = None
+        return [pi.key for pi in gone]
+
+    def restore(self) -> None:
+        for pi in reversed(self.added):
+            self.snapshot.remove_pod(pi)
+        for pi in self.removed:
+            self.snapshot.add_pod(pi)
+        if self.claims is not None:
+            self.snapshot.objects.by_kind["ResourceClaim"] = self.claims
+
+
+def _run_rollout(snapshot: Snapshot, incoming: IncomingPod, profile: Profile, options: Options | None, path: str,
+                 plan: WorkloadPlan) -> RolloutOutcome | None:
+    """The change of a running Deployment or StatefulSet played to its end on the snapshot."""
+    cluster = _RolloutCluster(snapshot, incoming, profile, options, path)
+    base = (incoming.pod.get("metadata") or {}).get("name") or "pod"
+
+    def copy_of(i: int) -> Dict:
+        pod = copy.deepcopy(incoming.pod)
+        meta = pod.setdefault("metadata", {})
+        meta["name"] = f"{base}-{i}"
+        meta["uid"] = f"kschedx-rollout-{base}-{i}"
+        return pod
+
+    def ordinal(i: int) -> Dict:
+        assert incoming.ordinal_pod is not None
+        pod, claims = incoming.ordinal_pod(i)
+        _add_claims(snapshot.objects, claims)
+        pod["metadata"]["uid"] = f"kschedx-rollout-{pod['metadata']['name']}"
+        return pod
+
+    try:
+        if isinstance(plan.start, DeploymentRollout):
+            return run_deployment(plan.start, copy_of, cluster)
+        if isinstance(plan.start, StatefulSetRollout) and incoming.ordinal_pod is not None:
+            version = options.version if options is not None else None
+            gate = version is not None and version.enabled("MaxUnavailableStatefulSet")
+            return run_statefulset(plan.start, ordinal, cluster, plan.start.bound(gate))
+        return None
+    finally:
+        cluster.restore()
+
+
+def _daemonset_rollout(out: Explanation, start: DaemonSetRollout, incoming: IncomingPod) -> RolloutOutcome:
+    """The DaemonSet's rollout from its per-node verdicts (each taken with that node's old
+    pod gone, or beside it under maxSurge)."""
+    targeted = [v for v in out.daemon_nodes if v.targeted or v.running]
+    surge, unavailable = start.bounds(len(targeted))
+    steps = [NodeStep(v.node, v.fits, v.node in start.old_nodes,
+                      f"{v.plugin}: {'; '.join(v.reasons)}" if not v.fits else None)
+             for v in sorted(targeted, key=lambda v: v.node) if not v.running]
+    kept = sum(1 for v in targeted if v.running)
+    return daemonset_outcome(steps, surge, unavailable, kept, incoming.source_name or "daemon pod")
 
 
 def _explain_daemonset(

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from kschedx.core.explain.rollout import SCALE_UP, UNCHANGED, WorkloadPlan
+from kschedx.core.explain.rollout import ROLLOUT, SCALE_UP, UNCHANGED, WorkloadPlan
 from kschedx.core.framework.result import CycleResult
 
 # Plugins whose rejection means the DaemonSet controller would not even create the pod for
@@ -117,7 +117,10 @@ class Explanation:
     @property
     def ok(self) -> bool:
         """Exit status 0: the pod fits; every replica was placed; the daemon pod fits on
-        every node its controller targets."""
+        every node its controller targets; a change to a running workload, when run to its end,
+        completes."""
+        if self.workload is not None and self.workload.outcome is not None:
+            return self.workload.outcome.completes
         if self.mode == "daemonset":
             return all(v.fits for v in self.daemon_nodes if v.targeted)
         if self.mode == "replicas":
@@ -179,8 +182,18 @@ def finish_plan(plan: WorkloadPlan, out: Explanation) -> None:
         plan.placed = min(out.replicas_placed, plan.to_place)
         if plan.to_place == 0:
             plan.note += "; the cycle shows where one more pod would go"
+        if plan.start is not None and plan.outcome is None:
+            plan.note += "; --replicas auto plays the rollout to its end"
     else:
         plan.placed = out.replicas_placed
+        asked = out.replicas_requested
+        if asked != plan.to_place and plan.outcome is None:
+            # An explicit --replicas N is not what the controller creates now: say what is
+            # placed instead of the controller's count, and keep the latter as a remark.
+            beside = f" beside the {plan.running} running" if plan.running else ""
+            why = f" ({plan.note})" if plan.rule == ROLLOUT else ""
+            plan.note = (f"--replicas {asked}: {asked} new pod(s) placed{beside}; its controller would create "
+                         f"{plan.to_place} now{why}")
     out.workload = plan
     first = out.daemon_template if out.daemon_template is not None else (out.steps[0] if out.steps else None)
     if first is not None:

@@ -13,12 +13,16 @@ core/api/template_defaults.py) and creates only
   stateful_set_control.go, daemonset update.go, job controller).
 
 ``plan_workload`` returns that decision as a :class:`WorkloadPlan`; core/explain/front.py takes
-the plan's pods out of the snapshot, places ``to_place`` copies, and reports the counts.
+the plan's pods out of the snapshot, places ``to_place`` copies, and reports the counts. A
+rollout's plan also carries where the change starts from (``start``), which
+core/explain/rollout_run.py plays to its end (``outcome``) with ``--replicas auto`` and in
+``check``.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
+import copy
+from collections import Counter, defaultdict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -27,6 +31,16 @@ from typing import Any
 from kschedx.core.api.model import PodInfo
 from kschedx.core.api.objects import ClusterObjects
 from kschedx.core.api.template_defaults import same_template
+from kschedx.core.explain.rollout_run import (
+    DaemonSetRollout,
+    DeploymentRollout,
+    OldReplicaSet,
+    RolloutOutcome,
+    StatefulSetRollout,
+    deletion_order,
+    reference_time,
+    scaled,
+)
 from kschedx.core.load.manifest import IncomingPod
 from kschedx.core.snapshot import Snapshot
 
@@ -55,6 +69,10 @@ class WorkloadPlan:
     daemon_running: set[str] = field(default_factory=set)
     daemon_old: dict[str, list[Dict]] = field(default_factory=dict)
     placed: int = 0
+    # A change to run to its end (core/explain/rollout_run.py): where it starts from, and
+    # once run, how it ends.
+    start: DeploymentRollout | StatefulSetRollout | DaemonSetRollout | None = None
+    outcome: RolloutOutcome | None = None
 
     def ordinals_for(self, count: int) -> list[int]:
         """``count`` ordinals: the planned ones first, then the next free ones."""
@@ -70,12 +88,17 @@ class WorkloadPlan:
     def line(self) -> str:
         """The one line the table shows."""
         head = f"{self.kind} {self.name}: {self.rule}"
+        if self.outcome is not None:
+            return f"{head} — {self.outcome.summary()}"
         counts = f"{self.running}/{self.replicas} running, {self.placed} new placed"
         return f"{head} — {self.note} ({counts})" if self.note else f"{head} ({counts})"
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "name": self.name, "rule": self.rule, "replicas": self.replicas,
-                "running": self.running, "placed": self.placed, "note": self.note}
+        out = {"kind": self.kind, "name": self.name, "rule": self.rule, "replicas": self.replicas,
+               "running": self.running, "placed": self.placed, "note": self.note}
+        if self.outcome is not None:
+            out["rollout"] = self.outcome.to_json()
+        return out
 
 
 # --------------------------------------------------------------------------- pods of a controller
@@ -127,28 +150,6 @@ def _find(objects: ClusterObjects, kind: str, ns: str, name: str) -> Dict | None
 def _template_of(obj: Dict) -> Dict:
     t = (obj.get("spec") or {}).get("template")
     return t if isinstance(t, dict) else {}
-
-
-def _scaled(value: Any, total: int, default: str, round_up: bool) -> int:
-    """intstr.GetScaledValueFromIntOrPercent: an int, or a percentage of ``total``."""
-    if value is None:
-        value = default
-    if isinstance(value, bool):
-        return 0
-    if isinstance(value, int):
-        return max(value, 0)
-    text = str(value).strip()
-    if text.endswith("%"):
-        try:
-            pct = int(text[:-1])
-        except ValueError:
-            return 0
-        exact = pct * total
-        return max((-(-exact // 100)) if round_up else exact // 100, 0)
-    try:
-        return max(int(text), 0)
-    except ValueError:
-        return 0
 
 
 def _desired(spec: Dict, key: str = "replicas") -> int:
@@ -248,15 +249,9 @@ def _deployment(objects: ClusterObjects, ns: str, name: str, spec: Dict, tpl: Di
                             f"paused: the new template waits until the Deployment is resumed; the {len(old_pods)} "
                             "old pod(s) keep running")
     strategy = spec.get("strategy") or {}
-    if strategy.get("type") == "Recreate":
-        # rolloutRecreate: the old ReplicaSets are scaled to zero and their pods gone first.
-        to_place = max(0, desired - len(running))
-        return WorkloadPlan("Deployment", name, ROLLOUT, desired, len(running), to_place,
-                            f"Recreate: the {len(old_pods)} old pod(s) removed first, then {to_place} new placed",
-                            remove=[p for p in old_pods if _node(p)])
     ru = strategy.get("rollingUpdate") or {}
-    surge = _scaled(ru.get("maxSurge"), desired, "25%", True)
-    unavailable = _scaled(ru.get("maxUnavailable"), desired, "25%", False)
+    surge = scaled(ru.get("maxSurge"), desired, "25%", True)
+    unavailable = scaled(ru.get("maxUnavailable"), desired, "25%", False)
     if surge == 0 and unavailable == 0:
         unavailable = 1  # ResolveFenceposts: a rollout must be able to make progress
 
@@ -264,13 +259,27 @@ def _deployment(objects: ClusterObjects, ns: str, name: str, spec: Dict, tpl: Di
         r = (rs.get("spec") or {}).get("replicas")
         return int(r) if isinstance(r, int) else len(pods_of(rs))
 
+    recreate = strategy.get("type") == "Recreate"
+    start = DeploymentRollout(
+        desired, surge, min(unavailable, desired), recreate, spec_replicas(new_rs) if new_rs is not None else 0,
+        running, [copy.deepcopy(p) for p in new_pods if not _node(p)],  # bound by the run: copies
+        [OldReplicaSet(str((rs.get("metadata") or {}).get("name")), spec_replicas(rs), pods_of(rs)) for rs in old_rss],
+        _scaling_event(rss, desired, spec_replicas))
+    if recreate:
+        # rolloutRecreate: the old ReplicaSets are scaled to zero and their pods gone first.
+        to_place = max(0, desired - len(running))
+        return WorkloadPlan("Deployment", name, ROLLOUT, desired, len(running), to_place,
+                            f"Recreate: the {len(old_pods)} old pod(s) removed first, then {to_place} new placed",
+                            remove=[p for p in old_pods if _node(p)], start=start)
+
     current = sum(spec_replicas(rs) for rs in rss)
     new_replicas = spec_replicas(new_rs) if new_rs is not None else 0
     up = max(0, min(desired + surge - current, desired - new_replicas))
     if up > 0:
         return WorkloadPlan("Deployment", name, ROLLOUT, desired, len(running), up + pending,
                             f"RollingUpdate (maxSurge {surge}, maxUnavailable {unavailable}): the new "
-                            f"ReplicaSet's first {up} pod(s) placed while the {len(old_pods)} old pod(s) still run")
+                            f"ReplicaSet's first {up} pod(s) placed while the {len(old_pods)} old pod(s) still run",
+                            start=start)
     # No room to surge: the old ReplicaSets are scaled down first by what maxUnavailable
     # allows, then the new one scaled up into the room.
     min_available = desired - unavailable
@@ -286,24 +295,27 @@ def _deployment(objects: ClusterObjects, ns: str, name: str, spec: Dict, tpl: Di
         if max_down > 0 else 0
     slots_down = cleanup + scale_down
     down = max(0, min(len(old_pods) - (old_spec - slots_down), len(old_pods)))
-    victims = _deletion_order(old_pods)[:down]
+    # The ReplicaSet controller's ranking; the rank counts the Deployment's pods on the node.
+    on_node = Counter(_node(p) for p in old_pods + new_pods if _node(p))
+    victims = deletion_order(old_pods, on_node, reference_time(old_pods + new_pods))[:down]
     up = max(0, min(desired + surge - (current - slots_down), desired - new_replicas))
     return WorkloadPlan("Deployment", name, ROLLOUT, desired, len(running), up + pending,
                         f"RollingUpdate (maxSurge {surge}, maxUnavailable {unavailable}): {down} old pod(s) "
-                        f"removed, then {up} new placed", remove=[p for p in victims if _node(p)])
+                        f"removed, then {up} new placed", remove=[p for p in victims if _node(p)], start=start)
 
 
-def _deletion_order(pods: list[Dict]) -> list[Dict]:
-    """Which pods a ReplicaSet scale-down deletes first (getPodsToDelete's ranking, in
-    short): unscheduled before scheduled, not running before running, pods sharing their
-    node with more of their siblings first, then the newest."""
-    per_node: dict[str, int] = defaultdict(int)
-    for p in pods:
-        if _node(p):
-            per_node[_node(p)] += 1
-    ordered = sorted(pods, key=_created, reverse=True)
-    return sorted(ordered, key=lambda p: (bool(_node(p)), (p.get("status") or {}).get("phase") == "Running",
-                                          -per_node.get(_node(p), 0)))
+def _scaling_event(rss: list[Dict], desired: int, replicas_of: Any) -> int | None:
+    """isScalingEvent: an active ReplicaSet whose desired-replicas annotation is not the new
+    count. With one active ReplicaSet it is scaled to ``desired`` first (returned); with
+    several the proportional split is not modelled (None)."""
+    active = [rs for rs in rss if replicas_of(rs) > 0]
+    if len(active) != 1:
+        return None
+    raw = ((active[0].get("metadata") or {}).get("annotations") or {}).get("deployment.kubernetes.io/desired-replicas")
+    try:
+        return desired if raw is not None and int(raw) != desired else None
+    except ValueError:
+        return None
 
 
 def _replicaset(objects: ClusterObjects, kind: str, ns: str, name: str, spec: Dict, tpl: Dict) -> WorkloadPlan | None:
@@ -365,7 +377,11 @@ def _statefulset(objects: ClusterObjects, ns: str, name: str, spec: Dict, tpl: D
             note += f"; placing the missing ordinal(s) {', '.join(map(str, ordinals))}"
         return WorkloadPlan("StatefulSet", name, ROLLOUT, desired, running, len(ordinals), note,
                             ordinals=ordinals, used_ordinals=used)
-    partition = _scaled((strategy.get("rollingUpdate") or {}).get("partition"), desired, "0", False)
+    partition = scaled((strategy.get("rollingUpdate") or {}).get("partition"), desired, "0", False)
+    start = StatefulSetRollout(desired, {i: by_ordinal[i] for i in outdated}, ordinals[:], running, partition,
+                               (strategy.get("rollingUpdate") or {}).get("maxUnavailable"),
+                               spec.get("podManagementPolicy") == "Parallel",
+                               [p for i, p in by_ordinal.items() if i >= desired and _node(p)])
     candidates = [i for i in outdated if i >= partition]
     remove: list[Dict] = []
     if candidates:
@@ -382,7 +398,7 @@ def _statefulset(objects: ClusterObjects, ns: str, name: str, spec: Dict, tpl: D
     if missing or pending:
         note += f"; placing the missing ordinal(s) {', '.join(map(str, sorted(missing + pending)))} first"
     return WorkloadPlan("StatefulSet", name, ROLLOUT, desired, running, len(ordinals), note, remove=remove,
-                        ordinals=ordinals, used_ordinals=used)
+                        ordinals=ordinals, used_ordinals=used, start=start)
 
 
 def _daemonset(objects: ClusterObjects, ns: str, name: str, spec: Dict, tpl: Dict) -> WorkloadPlan | None:
@@ -413,13 +429,14 @@ def _daemonset(objects: ClusterObjects, ns: str, name: str, spec: Dict, tpl: Dic
                             daemon_running=set(by_node))
     ru = strategy.get("rollingUpdate") or {}
     surge = ru.get("maxSurge")
-    if _scaled(surge, max(len(by_node), 1), "0", True) > 0:
+    start = DaemonSetRollout(set(old), surge, ru.get("maxUnavailable"))
+    if scaled(surge, max(len(by_node), 1), "0", True) > 0:
         return WorkloadPlan("DaemonSet", name, ROLLOUT, 0, len(current), 0,
                             f"RollingUpdate maxSurge {surge}: per node the new pod placed beside the old one",
-                            daemon_running=current)
+                            daemon_running=current, start=start)
     return WorkloadPlan("DaemonSet", name, ROLLOUT, 0, len(current), 0,
                         "RollingUpdate: per node the old daemon pod removed, then the new one placed",
-                        daemon_running=current, daemon_old=old)
+                        daemon_running=current, daemon_old=old, start=start)
 
 
 def _daemonset_revision(objects: ClusterObjects, ns: str, ds: Dict) -> str | None:

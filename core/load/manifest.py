@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kschedx.core.api.objects import ClusterObjects
+from kschedx.core.api.template_defaults import same_template
 from kschedx.core.errors import InputError
 from kschedx.core.load.files import load_objects
 
@@ -235,18 +236,23 @@ def _deployment(obj: Dict, objects: ClusterObjects, path: str, ns: str, name: st
     selector = spec.get("selector")
     if not isinstance(selector, dict):
         raise InputError(f"Deployment {name!r} has no spec.selector", path=path)
-    # Reuse the Deployment's ReplicaSet for the same template if the cluster has it.
+    # Reuse the Deployment's ReplicaSet for the same template if the cluster has it
+    # (FindNewReplicaSet: the oldest whose stored template equals the manifest's after API
+    # defaulting, the hash label aside), so a scale-up's pods join their running siblings.
     existing: Dict | None = None
+    owned = []
     for rs in objects.of("ReplicaSet"):
         m = rs.get("metadata") or {}
         if (m.get("namespace") or "default") != ns:
             continue
-        if not any(r.get("kind") == "Deployment" and r.get("name") == name and r.get("controller")
-                   for r in m.get("ownerReferences") or []):
-            continue
-        rtpl = copy.deepcopy(((rs.get("spec") or {}).get("template")) or {})
-        h = ((rtpl.get("metadata") or {}).get("labels") or {}).pop("pod-template-hash", None)
-        if h and _same_template(rtpl, tpl):
+        if any(r.get("kind") == "Deployment" and r.get("name") == name and r.get("controller")
+               for r in m.get("ownerReferences") or []):
+            owned.append(rs)
+    owned.sort(key=lambda r: (str((r.get("metadata") or {}).get("creationTimestamp") or ""),
+                              str((r.get("metadata") or {}).get("name") or "")))
+    for rs in owned:
+        rtpl = ((rs.get("spec") or {}).get("template")) or {}
+        if ((rtpl.get("metadata") or {}).get("labels") or {}).get("pod-template-hash") and same_template(rtpl, tpl):
             existing = rs
             break
     if existing is not None:
@@ -285,17 +291,6 @@ def _deployment(obj: Dict, objects: ClusterObjects, path: str, ns: str, name: st
     inc = IncomingPod(pod, "Deployment", name, rule, extra_objects=extra)
     inc.workload_replicas = int(spec.get("replicas", 1) if spec.get("replicas") is not None else 1)
     return inc
-
-
-def _same_template(a: Dict, b: Dict) -> bool:
-    def norm(t: Dict) -> str:
-        t = copy.deepcopy(t)
-        labels = (t.get("metadata") or {}).get("labels")
-        if labels is not None:
-            labels.pop("pod-template-hash", None)
-        return json.dumps(t, sort_keys=True)
-
-    return norm(a) == norm(b)
 
 
 def _statefulset(obj: Dict, objects: ClusterObjects, path: str, ns: str, name: str,

@@ -171,8 +171,13 @@ def test_rolling_update_surges_beside_every_old_pod_and_recreate_removes_them_fi
     # Two 2-CPU nodes full of old 1-CPU pods: a surge pod finds no room while they run.
     full = _running_deployment(4, nodes=2, node_cpu="2")
     out = _explain(_deployment(4, image="web:2"), full)
-    assert out.workload is not None and out.workload.placed == 0 and not out.ok
+    assert out.workload is not None and out.workload.placed == 0
     assert out.steps[0].fit_error is not None and "Insufficient cpu" in out.steps[0].fit_error
+    # ... but maxUnavailable (25% of 4: 1) lets an old pod go at a time: the rollout completes.
+    outcome = out.workload.outcome
+    assert outcome is not None and outcome.completes and out.ok
+    assert (outcome.done, outcome.old_left, outcome.lowest) == (4, 0, 3)
+    assert "surge blocked; relies on maxUnavailable: capacity drops to 3 of 4" in outcome.summary()
     # Recreate: every old pod gone first, then all four new ones fit.
     out = _explain(_deployment(4, image="web:2", strategy={"type": "Recreate"}), full)
     w = out.workload
@@ -422,3 +427,125 @@ def test_check_reports_replicas_running_and_placed(tmp_path: Path) -> None:
     assert first["explanation"]["workload"]["rule"] == "unchanged"
     assert (second["replicas"], second["running"], second["placed"]) == (5, 3, 2)
     assert report.exit_code == 0
+
+
+# --------------------------------------------------------------------------- to the end
+
+def test_replicaset_scale_down_deletes_in_the_controllers_ranking() -> None:
+    from collections import Counter
+
+    from kschedx.core.explain.rollout_run import deletion_order
+
+    tpl = _template(LABELS)
+    ready = [{"type": "Ready", "status": "True", "lastTransitionTime": "2025-01-01T00:00:00Z"}]
+    old = _pod_of(tpl, "old", "n0", ("ReplicaSet", "web-6d4"), created="2024-01-01T00:00:00Z")
+    new = _pod_of(tpl, "new", "n1", ("ReplicaSet", "web-6d4"), created="2025-01-01T00:00:00Z")
+    doubled = _pod_of(tpl, "doubled", "n2", ("ReplicaSet", "web-6d4"), created="2024-01-01T00:00:00Z")
+    unready = _pod_of(tpl, "unready", "n0", ("ReplicaSet", "web-6d4"), created="2024-01-01T00:00:00Z")
+    pending = _pod_of(tpl, "pending", None, ("ReplicaSet", "web-6d4"))
+    for p in (old, new, doubled):
+        p["status"]["conditions"] = ready
+    unready["status"]["conditions"] = [{"type": "Ready", "status": "False"}]
+    per_node = Counter({"n0": 1, "n1": 1, "n2": 3})
+    names = [p["metadata"]["name"] for p in deletion_order([old, new, doubled, unready, pending], per_node, None)]
+    # Unscheduled, then not ready, then the pod sharing its node with more siblings, then
+    # the newest.
+    assert names == ["pending", "unready", "doubled", "new", "old"]
+
+
+def test_statefulset_max_unavailable_needs_its_feature_gate() -> None:
+    from kschedx.core.explain.front import Options
+
+    sts = _sts(4, image="db:2", strategy={"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": 2}})
+    for gates, batch in ((None, 1), ("MaxUnavailableStatefulSet=true", 2)):
+        objects = _running_sts(4)
+        out = explain_object(sts, "sts.yaml", objects, replicas="auto",
+                             options=Options(kubernetes_version="1.35", feature_gates=gates))
+        outcome = out.workload.outcome if out.workload is not None else None
+        assert outcome is not None and outcome.completes and out.ok
+        actions = [e.action for e in outcome.events]
+        assert actions[:batch] == ["deleted"] * batch and actions[batch] == "placed"
+        assert [e.pod for e in outcome.events if e.action == "deleted"] == [f"{NS}/db-{i}" for i in (3, 2, 1, 0)]
+
+
+def test_daemonset_new_nodes_get_their_pod_whatever_the_strategy() -> None:
+    from kschedx.core.explain.rollout_run import NodeStep, daemonset_outcome
+
+    nodes = [NodeStep("a", True, True), NodeStep("b", False, False, "NodePorts: no free ports"),
+             NodeStep("c", True, True)]
+    # The new node b's pod stays Pending: with maxUnavailable 1 no old pod may go.
+    out = daemonset_outcome(nodes, 0, 1, 0, "agent")
+    assert (out.completes, out.done, out.old_left, out.where) == (False, 0, 2, "b")
+    out = daemonset_outcome(nodes, 0, 2, 0, "agent")
+    # With 2, b holds one slot and the old pods go one at a time through the other.
+    assert (out.completes, out.done, out.old_left, out.lost) == (False, 2, 0, 0)
+
+
+def test_a_new_count_with_a_new_template_scales_the_old_replicaset_first() -> None:
+    # isScalingEvent: web-6d4 was last scaled for 3 replicas; the manifest asks for 4 of a
+    # new image. The deployment controller first scales web-6d4 to 4 (an old-template pod),
+    # then rolls out.
+    objects = _running_deployment(3, nodes=2, node_cpu="8")
+    (rs,) = objects.of("ReplicaSet")
+    rs["metadata"]["annotations"] = {"deployment.kubernetes.io/desired-replicas": "3"}
+    out = _explain(_deployment(4, image="web:2"), objects)
+    outcome = out.workload.outcome if out.workload is not None else None
+    assert outcome is not None and outcome.completes
+    assert outcome.events[0].action == "placed" and outcome.events[0].pod == f"{NS}/web-6d4-scaled-0"
+    assert outcome.first_step.startswith("a scaling event first: the old ReplicaSet web-6d4 scaled up to 4")
+    assert sum(1 for e in outcome.events if e.action == "deleted") == 4
+    # Without the annotation (no scaling event recorded), the rollout starts at once.
+    rs["metadata"].pop("annotations")
+    out = _explain(_deployment(4, image="web:2"), objects)
+    assert out.workload is not None and out.workload.outcome is not None
+    assert not out.workload.outcome.first_step.startswith("a scaling event")
+
+
+def test_a_rollout_of_a_higher_priority_workload_preempts_its_way_through() -> None:
+    # Two 2-CPU nodes, each with one of web's pods and a pod of priority 0. maxUnavailable
+    # 0: each surge pod fits only by preempting a low-priority pod, then an old web pod goes.
+    objects = _running_deployment(2, nodes=2, node_cpu="2")
+    objects.add({"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": "high"},
+                 "value": 1000})
+    for p in objects.of("Pod"):
+        p["spec"].update(priorityClassName="high", priority=1000)
+    (rs,) = objects.of("ReplicaSet")
+    rs["spec"]["template"]["spec"].update(priorityClassName="high", priority=1000)
+    for i in range(2):
+        objects.add(_pod_of(_template({"app": "batch"}), f"batch-{i}", f"n{i}", ("ReplicaSet", "batch")))
+    dep = _deployment(2, image="web:2", strategy={"type": "RollingUpdate", "rollingUpdate": {
+        "maxSurge": 1, "maxUnavailable": 0}})
+    dep["spec"]["template"]["spec"]["priorityClassName"] = "high"
+    out = _explain(dep, objects)
+    outcome = out.workload.outcome if out.workload is not None else None
+    assert outcome is not None and outcome.completes, outcome and outcome.summary()
+    assert [e.pod for e in outcome.events if e.action == "preempted"] == [f"{NS}/batch-0"]
+
+
+def test_a_rollout_under_way_places_the_new_replicasets_pending_pods_first() -> None:
+    # web-6d4 (old) runs 3 pods; the new ReplicaSet web-7f9 of image web:2 has one pod
+    # Pending. The run schedules it first, and leaves the cluster source as it was.
+    objects = _running_deployment(3, nodes=3, node_cpu="4")
+    tpl = _template({**LABELS, "pod-template-hash": "7f9"}, image="web:2", stored=True)
+    objects.add({"apiVersion": "apps/v1", "kind": "ReplicaSet",
+                 "metadata": {"name": "web-7f9", "namespace": NS, "uid": "uid-ReplicaSet-web-7f9",
+                              "ownerReferences": _owner("Deployment", "web"),
+                              "creationTimestamp": "2025-02-01T00:00:00Z"},
+                 "spec": {"replicas": 1, "selector": {"matchLabels": {**LABELS, "pod-template-hash": "7f9"}},
+                          "template": tpl}})
+    pending = _pod_of(tpl, "web-7f9-0", None, ("ReplicaSet", "web-7f9"))
+    objects.add(pending)
+    out = _explain(_deployment(3, image="web:2"), objects)
+    outcome = out.workload.outcome if out.workload is not None else None
+    assert outcome is not None and outcome.completes
+    assert outcome.events[0].action == "placed" and outcome.events[0].pod == f"{NS}/web-7f9-0"
+    assert "nodeName" not in pending["spec"]
+
+
+def test_a_statefulset_scaled_down_with_a_new_template_deletes_its_surplus_first() -> None:
+    out = _explain(_sts(3, image="db:2"), _running_sts(4))
+    outcome = out.workload.outcome if out.workload is not None else None
+    assert outcome is not None and outcome.completes
+    deleted = [e.pod for e in outcome.events if e.action == "deleted"]
+    assert deleted == [f"{NS}/db-{i}" for i in (3, 2, 1, 0)]
+    assert [e.pod for e in outcome.events if e.action == "placed"] == [f"{NS}/db-{i}" for i in (2, 1, 0)]
