@@ -93,6 +93,15 @@ class Kept:
     removed: list[PodInfo] = field(default_factory=list)
 
 
+@dataclass
+class RolloutEnd:
+    """The pods a rollout played to its end left bound and deleted (release mode keeps that
+    end state for the workloads placed after it)."""
+
+    added: list[PodInfo] = field(default_factory=list)
+    removed: list[PodInfo] = field(default_factory=list)
+
+
 def load_cluster_files(paths: list[str]) -> ClusterObjects:
     objects = load_cluster(paths)
     resolve_cluster_pod_priorities(objects)
@@ -673,7 +682,10 @@ def explain_object(
     snapshot.objects = objects.copy()
     lay_extra_objects(snapshot.objects, incoming.extra_objects)
     added: list[PodInfo] = []
-    if keep is not None and plan is not None:
+    # A change played to its end (a rollout): in a release its end state stays, not its
+    # first step's; the first step is still explained on the cluster as it was.
+    end = RolloutEnd() if keep is not None and _whole_rollout(plan, replicas) and not incoming.daemonset else None
+    if keep is not None and plan is not None and end is None:
         # The pods the controller deletes stay deleted (taken_out finds them gone).
         keep.removed.extend(_remove_for_good(snapshot, [*plan.remove, *(p for pods in plan.daemon_old.values()
                                                                         for p in pods)]))
@@ -683,7 +695,8 @@ def explain_object(
         if raw is not None:
             incoming.admission = None  # a pod that exists was counted in its quotas already
         with existing.detached(snapshot, raw) if raw is not None else nullcontext() as current:
-            out = _explain_on(snapshot, incoming, profile, options, path, replicas, edit_lines or [], added, plan)
+            out = _explain_on(snapshot, incoming, profile, options, path, replicas, edit_lines or [], added, plan,
+                              end)
             if keep is not None and out.mode == "daemonset":
                 added.extend(_bind_daemon_pods(snapshot, incoming, out))
         out.replicas_from = replicas_from
@@ -693,6 +706,16 @@ def explain_object(
             # A pod the cluster already holds stays as it is: applying it creates none.
             for p in added:
                 snapshot.remove_pod(p)
+        elif keep is not None and end is not None:
+            # The rollout's end state replaces its first step's.
+            for p in added:
+                snapshot.remove_pod(p)
+            for p in end.removed:
+                snapshot.remove_pod(p)
+            for p in end.added:
+                snapshot.add_pod(p)
+            keep.removed.extend(end.removed)
+            keep.bound.extend(end.added)
         elif keep is not None:
             keep.bound.extend(added)
             if plan is not None and plan.rule in (UNCHANGED, SCALE_UP):
@@ -753,13 +776,14 @@ def _explain_on(
     edit_lines: list[str],
     added: list[PodInfo] | None = None,
     plan: WorkloadPlan | None = None,
+    end: RolloutEnd | None = None,
 ) -> Explanation:
     # A change to a workload that runs, with --replicas auto (and in check): the whole
-    # rollout, played on the snapshot and taken off it again before the first step is shown.
-    whole = plan is not None and plan.start is not None and isinstance(replicas, str) \
-        and replicas.strip().lower() == "auto"
+    # rollout, played on the snapshot and taken off it again before the first step is shown
+    # (``end`` records its end state).
+    whole = _whole_rollout(plan, replicas)
     if whole and plan is not None and not incoming.daemonset:
-        plan.outcome = _run_rollout(snapshot, incoming, profile, options, path, plan)
+        plan.outcome = _run_rollout(snapshot, incoming, profile, options, path, plan, end)
     # A workload that already runs: the pods its controller deletes first are taken out.
     with taken_out(snapshot, plan.remove if plan is not None else []):
         if incoming.daemonset:
@@ -788,6 +812,12 @@ def _explain_on(
     for result in [*out.steps, *([out.daemon_template] if out.daemon_template else [])]:
         result.edits = list(edit_lines)
     return out
+
+
+def _whole_rollout(plan: WorkloadPlan | None, replicas: int | str | None) -> bool:
+    """Whether the change of a running workload is played to its end (--replicas auto)."""
+    return plan is not None and plan.start is not None and isinstance(replicas, str) \
+        and replicas.strip().lower() == "auto"
 
 
 class _RolloutCluster:
@@ -859,8 +889,9 @@ class _RolloutCluster:
 
 
 def _run_rollout(snapshot: Snapshot, incoming: IncomingPod, profile: Profile, options: Options | None, path: str,
-                 plan: WorkloadPlan) -> RolloutOutcome | None:
-    """The change of a running Deployment or StatefulSet played to its end on the snapshot."""
+                 plan: WorkloadPlan, end: RolloutEnd | None = None) -> RolloutOutcome | None:
+    """The change of a running Deployment or StatefulSet played to its end on the snapshot,
+    then taken off again; ``end`` gets the pods it left bound and deleted."""
     cluster = _RolloutCluster(snapshot, incoming, profile, options, path)
     base = (incoming.pod.get("metadata") or {}).get("name") or "pod"
 
@@ -887,6 +918,9 @@ def _run_rollout(snapshot: Snapshot, incoming: IncomingPod, profile: Profile, op
             return run_statefulset(plan.start, ordinal, cluster, plan.start.bound(gate))
         return None
     finally:
+        if end is not None:
+            end.added.extend(cluster.added)
+            end.removed.extend(cluster.removed)
         cluster.restore()
 
 

@@ -255,3 +255,26 @@ def test_a_statefulset_scale_up_numbers_its_copies_alike_everywhere(tmp_path: Pa
     assert f"FitError (copy 1, {NS}/db-4)" in table
     html = run("explain", m, "--cluster", c, "--replicas", "auto", "-o", "html").stdout
     assert f"Copy 1: {NS}/db-4, where the sequence stopped" in html and "copy 1 does not fit" in html
+
+
+# --------------------------------------------------------------------------- in a release
+
+def test_a_release_keeps_the_rollouts_end_state(tmp_path: Path) -> None:
+    # web runs one 1-CPU pod on each of two 3-CPU nodes and goes to 2 CPUs: the rollout
+    # completes, leaving 1 CPU free per node. A 1500m Pod placed after it in the release
+    # fits after the first step (one node still holds only an old pod) but not after the
+    # rollout's end, which is what the cluster will be.
+    cluster = _web_cluster([1, 1], node_cpu="3")
+    batch = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "batch", "namespace": NS},
+             "spec": {"containers": [{"name": "c", "image": "batch:1", "resources": {"requests": {"cpu": "1500m"}}}]}}
+    c, m = _files(tmp_path, cluster, _deployment(2, cpu="2"))
+    (tmp_path / "manifest.yaml").write_text(yaml.safe_dump_all([_deployment(2, cpu="2"), batch]))
+    res = run("check", m, "--cluster", c, "-o", "json")
+    data = json.loads(res.stdout)
+    web, pod = data["results"]
+    assert web["explanation"]["workload"]["rollout"]["completes"], web["message"]
+    assert pod["verdict"] == "unschedulable", pod["message"]
+    assert pod["alone"]["verdict"] == "fits" and pod["alone"]["notAfter"] == ["Deployment/shop/web"]
+    assert res.exit_code == 1
+    separately = json.loads(run("check", m, "--cluster", c, "-o", "json", "--separately").stdout)
+    assert [r["verdict"] for r in separately["results"]] == ["fits", "fits"]
