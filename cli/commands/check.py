@@ -148,5 +148,6 @@ def check(
         raise typer.Exit(report.exit_code)
     from kschedx.cli.render.check import render_check
 
-    render_check(report, output.value, no_color=no_color or os.environ.get("NO_COLOR", "") != "")
+    render_check(report, output.value, no_color=no_color or os.environ.get("NO_COLOR", "") != "",
+                 source=", ".join(cluster) if cluster else "the live cluster")
     raise typer.Exit(report.exit_code)

@@ -130,5 +130,5 @@ def pending(
 
     from kschedx.cli.render.pending import render_pending
 
-    render_pending(report, output.value, no_color=no_color)
+    render_pending(report, output.value, no_color=no_color, source=source)
     raise typer.Exit(EXIT_FITS if report.ok else EXIT_UNSCHEDULABLE)

@@ -74,22 +74,45 @@ def _md_cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def render_markdown(report: CheckReport) -> None:
-    out = []
+def markdown_header(command: str, report: CheckReport, source: str | None) -> list[str]:
+    """What a CI job summary says first: the command, the Kubernetes version reproduced, the
+    cluster source and the counts."""
+    counts = {k: sum(1 for e in report.entries if e.verdict == k) for k in ("fits", "partial", "unschedulable", "error")}
+    parts = [f"**kschedx {command}**"]
+    if report.kubernetes_version:
+        parts.append(f"Kubernetes {report.kubernetes_version}")
+    if source:
+        parts.append(f"cluster: `{_md_cell(source)}`")
+    parts.append(f"{len(report.entries)} checked: {counts['fits']} fit, {counts['partial']} fit partly, "
+                 f"{counts['unschedulable']} don't fit, {counts['error']} error(s)")
+    return [" · ".join(parts), ""]
+
+
+# What the count columns of the markdown table hold, said under it.
+COLUMNS_NOTE = ("Desired: the workload's replica count · Running: its pods of the current template already bound · "
+                "New: the pods this run places (a scale-up's missing ones, a rollout's new ones) · "
+                "Placed: how many of the new pods found a node")
+
+
+def render_markdown(report: CheckReport, source: str | None = None) -> None:
+    out = markdown_header("check", report, source)
     if report.mode == RELEASE:
         mark = _MD_MARK.get(report.release_verdict, "❌ doesn't fit").split(" ")[0]
         out += [f"**{mark} {_md_cell(report.release_line())}**", "", _md_cell(order_note(report)), ""]
     priorities = _show_priority(report)
-    out += ["| Verdict | Workload | File | " + ("Priority | " if priorities else "") + "Replicas | Detail |",
-            "|---|---|---|" + ("---|" if priorities else "") + "---|---|"]
+    out += ["| Verdict | Workload | File | " + ("Priority | " if priorities else "")
+            + "Desired | Running | New | Placed | Detail |",
+            "|---|---|---|" + ("---|" if priorities else "") + "---:|---:|---:|---:|---|"]
     for e in report.entries:
         verdict = _MD_MARK.get(e.verdict, "❌ doesn't fit")
-        replicas = f"{e.placed}/{e.replicas}" if e.explanation is not None else "—"
-        if e.running:
-            replicas = f"{e.running} running + {e.placed} new / {e.replicas}"
+        if e.explanation is not None:
+            counts = f"{e.replicas} | {e.running} | {e.wanted} | {e.wanted - e.pending}"
+        else:
+            counts = "— | — | — | —"
         priority = f"{e.priority} | " if priorities else ""
-        out.append(f"| {verdict} | `{_md_cell(e.workload)}` | `{_md_cell(e.file)}` | {priority}{replicas} | "
+        out.append(f"| {verdict} | `{_md_cell(e.workload)}` | `{_md_cell(e.file)}` | {priority}{counts} | "
                    f"{_md_cell(e.message())} |")
+    out += ["", COLUMNS_NOTE]
     if report.overlaid:
         out.append(f"\nLaid over the cluster first: {_md_cell(', '.join(report.overlaid))}")
     if report.skipped:
@@ -99,12 +122,12 @@ def render_markdown(report: CheckReport) -> None:
 
 
 @without_gc
-def render_check(report: CheckReport, fmt: str, *, no_color: bool = False) -> None:
+def render_check(report: CheckReport, fmt: str, *, no_color: bool = False, source: str | None = None) -> None:
     if fmt in ("json", "yaml"):
         from kschedx.cli.render.json_yaml import render_json, render_yaml
 
         (render_json if fmt == "json" else render_yaml)(report)
     elif fmt == "markdown":
-        render_markdown(report)
+        render_markdown(report, source)
     else:
         render_lines(report, no_color=no_color)

@@ -145,26 +145,30 @@ def render_lines(report: PendingReport, wide: bool, width: int | None) -> list[s
     return [*lines, f"Node names shortened: each ends in {suffix}"] if suffix else lines
 
 
-def render_markdown(report: PendingReport) -> str:
+def render_markdown(report: PendingReport, source: str | None = None) -> str:
     def cell(text: str) -> str:
         return _one_line(text).replace("|", "\\|") or " "
 
     head, body = rows(report, wide=True)
-    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    top = ["**kschedx pending**"]
+    if report.kubernetes_version:
+        top.append(f"Kubernetes {report.kubernetes_version}")
+    if source:
+        top.append(f"cluster: `{cell(source)}`")
+    top.append(_summary(report))
+    out = [" · ".join(top), "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     out += ["| " + " | ".join(cell(c) for c in r) + " |" for r in body]
-    out.append("")
-    out.append(_summary(report))
     return "\n".join(out) + "\n"
 
 
-def render_pending(report: PendingReport, fmt: str, *, no_color: bool = False) -> None:
+def render_pending(report: PendingReport, fmt: str, *, no_color: bool = False, source: str | None = None) -> None:
     if fmt in ("json", "yaml"):
         from kschedx.cli.render.json_yaml import render_json, render_yaml
 
         (render_json if fmt == "json" else render_yaml)(report)
         return
     if fmt == "markdown":
-        sys.stdout.write(render_markdown(report))
+        sys.stdout.write(render_markdown(report, source))
         return
     tty = sys.stdout.isatty()
     width = shutil.get_terminal_size().columns if tty and fmt == "table" else None

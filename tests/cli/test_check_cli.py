@@ -82,13 +82,21 @@ def test_markdown_for_job_summaries() -> None:
     res = run("check", WEB, TOO_BIG, "--cluster", CLUSTER, "-o", "markdown")
     assert res.exit_code == 1
     lines = res.stdout.splitlines()
-    # The release's verdict and the order used, then the table (web's priority is 100000).
-    assert lines[0].startswith("**⚠️ Release: fits partly")
-    head = lines.index("| Verdict | Workload | File | Priority | Replicas | Detail |")
-    assert lines[head + 2].startswith("| ✅ fits | `Deployment/shop/web` | ")
+    # What a job summary says first: the version, the cluster and the counts; then the
+    # release's verdict and the order used, then the table (web's priority is 100000).
+    assert lines[0] == (f"**kschedx check** · Kubernetes v1.35 · cluster: `{CLUSTER}` · 2 checked: 1 fit, "
+                        "0 fit partly, 1 don't fit, 0 error(s)")
+    assert lines[2].startswith("**⚠️ Release: fits partly")
+    head = lines.index("| Verdict | Workload | File | Priority | Desired | Running | New | Placed | Detail |")
+    # web runs 6 of 8: the 2 missing are new and both placed; the transcoder's one pod is not.
+    assert lines[head + 2].startswith("| ✅ fits | `Deployment/shop/web` | `")
+    assert "| 100000 | 8 | 6 | 2 | 2 |" in lines[head + 2]
     assert lines[head + 3].startswith("| ❌ doesn't fit | `Pod/shop/video-transcoder` |")
+    assert "| 1 | 0 | 1 | 0 |" in lines[head + 3]
+    assert any(line.startswith("Desired: the workload's replica count") for line in lines)
     alone = run("check", WEB, TOO_BIG, "--cluster", CLUSTER, "-o", "markdown", "--separately").stdout.splitlines()
-    assert alone[0] == "| Verdict | Workload | File | Replicas | Detail |"
+    assert alone[0].startswith("**kschedx check** · Kubernetes v1.35")
+    assert alone[2] == "| Verdict | Workload | File | Desired | Running | New | Placed | Detail |"
 
 
 def test_stdin() -> None:

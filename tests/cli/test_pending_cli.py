@@ -97,7 +97,9 @@ def test_markdown_and_yaml() -> None:
     md = run("pending", "-c", DUMP, "-o", "markdown")
     assert md.exit_code == 1
     lines = md.stdout.splitlines()
-    assert lines[0].startswith("| POD | PRIORITY | STATUS |") and lines[1].startswith("|---|")
+    assert lines[0].startswith("**kschedx pending** · Kubernetes v1.") and f"cluster: `{DUMP}`" in lines[0]
+    assert "5 Pending: " in lines[0]
+    assert lines[2].startswith("| POD | PRIORITY | STATUS |") and lines[3].startswith("|---|")
     assert sum(1 for line in lines if line.startswith("| ") and "/" in line.split("|")[1]) == 5
     assert "agrees for 1 of 2" in md.stdout
     y = run("pending", "-c", DUMP, "-o", "yaml")

@@ -183,7 +183,8 @@ def test_markdown_and_html_carry_the_release_verdict(tmp_path: Path) -> None:
     md = run("check", api, web, "--cluster", cluster, "-o", "markdown")
     assert md.exit_code == 1
     lines = md.stdout.splitlines()
-    assert lines[0].startswith("**⚠️ Release: fits partly") and "scheduling queue's order" in lines[2]
+    assert lines[0].startswith("**kschedx check** · Kubernetes v1.35 · cluster: ")
+    assert lines[2].startswith("**⚠️ Release: fits partly") and "scheduling queue's order" in lines[4]
     assert any(line.startswith("| ⚠️ partly | `Deployment/shop/web` |") and "fits alone" in line for line in lines)
     page = run("check", api, web, "--cluster", cluster, "-o", "html")
     assert page.exit_code == 1
