@@ -1,8 +1,9 @@
 """Values for shell completion: what users type most after a command — node names
 (``--node``, ``--cordon``, ``--drain``, ``--without-node``), references (``pod/NAME``,
 ``deploy/NAME`` in the ``-n`` namespace), ``--kubernetes-version`` values and profile names —
-read from the cluster dump and the configuration already on the command line, as kubectl's
-completion reads the cluster it would talk to.
+read from the cluster source and the configuration already on the command line (the
+``--snapshot`` files, else the live cluster of ``--kubeconfig``/``--context``: one bounded
+list request), as kubectl's completion reads the cluster it would talk to.
 
 Completion runs while the user waits at a prompt: reading a dump is bounded by
 COMPLETION_SECONDS (a large dump left unread offers nothing rather than keep the shell
@@ -62,6 +63,31 @@ def _objects(ctx: typer.Context) -> Any:
     return _bounded(load)
 
 
+def _live_names(ctx: typer.Context, kind: str, namespace: str | None = None) -> list[str] | None:
+    """Without --snapshot: the names the live cluster of --kubeconfig/--context lists (one
+    page of a list request bounded by COMPLETION_SECONDS), None when it cannot be read."""
+    from kschedx.core.load.references import REFERENCE_KINDS
+
+    if _param(ctx, "cluster"):
+        return None
+    if kind == "Node":
+        path = "/api/v1/nodes"
+    else:
+        ref = next((r for r in REFERENCE_KINDS.values() if r.kind == kind), None)
+        if ref is None:
+            return None
+        path = ref.path(namespace or "default", "").rstrip("/")
+
+    def read() -> list[str]:
+        from kschedx.core.load.live import connect
+        from kschedx.core.load.live_get import LiveReader
+
+        conn = connect(_param(ctx, "kubeconfig"), _param(ctx, "context"), COMPLETION_SECONDS)
+        return LiveReader(conn).names(path)
+
+    return _bounded(read)
+
+
 def _names(objects: Any, kind: str, namespace: str | None = None) -> list[str]:
     out = []
     for obj in objects.of(kind):
@@ -73,9 +99,8 @@ def _names(objects: Any, kind: str, namespace: str | None = None) -> list[str]:
 
 def node_names(ctx: typer.Context, incomplete: str) -> list[str]:
     objects = _objects(ctx)
-    if objects is None:
-        return []
-    return [n for n in _names(objects, "Node") if n.startswith(incomplete)]
+    names = _names(objects, "Node") if objects is not None else _live_names(ctx, "Node") or []
+    return [n for n in names if n.startswith(incomplete)]
 
 
 def versions(ctx: typer.Context, incomplete: str) -> list[str]:
@@ -124,10 +149,11 @@ def manifests(ctx: typer.Context, incomplete: str) -> list[str]:
     kind, slash, name = incomplete.partition("/")
     ref = REFERENCE_KINDS.get(kind.lower()) if slash else None
     if ref is not None:
-        objects = _objects(ctx)
-        if objects is None:
-            return _paths(incomplete)
         namespace = _param(ctx, "namespace") or "default"
-        return [f"{kind}/{n}" for n in _names(objects, ref.kind, namespace) if n.startswith(name)]
-    kinds = [p for p in REFERENCE_PREFIXES if p.startswith(incomplete)] if _param(ctx, "cluster") else []
+        objects = _objects(ctx)
+        names = _names(objects, ref.kind, namespace) if objects is not None else _live_names(ctx, ref.kind, namespace)
+        if names is None:
+            return _paths(incomplete)
+        return [f"{kind}/{n}" for n in names if n.startswith(name)]
+    kinds = [p for p in REFERENCE_PREFIXES if p.startswith(incomplete)]
     return _paths(incomplete) + kinds

@@ -35,6 +35,16 @@ class LiveReader:
             return status, {"message": _status_message(body)}
         return status, _json_object(body, self.host, path)
 
+    def names(self, path: str, limit: int = 500) -> list[str]:
+        """The names of the first ``limit`` objects a list path holds (shell completion: one
+        bounded page, as kubectl's completion lists what it completes)."""
+        status, body = self._read(path, [("limit", str(limit))])
+        if status >= 400:
+            return []
+        items = body.get("items")
+        return sorted(str((i.get("metadata") or {}).get("name") or "") for i in items
+                      if isinstance(i, dict)) if isinstance(items, list) else []
+
     def get(self, ref: Reference, namespace: str) -> Dict:
         """The object ``ref`` names (one GET of its API path)."""
         path = ref.kind.path(namespace, ref.name)

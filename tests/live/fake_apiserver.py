@@ -156,6 +156,14 @@ class FakeAPIServer:
                      and all((e.get("involvedObject") or {}).get(k.split(".", 1)[1]) == v for k, v in wanted.items())]
             return 200, {"kind": "EventList", "apiVersion": "v1", "metadata": {"resourceVersion": "12345"},
                          "items": [{k: v for k, v in e.items() if k not in ("kind", "apiVersion")} for e in items]}
+        if len(rest) == 3 and plural in kind_of:
+            # A namespace's list (shell completion asks for one page of it).
+            items = [o for o in self.objects if o.get("kind") == kind_of[plural]
+                     and ((o.get("metadata") or {}).get("namespace") or "default") == ns]
+            limit = int(query.get("limit", ["0"])[0] or 0) or len(items) or 1
+            return 200, {"kind": f"{kind_of[plural]}List", "apiVersion": "v1", "metadata": {"resourceVersion": "1"},
+                         "items": [{k: v for k, v in o.items() if k not in ("kind", "apiVersion")}
+                                   for o in items[:limit]]}
         if len(rest) != 4:
             return None
         name = rest[3]
