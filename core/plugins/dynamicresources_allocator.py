@@ -227,6 +227,10 @@ class Pool:
     counter_sets: dict[str, dict[str, Fraction]] = field(default_factory=dict)
     not_targeting: list[SliceInfo] = field(default_factory=list)
     has_binding_conditions: bool = False
+    # Where its first gathered slice is listed (the stable allocator's pool order), and
+    # whether any of its slices the node gathered holds devices.
+    first_index: int = 0
+    has_devices: bool = False
 
     @property
     def pool_id(self) -> str:
@@ -237,24 +241,54 @@ class Pool:
             yield from s.devices
 
 
+class NodePools:
+    """The pools one node's device search walks when no request asks for all devices: the
+    node's pools that hold devices it can reach, in ``GatherPools``' order, and whether any
+    pool the node gathered is invalid (which turns a failed search into
+    ``ErrFailedAllocationOnNode``).  A pool without such devices gives the search nothing
+    to pick, so leaving it out cannot change which devices are found."""
+
+    __slots__ = ("searched", "any_invalid")
+
+    def __init__(self, searched: list[Pool], any_invalid: bool) -> None:
+        self.searched = searched
+        self.any_invalid = any_invalid
+
+
 class SliceIndex:
     """Every ResourceSlice of the cluster, indexed by the nodes it serves.
 
     ``partitionable`` (DRAPartitionableDevices) admits slices with shared counters (always
     considered, whatever node they name) and per-device node selection; ``sort`` is the
     incubating allocator's deterministic order (pools by driver and name, slices by name,
-    pools with binding conditions last) where the stable one walks them as listed."""
+    pools with binding conditions last) where the stable one walks them as listed.
 
-    def __init__(self, slices: Iterable[Dict], partitionable: bool = False, sort: bool = False) -> None:
+    Slices that every node gathers alike (counter slices, allNodes slices) make the same
+    pools for every node that has no other slice in them: those pools are built once per
+    index and shared (``share_pools``); a node builds only the pools its own slices touch.
+    With ``share_pools`` off each node's pools are gathered and built from scratch, as
+    ``GatherPools`` does, which tests compare against."""
+
+    def __init__(self, slices: Iterable[Dict], partitionable: bool = False, sort: bool = False,
+                 share_pools: bool = True) -> None:
         self.partitionable = partitionable
         self.sort = sort
+        self.share_pools = share_pools
         self.slices: list[SliceInfo] = []
         self.by_node: dict[str, list[SliceInfo]] = {}
-        self.shared: list[SliceInfo] = []  # allNodes, nodeSelector, per-device and counter slices
-        self._pool_cache: dict[tuple[int, ...], list[Pool]] = {}
+        # Relevant to every node whatever its name and labels: counter slices and allNodes
+        # slices, per pool.
+        self.everywhere: dict[tuple[str, str], list[SliceInfo]] = {}
+        # Relevant by the node's labels: nodeSelector and per-device node selection.
+        self.selective: list[SliceInfo] = []
         # Every slice per (driver, pool), whatever nodes it serves: a pool that looks
         # incomplete from one node is checked against all of them (checkSlicesInPool).
         self.by_pool: dict[tuple[str, str], list[SliceInfo]] = {}
+        # Built pools by the slices gathered for them, and the shared pools by pool.
+        self._pool_cache: dict[tuple[int, ...], Pool | None] = {}
+        self._shared_pools: dict[tuple[str, str], Pool] | None = None
+        # Of the shared pools: those holding devices, and the invalid ones.
+        self._shared_summary: tuple[list[Pool], set[tuple[str, str]]] | None = None
         for i, raw in enumerate(slices):
             s = SliceInfo(i, raw)
             self.slices.append(s)
@@ -263,8 +297,10 @@ class SliceIndex:
                 continue  # needs partitionable devices (off)
             if s.node_name and not s.shared_counters:
                 self.by_node.setdefault(s.node_name, []).append(s)
+            elif s.shared_counters or (not s.node_name and s.all_nodes):
+                self.everywhere.setdefault((s.driver, s.pool), []).append(s)
             else:
-                self.shared.append(s)
+                self.selective.append(s)
 
     def _relevant(self, s: SliceInfo, node_name: str, labels: Mapping[str, str]) -> bool:
         """``GatherPools``' test whether a slice matters for the node."""
@@ -276,60 +312,119 @@ class SliceIndex:
             return any(d.matches_node(node_name, labels) for d in s.devices)
         return False  # some future node targeting: ignored
 
-    def slices_for(self, node_name: str, labels: Mapping[str, str]) -> list[SliceInfo]:
-        local = self.by_node.get(node_name, [])
-        if not self.shared:
-            return local
-        chosen = list(local)
-        for s in self.shared:
+    def _own_slices(self, node_name: str, labels: Mapping[str, str]) -> dict[tuple[str, str], list[SliceInfo]]:
+        """The node's slices other than those every node gathers, per pool."""
+        own: dict[tuple[str, str], list[SliceInfo]] = {}
+        for s in self.by_node.get(node_name, ()):
+            own.setdefault((s.driver, s.pool), []).append(s)
+        for s in self.selective:
             if self._relevant(s, node_name, labels):
-                chosen.append(s)
-        chosen.sort(key=lambda s: s.index)
-        return chosen
+                own.setdefault((s.driver, s.pool), []).append(s)
+        return own
+
+    def _order(self, pools: list[Pool]) -> list[Pool]:
+        """``GatherPools``' order: by driver and pool name with binding conditions last
+        (incubating), else as the pools' first slices are listed."""
+        if self.sort:
+            return sorted(pools, key=lambda p: (p.has_binding_conditions, p.driver, p.name))
+        return sorted(pools, key=lambda p: p.first_index)
+
+    def _node_pools(self, node_name: str, labels: Mapping[str, str]) -> tuple[list[Pool], dict[tuple[str, str], Pool]]:
+        """The pools the node's own slices touch (built for the node, with the slices every
+        node gathers in them), and the shared pools, built once."""
+        shared = self._shared_pools
+        if shared is None:
+            shared = {}
+            for pid, slices in self.everywhere.items():
+                pool = self._gather(slices)
+                if pool is not None:
+                    shared[pid] = pool
+            self._shared_pools = shared
+        own: list[Pool] = []
+        for pid, slices in self._own_slices(node_name, labels).items():
+            # In listing order, as GatherPools meets them.
+            pool = self._gather(sorted(slices + self.everywhere.get(pid, []), key=lambda s: s.index))
+            if pool is not None:
+                own.append(pool)
+        return own, shared
 
     def pools_for(self, node_name: str, labels: Mapping[str, str]) -> list[Pool]:
         """``GatherPools``: the pools whose slices the node can use, newest generation only."""
-        slices = self.slices_for(node_name, labels)
-        key = tuple(s.index for s in slices)
-        cached = self._pool_cache.get(key)
-        if cached is not None:
-            return cached
-        pools: dict[tuple[str, str], Pool] = {}
+        if not self.share_pools:
+            return self._pools_from_scratch(node_name, labels)
+        own, shared = self._node_pools(node_name, labels)
+        touched = {(p.driver, p.name) for p in own}
+        return self._order(own + [p for pid, p in shared.items() if pid not in touched])
+
+    def search_pools_for(self, node_name: str, labels: Mapping[str, str]) -> NodePools:
+        """What a search without "All" requests needs of ``pools_for``: the pools holding
+        devices for the node, and whether any gathered pool is invalid; the shared pools
+        without devices (another node's counter slices) are not walked per node."""
+        if not self.share_pools:
+            pools = self.pools_for(node_name, labels)
+            return NodePools(pools, any(p.invalid for p in pools))
+        own, shared = self._node_pools(node_name, labels)
+        touched = {(p.driver, p.name) for p in own}
+        if self._shared_summary is None:
+            self._shared_summary = ([p for p in shared.values() if p.has_devices],
+                                    {pid for pid, p in shared.items() if p.invalid})
+        shared_devices, shared_invalid = self._shared_summary
+        searched = [p for p in own if p.has_devices]
+        searched += [p for p in shared_devices if (p.driver, p.name) not in touched]
+        any_invalid = any(p.invalid for p in own)
+        if not any_invalid and shared_invalid:
+            # Some invalid shared pool is not replaced by one of the node's own pools.
+            any_invalid = len(shared_invalid) > len(touched) or any(pid not in touched for pid in shared_invalid)
+        return NodePools(self._order(searched), any_invalid)
+
+    def _pools_from_scratch(self, node_name: str, labels: Mapping[str, str]) -> list[Pool]:
+        slices = list(self.by_node.get(node_name, []))
+        slices += [s for pool in self.everywhere.values() for s in pool]
+        slices += [s for s in self.selective if self._relevant(s, node_name, labels)]
+        slices.sort(key=lambda s: s.index)
+        per_pool: dict[tuple[str, str], list[SliceInfo]] = {}
         for s in slices:
-            pid = (s.driver, s.pool)
-            pool = pools.get(pid)
-            if pool is None:
-                pools[pid] = Pool(s.driver, s.pool, [s])
-                continue
-            first = pool.slices[0].generation
-            if s.generation < first:
+            per_pool.setdefault((s.driver, s.pool), []).append(s)
+        pools = [self._gather(group, cache=False) for group in per_pool.values()]
+        return self._order([p for p in pools if p is not None])
+
+    def _gather(self, slices: list[SliceInfo], cache: bool = True) -> Pool | None:
+        """One pool of ``GatherPools`` from the slices of it the node gathered (in listing
+        order): newest generation only, checked against the whole pool when slices are
+        missing; None when a newer generation elsewhere makes it obsolete."""
+        key = tuple(s.index for s in slices)
+        if cache and key in self._pool_cache:
+            return self._pool_cache[key]
+        first = slices[0]
+        pool = Pool(first.driver, first.pool, [first], first_index=first.index)
+        for s in slices[1:]:
+            generation = pool.slices[0].generation
+            if s.generation < generation:
                 continue  # outdated
-            if s.generation > first:
+            if s.generation > generation:
                 pool.slices = []
             pool.slices.append(s)
-        out: list[Pool] = []
-        for pool in pools.values():
-            generation, count = pool.slices[0].generation, pool.slices[0].count
-            everything: list[SliceInfo] | None = None
-            if len(pool.slices) != count:
-                # The node sees only some slices; the pool may still be whole (its other
-                # slices serve other nodes) or be replaced by a newer generation that has no
-                # device for this node, which makes this one obsolete: ignored.
-                others = self.by_pool.get((pool.driver, pool.name), [])
-                if any(o.generation > generation for o in others):
-                    continue
+        built: Pool | None = pool
+        generation, count = pool.slices[0].generation, pool.slices[0].count
+        everything: list[SliceInfo] | None = None
+        if len(pool.slices) != count:
+            # The node sees only some slices; the pool may still be whole (its other
+            # slices serve other nodes) or be replaced by a newer generation that has no
+            # device for this node, which makes this one obsolete: ignored.
+            others = self.by_pool.get((pool.driver, pool.name), [])
+            if any(o.generation > generation for o in others):
+                built = None
+            else:
                 everything = [o for o in others if o.generation == generation]
                 pool.incomplete = len(everything) != count
+        if built is not None:
             if self.sort:
                 pool.slices.sort(key=lambda s: s.name)
             self._build(pool, everything)
-            out.append(pool)
-        if self.sort:
-            out.sort(key=lambda p: (p.driver, p.name))
-            out = [p for p in out if not p.has_binding_conditions] + [p for p in out if p.has_binding_conditions]
-        self._pool_cache[key] = out
-        return out
-
+            pool.has_devices = any(s.devices for s in pool.slices)
+        if cache:
+            self._pool_cache[key] = built
+        return built
     def _build(self, pool: Pool, everything: list[SliceInfo] | None) -> None:
         """``buildPool``: split counter slices off, validate names, counter sets and consumption."""
         if self.partitionable:
@@ -790,11 +885,17 @@ class Allocator:
         if claims is not None:
             return self._variant(claims).allocate(node_name, labels)
         plans = self._plan()
-        pools = self.slices.pools_for(node_name, labels)
+        if any(rd.all_mode for plan in plans for r in plan.requests for rd in (r if isinstance(r, list) else [r])):
+            # "All" looks at every pool the node gathers (an incomplete or invalid one fails it).
+            pools = self.slices.pools_for(node_name, labels)
+            any_invalid = any(p.invalid for p in pools)
+        else:
+            view = self.slices.search_pools_for(node_name, labels)
+            pools, any_invalid = view.searched, view.any_invalid
         run = _Run(self, plans, pools, node_name, labels)
         done = run.start()
         if not done:
-            if self.skip_bad_pools and any(p.invalid for p in pools):
+            if self.skip_bad_pools and any_invalid:
                 raise NodeAllocationError("invalid resource pools were encountered")
             return None
         out: list[AllocationResult] = []
