@@ -20,7 +20,9 @@ a firstAvailable list tried in order; the first complete solution wins.  Two pru
 keep it fast without changing the answer: a request picks its devices in increasing
 position (a feasible set is feasible in any order, so upstream's first solution is
 always the increasing one), and a request stops early when fewer candidates remain
-than devices it still needs.
+than devices it still needs.  Every node gathers every counter slice of the cluster, so
+the pools all nodes see alike are built once per slice index, and each node's search
+skips the complete, valid pools that hold no device for it (``SliceIndex``).
 """
 
 from __future__ import annotations
@@ -236,23 +238,14 @@ class Pool:
     def pool_id(self) -> str:
         return f"{self.driver}/{self.name}"
 
+    @property
+    def sways_allocation(self) -> bool:
+        """Holds devices the node gathered, or is incomplete or invalid."""
+        return self.has_devices or self.incomplete or self.invalid
+
     def devices(self) -> Iterable[Device]:
         for s in self.slices:
             yield from s.devices
-
-
-class NodePools:
-    """The pools one node's device search walks when no request asks for all devices: the
-    node's pools that hold devices it can reach, in ``GatherPools``' order, and whether any
-    pool the node gathered is invalid (which turns a failed search into
-    ``ErrFailedAllocationOnNode``).  A pool without such devices gives the search nothing
-    to pick, so leaving it out cannot change which devices are found."""
-
-    __slots__ = ("searched", "any_invalid")
-
-    def __init__(self, searched: list[Pool], any_invalid: bool) -> None:
-        self.searched = searched
-        self.any_invalid = any_invalid
 
 
 class SliceIndex:
@@ -287,8 +280,8 @@ class SliceIndex:
         # Built pools by the slices gathered for them, and the shared pools by pool.
         self._pool_cache: dict[tuple[int, ...], Pool | None] = {}
         self._shared_pools: dict[tuple[str, str], Pool] | None = None
-        # Of the shared pools: those holding devices, and the invalid ones.
-        self._shared_summary: tuple[list[Pool], set[tuple[str, str]]] | None = None
+        # The shared pools that can sway an allocation (search_pools_for).
+        self._shared_swaying: list[Pool] | None = None
         for i, raw in enumerate(slices):
             s = SliceInfo(i, raw)
             self.slices.append(s)
@@ -356,26 +349,21 @@ class SliceIndex:
         touched = {(p.driver, p.name) for p in own}
         return self._order(own + [p for pid, p in shared.items() if pid not in touched])
 
-    def search_pools_for(self, node_name: str, labels: Mapping[str, str]) -> NodePools:
-        """What a search without "All" requests needs of ``pools_for``: the pools holding
-        devices for the node, and whether any gathered pool is invalid; the shared pools
-        without devices (another node's counter slices) are not walked per node."""
+    def search_pools_for(self, node_name: str, labels: Mapping[str, str]) -> list[Pool]:
+        """The pools of ``pools_for`` that can sway the node's allocation: those holding
+        devices for it, and the incomplete or invalid ones (an "All" request stops at the
+        first of them, and an invalid one turns a failed search into
+        ``ErrFailedAllocationOnNode``).  A complete, valid pool without such devices (another
+        node's counter slice) gives the search nothing, so it is not walked per node.
+        Without ``share_pools``: every pool, as upstream walks them."""
         if not self.share_pools:
-            pools = self.pools_for(node_name, labels)
-            return NodePools(pools, any(p.invalid for p in pools))
+            return self.pools_for(node_name, labels)
         own, shared = self._node_pools(node_name, labels)
+        if self._shared_swaying is None:
+            self._shared_swaying = [p for p in shared.values() if p.sways_allocation]
         touched = {(p.driver, p.name) for p in own}
-        if self._shared_summary is None:
-            self._shared_summary = ([p for p in shared.values() if p.has_devices],
-                                    {pid for pid, p in shared.items() if p.invalid})
-        shared_devices, shared_invalid = self._shared_summary
-        searched = [p for p in own if p.has_devices]
-        searched += [p for p in shared_devices if (p.driver, p.name) not in touched]
-        any_invalid = any(p.invalid for p in own)
-        if not any_invalid and shared_invalid:
-            # Some invalid shared pool is not replaced by one of the node's own pools.
-            any_invalid = len(shared_invalid) > len(touched) or any(pid not in touched for pid in shared_invalid)
-        return NodePools(self._order(searched), any_invalid)
+        return self._order([p for p in own if p.sways_allocation]
+                           + [p for p in self._shared_swaying if (p.driver, p.name) not in touched])
 
     def _pools_from_scratch(self, node_name: str, labels: Mapping[str, str]) -> list[Pool]:
         slices = list(self.by_node.get(node_name, []))
@@ -885,17 +873,11 @@ class Allocator:
         if claims is not None:
             return self._variant(claims).allocate(node_name, labels)
         plans = self._plan()
-        if any(rd.all_mode for plan in plans for r in plan.requests for rd in (r if isinstance(r, list) else [r])):
-            # "All" looks at every pool the node gathers (an incomplete or invalid one fails it).
-            pools = self.slices.pools_for(node_name, labels)
-            any_invalid = any(p.invalid for p in pools)
-        else:
-            view = self.slices.search_pools_for(node_name, labels)
-            pools, any_invalid = view.searched, view.any_invalid
+        pools = self.slices.search_pools_for(node_name, labels)
         run = _Run(self, plans, pools, node_name, labels)
         done = run.start()
         if not done:
-            if self.skip_bad_pools and any_invalid:
+            if self.skip_bad_pools and any(p.invalid for p in pools):
                 raise NodeAllocationError("invalid resource pools were encountered")
             return None
         out: list[AllocationResult] = []

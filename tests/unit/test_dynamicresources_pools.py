@@ -5,8 +5,9 @@ allNodes slice), so each node sees each partitioned node's pool as one without d
 it: it never yields a device, but an invalid or incomplete one still matters (a request
 for "All" devices fails on it, and a failed search with an invalid pool in sight is
 ``ErrFailedAllocationOnNode``).  ``SliceIndex`` builds the pools every node sees alike once
-and leaves the device-less ones out of the search; with ``share_pools=False`` it gathers
-and builds each node's pools from scratch.  Random clusters (partitioned nodes with their
+and leaves the complete, valid ones without devices out of the search; with
+``share_pools=False`` it gathers and builds each node's pools from scratch and searches
+them all.  Random clusters (partitioned nodes with their
 counter slices apart, invalid and incomplete pools, outdated generations, allNodes,
 nodeSelector and per-device slices, binding conditions, allocated devices) and several
 claim shapes must get the same verdict and the same devices on every node both ways.
@@ -165,10 +166,11 @@ def test_shared_pools_give_every_node_the_same_answer(features: DraFeatures, ski
             # Every pool GatherPools gives the node, in its order, built alike.
             full = [pool_view(p) for p in scratch.pools_for(node, labels)]
             assert [pool_view(p) for p in shared.pools_for(node, labels)] == full
-            view = shared.search_pools_for(node, labels)
-            assert [pool_view(p) for p in view.searched] == \
-                [pool_view(p) for p in scratch.pools_for(node, labels) if any(s.devices for s in p.slices)]
-            assert view.any_invalid == any(p[2] for p in full)
+            # What the search walks: the same less the complete, valid pools without devices.
+            assert [pool_view(p) for p in scratch.search_pools_for(node, labels)] == full
+            assert [pool_view(p) for p in shared.search_pools_for(node, labels)] == [
+                pool_view(p) for p in scratch.pools_for(node, labels)
+                if p.incomplete or p.invalid or any(s.devices for s in p.slices)]
             got = verdict(fast, node, labels)
             assert got == verdict(slow, node, labels), (node, claim, slices)
             outcomes.add(got[0])
