@@ -413,6 +413,7 @@ class SliceIndex:
         if cache:
             self._pool_cache[key] = built
         return built
+
     def _build(self, pool: Pool, everything: list[SliceInfo] | None) -> None:
         """``buildPool``: split counter slices off, validate names, counter sets and consumption."""
         if self.partitionable:
