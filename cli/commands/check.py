@@ -83,6 +83,7 @@ def check(
             objects = engine.load_cluster_files(cluster)
         else:
             objects, warnings = engine.load_live_cluster(kubeconfig, context)
+        warnings.extend(objects.load_warnings)
         options = engine.Options(profile=profile, algorithm=algorithm.value if algorithm else None, policy=policy,
                                  offline=offline, kubernetes_version=kubernetes_version, feature_gates=feature_gates)
         source = ", ".join(cluster) if cluster else "the live cluster"

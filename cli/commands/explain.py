@@ -156,11 +156,13 @@ def explain(
         edits = Edits(cordon=cordon or [], drain=drain or [], without=without_node or [],
                       add_node_files=add_node or [], add_node_count=add_node_count)
         if cluster:
-            expl = engine.explain_paths(manifest, cluster, doc=doc, namespace=namespace, options=options,
-                                        config=config, edits=edits, replicas=replicas)
+            objects = engine.load_cluster_files(cluster)
+            options.extra_warnings.extend(objects.load_warnings)
+            expl = engine.explain_objects(manifest, objects, doc=doc, namespace=namespace, options=options,
+                                          config=config, edits=edits, replicas=replicas, source=", ".join(cluster))
         else:
             objects, warnings = engine.load_live_cluster(kubeconfig, context)
-            options.extra_warnings.extend(warnings)
+            options.extra_warnings.extend([*warnings, *objects.load_warnings])
             expl = engine.explain_objects(manifest, objects, doc=doc, namespace=namespace, options=options,
                                           config=config, edits=edits, replicas=replicas, source="the live cluster",
                                           lookup=live_lookup(manifest, kubeconfig, context))
@@ -202,10 +204,11 @@ def _explain_compared(manifest: str, cluster: list[str] | None, kubeconfig: str 
                                   gates=compare_gates)
         if cluster:
             objects = engine.load_cluster_files(cluster)
+            options.extra_warnings.extend(objects.load_warnings)
             source = ", ".join(cluster)
         else:
             objects, warnings = engine.load_live_cluster(kubeconfig, context)
-            options.extra_warnings.extend(warnings)
+            options.extra_warnings.extend([*warnings, *objects.load_warnings])
             source = "the live cluster"
         comparison = cmp.explain_compared(manifest, objects, options=options, config=config, compare=setup,
                                           doc=doc, namespace=namespace, replicas=replicas, source=source)

@@ -71,6 +71,7 @@ def pending(
 
         warnings: list[str] = []
         events_for = None
+        reader = None
         if cluster:
             objects = engine.load_cluster_files(cluster)
             source = ", ".join(cluster)
@@ -78,8 +79,10 @@ def pending(
             from kschedx.core.load.live_get import LiveReader
 
             objects, warnings = engine.load_live_cluster(kubeconfig, context)
-            events_for = LiveReader(kubeconfig, context).pod_events
+            reader = LiveReader(kubeconfig, context)
+            events_for = reader.pod_events
             source = "the live cluster"
+        warnings.extend(objects.load_warnings)
         options = engine.Options(kubernetes_version=kubernetes_version, feature_gates=feature_gates)
         comparison = None
         if compare_version or compare_config or compare_feature_gates:
@@ -96,6 +99,10 @@ def pending(
             report = explain_pending(objects, namespace=namespace, selector=selector, config=config, options=options,
                                      source=source, events_for=events_for)
         report.warnings[:0] = warnings
+        if reader is not None and reader.skipped_events:
+            from kschedx.core.explain.pending import skipped_events_note
+
+            report.warnings.append(skipped_events_note(reader.skipped_events, source))
     for w in report.warnings:
         sys.stderr.write(f"warning: {w}\n")
     no_color = no_color or os.environ.get("NO_COLOR", "") != ""

@@ -33,6 +33,6 @@ def snapshot(
 
         live = load_live(kubeconfig, context)
         n = write_snapshot(live.objects, output)
-    for w in live.warnings:
+    for w in [*live.warnings, *live.objects.load_warnings]:
         sys.stderr.write(f"warning: {w}\n")
     sys.stderr.write(f"wrote {n} objects from {live.server} to {output}\n")

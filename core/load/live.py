@@ -27,6 +27,7 @@ from kschedx.core.api.objects import ClusterObjects
 from kschedx.core.errors import ClusterAccessError, InputError
 from kschedx.core.load.dra_versions import OLD_VERSIONS as OLD_DRA_VERSIONS
 from kschedx.core.load.dra_versions import to_v1 as dra_to_v1
+from kschedx.core.load.stored import Collector, PageError, StoredDecodeError, decode_page, decode_stored
 from kschedx.core.progress import report
 
 Dict = dict[str, Any]
@@ -153,6 +154,7 @@ def load_live(kubeconfig: str | None = None, context: str | None = None, page_si
 
     api, host = _api_client(kubeconfig, context)
     out = LiveCluster(ClusterObjects(), context=context, server=host)
+    collect = Collector(out.objects)
     out.objects.server_version = _server_version(api)
     resources = _resources_for(out.objects.server_version)
     # Per kind: items listed so far, and the kind's size once known (the server's
@@ -182,12 +184,12 @@ def load_live(kubeconfig: str | None = None, context: str | None = None, page_si
             if status >= 400:
                 progress(kind, len(items), None, True)
                 return kind, items, f"{status}:{_status_message(data)}"
-            page = json.loads(data)
-            for item in page.get("items") or []:
-                item.setdefault("kind", kind)
-                item.setdefault("apiVersion", api_version)
-                items.append(item)
-            meta = page.get("metadata") or {}
+            try:
+                page, meta = decode_page(data, kind, api_version)
+            except (StoredDecodeError, PageError) as e:
+                url = f"{host}{path}?{'&'.join(f'{k}={v}' for k, v in query)}"
+                raise ClusterAccessError(f"{url}: {e}") from None
+            items.extend(page)
             token = meta.get("continue") or ""
             remaining = meta.get("remainingItemCount")
             progress(kind, len(items), remaining if isinstance(remaining, int) else None, not token)
@@ -221,7 +223,14 @@ def load_live(kubeconfig: str | None = None, context: str | None = None, page_si
                 out.warnings.append(f"listing {plural} failed ({message or 'HTTP ' + code}); explained without them")
             continue
         for item in items:
-            out.objects.add(dra_to_v1(item) if item.get("apiVersion") in OLD_DRA_VERSIONS else item)
+            if item.get("apiVersion") in OLD_DRA_VERSIONS:
+                item = dra_to_v1(item)
+                try:
+                    item = decode_stored(item)
+                except StoredDecodeError as e:
+                    raise ClusterAccessError(f"{host}{next(p for k, _v, p in resources if k == kind)}: {e}") from None
+            collect.add(item, host or "the cluster")
+    out.objects.load_warnings.extend(collect.warnings())
     return out
 
 

@@ -12,6 +12,7 @@ from typing import Any
 from kschedx.core.errors import ClusterAccessError, InputError
 from kschedx.core.load.live import _api_client, _get, _status_message
 from kschedx.core.load.references import Reference
+from kschedx.core.load.stored import StoredDecodeError, decode_stored
 
 Dict = dict[str, Any]
 
@@ -23,6 +24,7 @@ class LiveReader:
         self.api, self.host = _api_client(kubeconfig, context)
         # Requests made: (path, query), for tests and --debug.
         self.requests: list[tuple[str, str]] = []
+        self.skipped_events = 0  # Events that did not decode
 
     def _read(self, path: str, query: list[tuple[str, str]]) -> tuple[int, Dict]:
         from kubernetes.client.exceptions import ApiException
@@ -59,7 +61,10 @@ class LiveReader:
                                      f"{obj.get('message') or 'HTTP ' + str(status)}")
         obj.setdefault("kind", ref.kind.kind)
         obj.setdefault("apiVersion", ref.kind.group_version)
-        return obj
+        try:
+            return decode_stored(obj)
+        except StoredDecodeError as e:
+            raise ClusterAccessError(f"{self.host}{path}: {e}") from None
 
     def pod_events(self, namespace: str, name: str) -> list[Dict]:
         """The events of one pod (a list filtered by the server); [] when not allowed."""
@@ -72,5 +77,8 @@ class LiveReader:
             if isinstance(item, dict):
                 item.setdefault("kind", "Event")
                 item.setdefault("apiVersion", "v1")
-                items.append(item)
+                try:
+                    items.append(decode_stored(item))
+                except StoredDecodeError:
+                    self.skipped_events += 1  # only `pending` reads Events: left out, noted once
         return items

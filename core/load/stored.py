@@ -1,0 +1,200 @@
+"""The objects of a cluster source as the scheduler receives them: each decoded into its
+API type, and one object per identity.
+
+The scheduler's informers decode every object into the API server's Go types: a value of
+the wrong JSON type (node labels as a list, ``unschedulable: "yes"``) is a decoding error
+in Go's words, never something read as it happens to be. Decoding is not validation: a
+stored object is taken as stored, whatever today's validation would say of it. The check
+runs while a dump is decoded (core/load/decode.py ``stored_type``, msgspec in C); the Go
+message is worked out only for an object that fails it.
+
+An object is its kind, namespace and name: the same object from two sources (two dumps
+that overlap, or one listed twice) is one object, the later copy winning when they differ.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+
+from kschedx.core.api.objects import ClusterObjects
+from kschedx.core.load.decode import stored_error, stored_type
+
+Dict = dict[str, Any]
+
+
+class StoredDecodeError(Exception):
+    """An object of a cluster source that its API type cannot hold: ``message`` in Go's
+    words, ``keys`` where (for finding its line)."""
+
+    def __init__(self, obj: Dict, message: str, keys: tuple[str | int, ...]) -> None:
+        super().__init__(f"{describe(obj)}: {message}")
+        self.obj = obj
+        self.message = message
+        self.keys = keys
+
+
+def describe(obj: Any) -> str:
+    """``Kind namespace/name`` of an object, as far as it says."""
+    if not isinstance(obj, dict):
+        return "an object"
+    meta = obj.get("metadata")
+    meta = meta if isinstance(meta, dict) else {}
+    name, ns = meta.get("name"), meta.get("namespace")
+    who = "/".join(str(x) for x in (ns, name) if isinstance(x, str) and x)
+    return " ".join(str(x) for x in (obj.get("kind") or "object", who) if x)
+
+
+_DECODERS: dict[Any, msgspec.json.Decoder[Any]] = {}
+_UNTYPED: msgspec.json.Decoder[Any] = msgspec.json.Decoder()
+# The apiVersion and kind kubectl writes first in each item, before any nested object.
+_HEAD_FIELD = re.compile(rb'"(apiVersion|kind)"\s*:\s*"([^"\\]*)"')
+
+
+def _refused(obj: Any) -> StoredDecodeError | None:
+    error = stored_error(obj) if isinstance(obj, dict) else None
+    return StoredDecodeError(obj, error.message, error.path) if error is not None else None
+
+
+def decode_stored(obj: Dict) -> Dict:
+    """``obj`` as its API type holds it (fields the type lacks dropped, as the API server's
+    decoding drops them); StoredDecodeError when a value has the wrong type. Objects of
+    kinds the tables don't know are returned as they are."""
+    typ = stored_type(obj.get("apiVersion"), obj.get("kind"))
+    if typ is None:
+        return obj
+    try:
+        out: Dict = msgspec.convert(obj, typ)
+        return out
+    except msgspec.ValidationError:
+        error = _refused(obj)
+        if error is not None:
+            raise error from None
+        return obj  # refused by the fast check only (a key that is no string, say): as it is
+
+
+def decode_stored_raw(raw: msgspec.Raw | bytes) -> Any:
+    """One JSON item of a dump, decoded and type-checked in one pass when its apiVersion
+    and kind come first (as kubectl writes them); else decoded, then checked."""
+    head = bytes(memoryview(raw)[:320])
+    nested = head.find(b"{", 1)
+    found = dict((m.group(1), m.group(2)) for m in _HEAD_FIELD.finditer(head, 0, nested if nested > 0 else len(head)))
+    key = (found.get(b"apiVersion"), found.get(b"kind"))
+    decoder = _DECODERS.get(key)
+    if decoder is None:
+        if key[0] is None or key[1] is None:
+            obj = _UNTYPED.decode(raw)
+            return decode_stored(obj) if isinstance(obj, dict) else obj
+        typ = stored_type(key[0].decode(errors="replace"), key[1].decode(errors="replace"))
+        decoder = _DECODERS[key] = msgspec.json.Decoder(typ) if typ is not None else _UNTYPED
+    try:
+        return decoder.decode(raw)
+    except msgspec.ValidationError:
+        obj = _UNTYPED.decode(raw)
+        error = _refused(obj)
+        if error is not None:
+            raise error from None
+        return obj
+
+
+def identity(obj: Dict) -> tuple[str, str, str] | None:
+    meta = obj.get("metadata")
+    if not isinstance(meta, dict):
+        return None
+    name = meta.get("name")
+    if not isinstance(name, str) or not name:
+        return None
+    ns = meta.get("namespace")
+    return (str(obj.get("kind") or ""), ns if isinstance(ns, str) else "", name)
+
+
+@dataclass
+class Collector:
+    """Fills a ClusterObjects with one object per identity, remembering which source gave
+    each, and says what it merged."""
+
+    objects: ClusterObjects
+    # identity -> the object kept, its source, where it is in ``objects``
+    seen: dict[tuple[str, str, str], tuple[Dict, str, tuple[int, int]]] = field(default_factory=dict)
+    # (earlier source, later source) -> the objects that differed, in order.
+    conflicts: dict[tuple[str, str], list[str]] = field(default_factory=dict)
+
+    def add(self, obj: Dict, source: str) -> None:
+        key = identity(obj)
+        if key is None:
+            self.objects.add(obj)
+            return
+        before = self.seen.get(key)
+        if before is None:
+            self.seen[key] = (obj, source, self.objects.add_at(obj))
+            return
+        old, old_source, at = before
+        if old == obj:
+            return  # the same object again: one object
+        self.objects.replace(at, obj)
+        self.seen[key] = (obj, source, at)
+        self.conflicts.setdefault((old_source, source), []).append(describe(obj))
+
+    def warnings(self) -> list[str]:
+        """One line per pair of sources whose copies of an object differ."""
+        out: list[str] = []
+        for (first, later), names in self.conflicts.items():
+            some = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+            if first == later:
+                out.append(f"{later} holds {len(names)} object(s) twice with different content ({some}); "
+                           "the later copy is used")
+            else:
+                out.append(f"{len(names)} object(s) differ between {first} and {later} ({some}); "
+                           f"the copy in {later} is used")
+        return out
+
+
+class _Page(msgspec.Struct):
+    """A list response: its items undecoded, its continue token and remaining count."""
+
+    items: list[msgspec.Raw] | None = None
+    metadata: dict[str, Any] | None = None
+
+
+_PAGE = msgspec.json.Decoder(_Page)
+
+
+class PageError(Exception):
+    """A list response that is not a JSON list of objects."""
+
+
+def decode_page(data: bytes, kind: str, api_version: str) -> tuple[list[Dict], dict[str, Any]]:
+    """The items of one page of a list call, each decoded into its type (list items carry
+    no kind and apiVersion: they are the list's), and the page's metadata. StoredDecodeError
+    for an object its type cannot hold, PageError for an answer that is no list."""
+    try:
+        page = _PAGE.decode(data)
+    except (msgspec.DecodeError, UnicodeDecodeError) as e:
+        raise PageError(f"not a JSON list ({e})") from None
+    typ = stored_type(api_version, kind)
+    decoder = _DECODERS.get(typ)
+    if decoder is None:
+        decoder = _DECODERS[typ] = msgspec.json.Decoder(typ) if typ is not None else _UNTYPED
+    items: list[Dict] = []
+    for raw in page.items or []:
+        try:
+            item = decoder.decode(raw)
+        except msgspec.ValidationError:
+            item = _UNTYPED.decode(raw)
+            if isinstance(item, dict):
+                item.setdefault("kind", kind)
+                item.setdefault("apiVersion", api_version)
+            error = _refused(item)
+            if error is not None:
+                raise error from None
+        except (msgspec.DecodeError, UnicodeDecodeError) as e:
+            raise PageError(f"not a JSON list ({e})") from None
+        if not isinstance(item, dict):
+            raise PageError("a list item is not an object")
+        item.setdefault("kind", kind)
+        item.setdefault("apiVersion", api_version)
+        items.append(item)
+    return items, page.metadata or {}
