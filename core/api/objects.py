@@ -49,25 +49,6 @@ class ClusterObjects:
         if kind in WORKLOAD_KINDS:
             self.workloads[kind].append(obj)
 
-    def add_at(self, obj: Dict) -> tuple[int, int]:
-        """Add ``obj``; where it went (in its kind's list, in the workloads' list or -1),
-        for :meth:`replace`."""
-        kind = obj.get("kind") or ""
-        objs = self.by_kind[kind]
-        objs.append(obj)
-        if kind not in WORKLOAD_KINDS:
-            return len(objs) - 1, -1
-        workloads = self.workloads[kind]
-        workloads.append(obj)
-        return len(objs) - 1, len(workloads) - 1
-
-    def replace(self, at: tuple[int, int], new: Dict) -> None:
-        """Put ``new`` where :meth:`add_at` put an object of the same kind."""
-        kind = new.get("kind") or ""
-        self.by_kind[kind][at[0]] = new
-        if at[1] >= 0:
-            self.workloads[kind][at[1]] = new
-
     def copy(self) -> ClusterObjects:
         return ClusterObjects(defaultdict(list, {k: list(v) for k, v in self.by_kind.items()}), dict(self.skipped_kinds),
                               defaultdict(list, {k: list(v) for k, v in self.workloads.items()}),

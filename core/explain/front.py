@@ -92,7 +92,10 @@ def prepare_pod(
 
 
 def prepare_object(obj: Dict, path: str, objects: ClusterObjects, *, namespace: str | None = None) -> IncomingPod:
-    check_manifest(obj, path)  # what the API server would refuse never reaches a cycle
+    if existing.parse_reference(path) is None:
+        # What the API server would refuse never reaches a cycle; a pod a reference names
+        # (pod/NAME) is taken as stored, whatever today's validation says of it (SPEC §1).
+        check_manifest(obj, path)
     inc = expand(obj, objects, path, namespace)
     check_pod_shape(inc.pod, path)
     try:

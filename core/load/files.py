@@ -32,9 +32,9 @@ from kschedx.core.load.clusterinfo import (
 )
 from kschedx.core.load.dra_versions import OLD_VERSIONS as OLD_DRA_VERSIONS
 from kschedx.core.load.dra_versions import to_v1 as dra_to_v1
-from kschedx.core.load.jsonmap import check_unchanged, decode_list_file
+from kschedx.core.load.jsonmap import MAX_INPUT, TOO_LARGE, check_unchanged, decode_list_file
 from kschedx.core.load.locate import locate_line
-from kschedx.core.load.stored import Collector, StoredDecodeError, decode_stored, decode_stored_raw
+from kschedx.core.load.stored import Sources, StoredDecodeError, decode_stored, decode_stored_raw, merge_duplicates
 from kschedx.core.load.yamlload import load_all as load_yaml_documents
 from kschedx.core.progress import listening_now, report
 
@@ -56,11 +56,7 @@ LOG_MARK = START.encode()
 
 _CHUNK = 16 << 20  # read large files in pieces so that progress can be shown
 
-# The most bytes one input may hold (a file, stdin, a gzip file once decompressed): four
-# times the JSON dump of a 150,000-pod cluster (840 MB), so no real dump reaches it, while
-# a gzip bomb or an endless stdin ends with a clear error instead of the memory running out.
-MAX_INPUT = 4 << 30
-_TOO_LARGE = f"larger than {MAX_INPUT >> 30} GiB: no cluster dump or manifest is that large"
+_TOO_LARGE = TOO_LARGE
 _HEAD = 4096
 
 
@@ -339,13 +335,14 @@ def load_cluster(paths: list[str]) -> ClusterObjects:
     """All the objects of the cluster dumps, each decoded into its API type and one per
     identity (core/load/stored.py); kinds the pipeline doesn't read are counted."""
     objects = ClusterObjects()
-    collect = Collector(objects)
+    sources = Sources(objects)
     files: list[str] = []
     for path in paths:
         # A `kubectl cluster-info dump --output-directory` tree: its object files.
         files.extend(dump_directory_files(path) if path != "-" and os.path.isdir(path) else [path])
     for path in files:
         report(f"reading {path}")
+        sources.begin(path)
         with gc_paused():
             try:
                 docs, decoded = _parse_cluster_file(path, _decode_item)
@@ -379,10 +376,10 @@ def load_cluster(paths: list[str]) -> ClusterObjects:
                 if kind == "Node" and not (isinstance(obj["metadata"].get("name"), str) and obj["metadata"]["name"]):
                     # The scheduler keys everything by node name; a stored Node always has one.
                     raise InputError("Node without metadata.name", path=path, line=line)
-                collect.add(obj, path)
+                objects.add(obj)
             else:
                 objects.skipped_kinds[kind] = objects.skipped_kinds.get(kind, 0) + 1
-    objects.load_warnings.extend(collect.warnings())
+    objects.load_warnings.extend(merge_duplicates(sources))
     return objects
 
 

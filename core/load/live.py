@@ -27,7 +27,7 @@ from kschedx.core.api.objects import ClusterObjects
 from kschedx.core.errors import ClusterAccessError, InputError
 from kschedx.core.load.dra_versions import OLD_VERSIONS as OLD_DRA_VERSIONS
 from kschedx.core.load.dra_versions import to_v1 as dra_to_v1
-from kschedx.core.load.stored import Collector, PageError, StoredDecodeError, decode_page, decode_stored
+from kschedx.core.load.stored import PageError, Sources, StoredDecodeError, decode_page, decode_stored, merge_duplicates
 from kschedx.core.progress import report
 
 Dict = dict[str, Any]
@@ -154,7 +154,8 @@ def load_live(kubeconfig: str | None = None, context: str | None = None, page_si
 
     api, host = _api_client(kubeconfig, context)
     out = LiveCluster(ClusterObjects(), context=context, server=host)
-    collect = Collector(out.objects)
+    sources = Sources(out.objects)
+    sources.begin(host or "the cluster")
     out.objects.server_version = _server_version(api)
     resources = _resources_for(out.objects.server_version)
     # Per kind: items listed so far, and the kind's size once known (the server's
@@ -229,8 +230,8 @@ def load_live(kubeconfig: str | None = None, context: str | None = None, page_si
                     item = decode_stored(item)
                 except StoredDecodeError as e:
                     raise ClusterAccessError(f"{host}{next(p for k, _v, p in resources if k == kind)}: {e}") from None
-            collect.add(item, host or "the cluster")
-    out.objects.load_warnings.extend(collect.warnings())
+            out.objects.add(item)
+    out.objects.load_warnings.extend(merge_duplicates(sources))
     return out
 
 

@@ -50,8 +50,8 @@ def describe(obj: Any) -> str:
 
 _DECODERS: dict[Any, msgspec.json.Decoder[Any]] = {}
 _UNTYPED: msgspec.json.Decoder[Any] = msgspec.json.Decoder()
-# The apiVersion and kind kubectl writes first in each item, before any nested object.
-_HEAD_FIELD = re.compile(rb'"(apiVersion|kind)"\s*:\s*"([^"\\]*)"')
+# The apiVersion and kind kubectl writes first in each item (its keys are sorted).
+_HEAD = re.compile(rb'\{\s*"apiVersion"\s*:\s*"([^"\\]*)"\s*,\s*"kind"\s*:\s*"([^"\\]*)"')
 
 
 def _refused(obj: Any) -> StoredDecodeError | None:
@@ -77,17 +77,15 @@ def decode_stored(obj: Dict) -> Dict:
 
 
 def decode_stored_raw(raw: msgspec.Raw | bytes) -> Any:
-    """One JSON item of a dump, decoded and type-checked in one pass when its apiVersion
-    and kind come first (as kubectl writes them); else decoded, then checked."""
-    head = bytes(memoryview(raw)[:320])
-    nested = head.find(b"{", 1)
-    found = dict((m.group(1), m.group(2)) for m in _HEAD_FIELD.finditer(head, 0, nested if nested > 0 else len(head)))
-    key = (found.get(b"apiVersion"), found.get(b"kind"))
+    """One JSON item of a dump, decoded and type-checked in one pass when it starts with its
+    apiVersion and kind (as kubectl writes them); else decoded, then checked."""
+    head = _HEAD.match(raw)  # type: ignore[call-overload]  # Raw is a buffer
+    if head is None:
+        obj = _UNTYPED.decode(raw)
+        return decode_stored(obj) if isinstance(obj, dict) else obj
+    key = head.groups()
     decoder = _DECODERS.get(key)
     if decoder is None:
-        if key[0] is None or key[1] is None:
-            obj = _UNTYPED.decode(raw)
-            return decode_stored(obj) if isinstance(obj, dict) else obj
         typ = stored_type(key[0].decode(errors="replace"), key[1].decode(errors="replace"))
         decoder = _DECODERS[key] = msgspec.json.Decoder(typ) if typ is not None else _UNTYPED
     try:
@@ -100,56 +98,80 @@ def decode_stored_raw(raw: msgspec.Raw | bytes) -> Any:
         return obj
 
 
-def identity(obj: Dict) -> tuple[str, str, str] | None:
+def _identity(obj: Dict) -> tuple[str, str] | None:
     meta = obj.get("metadata")
-    if not isinstance(meta, dict):
+    if type(meta) is not dict:
         return None
-    name = meta.get("name")
-    if not isinstance(name, str) or not name:
+    name, ns = meta.get("name"), meta.get("namespace")
+    if type(name) is not str or not name:
         return None
-    ns = meta.get("namespace")
-    return (str(obj.get("kind") or ""), ns if isinstance(ns, str) else "", name)
+    return (ns if type(ns) is str else "", name)
 
 
 @dataclass
-class Collector:
-    """Fills a ClusterObjects with one object per identity, remembering which source gave
-    each, and says what it merged."""
+class Sources:
+    """Where each source's objects start in a ClusterObjects being filled, per kind, so
+    that the source of any object can be named afterwards."""
 
     objects: ClusterObjects
-    # identity -> the object kept, its source, where it is in ``objects``
-    seen: dict[tuple[str, str, str], tuple[Dict, str, tuple[int, int]]] = field(default_factory=dict)
-    # (earlier source, later source) -> the objects that differed, in order.
-    conflicts: dict[tuple[str, str], list[str]] = field(default_factory=dict)
+    starts: list[tuple[str, dict[str, int]]] = field(default_factory=list)
 
-    def add(self, obj: Dict, source: str) -> None:
-        key = identity(obj)
-        if key is None:
-            self.objects.add(obj)
-            return
-        before = self.seen.get(key)
-        if before is None:
-            self.seen[key] = (obj, source, self.objects.add_at(obj))
-            return
-        old, old_source, at = before
-        if old == obj:
-            return  # the same object again: one object
-        self.objects.replace(at, obj)
-        self.seen[key] = (obj, source, at)
-        self.conflicts.setdefault((old_source, source), []).append(describe(obj))
+    def begin(self, source: str) -> None:
+        self.starts.append((source, {kind: len(objs) for kind, objs in self.objects.by_kind.items()}))
 
-    def warnings(self) -> list[str]:
-        """One line per pair of sources whose copies of an object differ."""
-        out: list[str] = []
-        for (first, later), names in self.conflicts.items():
-            some = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
-            if first == later:
-                out.append(f"{later} holds {len(names)} object(s) twice with different content ({some}); "
-                           "the later copy is used")
-            else:
-                out.append(f"{len(names)} object(s) differ between {first} and {later} ({some}); "
-                           f"the copy in {later} is used")
-        return out
+    def source_of(self, kind: str, pos: int) -> str:
+        for source, starts in reversed(self.starts):
+            if pos >= starts.get(kind, 0):
+                return source
+        return self.starts[0][0] if self.starts else ""
+
+
+def merge_duplicates(sources: Sources) -> list[str]:
+    """Make every object one per identity (kind, namespace, name), in place: copies equal
+    to the first are dropped, a differing copy replaces the earlier one where it stood
+    (the later source wins). Returns one warning per pair of sources whose copies differ.
+
+    Checked per kind with one pass that only builds the identities (a source without
+    duplicates, the usual case, costs that and nothing more)."""
+    objects = sources.objects
+    conflicts: dict[tuple[str, str], list[str]] = {}
+    for kind, objs in objects.by_kind.items():
+        # The usual case first, in one comprehension: no two objects share a namespace and name.
+        quick = [(m.get("namespace"), m.get("name")) if type(m := o.get("metadata")) is dict else id(o) for o in objs]
+        try:
+            if len(set(quick)) == len(quick):
+                continue
+        except TypeError:  # a name that is no string: the careful pass below
+            pass
+        keys = [_identity(o) for o in objs]
+        kept: list[tuple[Dict, int]] = []  # each object kept, with its position in the input
+        where: dict[tuple[str, str], int] = {}
+        for pos, (obj, key) in enumerate(zip(objs, keys, strict=True)):
+            at = where.get(key) if key is not None else None
+            if at is None:
+                if key is not None:
+                    where[key] = len(kept)
+                kept.append((obj, pos))
+                continue
+            old, old_pos = kept[at]
+            if old == obj:
+                continue
+            kept[at] = (obj, pos)
+            pair = (sources.source_of(kind, old_pos), sources.source_of(kind, pos))
+            conflicts.setdefault(pair, []).append(describe(obj))
+        objs[:] = [obj for obj, _ in kept]
+        if kind in objects.workloads:
+            objects.workloads[kind][:] = objs
+    out: list[str] = []
+    for (first, later), names in conflicts.items():
+        some = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+        if first == later:
+            out.append(f"{later} holds {len(names)} object(s) twice with different content ({some}); "
+                       "the later copy is used")
+        else:
+            out.append(f"{len(names)} object(s) differ between {first} and {later} ({some}); "
+                       f"the copy in {later} is used")
+    return out
 
 
 class _Page(msgspec.Struct):
