@@ -31,6 +31,7 @@ from kschedx.core.load.admission import admit, resolve_cluster_pod_priorities
 from kschedx.core.load.apivalidation import check_manifest
 from kschedx.core.load.files import load_cluster
 from kschedx.core.load.manifest import IncomingPod, expand, pin_to_node, select_document
+from kschedx.core.load.references import parse_reference
 from kschedx.core.load.validate import check_pod_shape
 from kschedx.core.plugins import REGISTRY
 from kschedx.core.progress import report
@@ -92,7 +93,7 @@ def prepare_pod(
 
 
 def prepare_object(obj: Dict, path: str, objects: ClusterObjects, *, namespace: str | None = None) -> IncomingPod:
-    if existing.parse_reference(path) is None:
+    if parse_reference(path) is None:
         # What the API server would refuse never reaches a cycle; a pod a reference names
         # (pod/NAME) is taken as stored, whatever today's validation says of it (SPEC §1).
         check_manifest(obj, path)

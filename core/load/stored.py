@@ -79,7 +79,7 @@ def decode_stored(obj: Dict) -> Dict:
 def decode_stored_raw(raw: msgspec.Raw | bytes) -> Any:
     """One JSON item of a dump, decoded and type-checked in one pass when it starts with its
     apiVersion and kind (as kubectl writes them); else decoded, then checked."""
-    head = _HEAD.match(raw)  # type: ignore[call-overload]  # Raw is a buffer
+    head = _HEAD.match(raw)  # a Raw is a buffer
     if head is None:
         obj = _UNTYPED.decode(raw)
         return decode_stored(obj) if isinstance(obj, dict) else obj
