@@ -200,24 +200,30 @@ def stored_error(obj: dict[str, Any]) -> DecodeError | None:
 # mismatch does stored_error above walk the object, for the field path and Go's words.
 _I32 = Annotated[int, msgspec.Meta(ge=-(2**31), le=2**31 - 1)]
 _I64 = Annotated[int, msgspec.Meta(ge=-(2**63), le=2**63 - 1)]
+# Text that cannot be a quantity fails here; what the pattern lets through is parsed where
+# it is read (a bad one is then an error naming the object).
+_QUANTITY_TEXT = Annotated[str, msgspec.Meta(pattern=r"^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$")]
 _SCALARS: dict[str, Any] = {
     "string": str, "bool": bool, "int32": _I32, "int64": _I64, "float64": float,
-    # A quantity's text is parsed where it is read (a bad one is an error naming the object).
-    "quantity": str | int | float, "intstr": str | int,
+    "quantity": _QUANTITY_TEXT | int | float, "intstr": str | int,
 }
 _typed: dict[str, Any] = {}
 
 
-def _typed_value(t: str) -> Any:
+def _typed_value(t: str, nullable: bool = True) -> Any:
+    """The msgspec type of a value of type ``t``. A field may be null (the zero value);
+    a null item of a list or map fails here, for zero_filled below to make it Go's zero."""
     if t == "any":
         return Any
     if t.startswith("S:"):
-        return _typed_struct(t[2:]) | None
-    if t.startswith("[]"):
-        return list[_typed_value(t[2:])] | None  # type: ignore[misc]
-    if t.startswith("map:"):
-        return dict[str, _typed_value(t[4:].partition("@")[0])] | None  # type: ignore[misc]
-    return _SCALARS[t.split(":", 1)[0]] | None
+        out = _typed_struct(t[2:])
+    elif t.startswith("[]"):
+        out = list[_typed_value(t[2:], False)]  # type: ignore[misc]
+    elif t.startswith("map:"):
+        out = dict[str, _typed_value(t[4:].partition("@")[0], False)]  # type: ignore[misc]
+    else:
+        out = _SCALARS[t.split(":", 1)[0]]
+    return out | None if nullable else out
 
 
 def _typed_struct(name: str) -> Any:
@@ -232,3 +238,37 @@ def stored_type(api_version: Any, kind: Any) -> Any:
     not one the tables know (taken as it is)."""
     top = STORED_KINDS.get((api_version, kind)) if isinstance(api_version, str) and isinstance(kind, str) else None
     return _typed_struct(top) if top is not None else None
+
+
+# What a JSON null decodes to inside a list or a map: the item type's zero value (a null
+# field keeps its zero value too, which the readers take None for).
+_ZERO: dict[str, Any] = {"string": "", "bool": False, "int32": 0, "int64": 0, "float64": 0.0, "quantity": "0",
+                         "intstr": 0}
+
+
+def zero_filled(obj: dict[str, Any]) -> dict[str, Any]:
+    """``obj`` with each null item of a list or map replaced by the zero value Go's decoding
+    gives it (``taints: [null]`` is one empty Taint); a copy when anything is replaced."""
+    top = STORED_KINDS.get((str(obj.get("apiVersion") or ""), str(obj.get("kind") or "")))
+    out: dict[str, Any] = _filled(obj, "S:" + top) if top is not None else obj
+    return out
+
+
+def _zero(t: str) -> Any:
+    if t.startswith("S:"):
+        return {}
+    if t.startswith(("[]", "map:")) or t == "any":
+        return None
+    return _ZERO[t.split(":", 1)[0]]
+
+
+def _filled(v: Any, t: str) -> Any:
+    if t.startswith("S:") and isinstance(v, dict):
+        fields = STORED_STRUCTS[t[2:]]
+        return {k: _filled(x, fields[k]) if k in fields and x is not None else x for k, x in v.items()}
+    if t.startswith("[]") and isinstance(v, list):
+        return [_zero(t[2:]) if x is None else _filled(x, t[2:]) for x in v]
+    if t.startswith("map:") and isinstance(v, dict):
+        inner = t[4:].partition("@")[0]
+        return {k: _zero(inner) if x is None else _filled(x, inner) for k, x in v.items()}
+    return v

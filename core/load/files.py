@@ -360,6 +360,9 @@ def load_cluster(paths: list[str]) -> ClusterObjects:
                 raise InputError(f"object {number}{f' ({name})' if name else ''} has no kind", path=path, line=line)
             if kind in CLUSTER_KINDS:
                 if not isinstance(obj.get("metadata"), dict):
+                    if kind == "Event":
+                        objects.skipped_events += 1
+                        continue
                     raise InputError(f"{kind} without metadata", path=path, line=line)
                 checked = decoded
                 if obj.get("apiVersion") in OLD_DRA_VERSIONS:

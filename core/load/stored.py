@@ -21,7 +21,7 @@ from typing import Any
 import msgspec
 
 from kschedx.core.api.objects import ClusterObjects
-from kschedx.core.load.decode import stored_error, stored_type
+from kschedx.core.load.decode import stored_error, stored_type, zero_filled
 
 Dict = dict[str, Any]
 
@@ -70,10 +70,21 @@ def decode_stored(obj: Dict) -> Dict:
         out: Dict = msgspec.convert(obj, typ)
         return out
     except msgspec.ValidationError:
-        error = _refused(obj)
-        if error is not None:
-            raise error from None
-        return obj  # refused by the fast check only (a key that is no string, say): as it is
+        return _decoded_slowly(obj, typ)
+
+
+def _decoded_slowly(obj: Dict, typ: Any) -> Dict:
+    """An object the fast check refused: a decoding error in Go's words, else (null items
+    in lists and maps) the object with Go's zero values in their place."""
+    error = _refused(obj)
+    if error is not None:
+        raise error from None
+    filled = zero_filled(obj)
+    try:
+        out: Dict = msgspec.convert(filled, typ)
+        return out
+    except msgspec.ValidationError:
+        return filled  # refused by the fast check only (a key that is no string, say): as it is
 
 
 def decode_stored_raw(raw: msgspec.Raw | bytes) -> Any:
@@ -92,10 +103,7 @@ def decode_stored_raw(raw: msgspec.Raw | bytes) -> Any:
         return decoder.decode(raw)
     except msgspec.ValidationError:
         obj = _UNTYPED.decode(raw)
-        error = _refused(obj)
-        if error is not None:
-            raise error from None
-        return obj
+        return _decoded_slowly(obj, stored_type(obj.get("apiVersion"), obj.get("kind")))
 
 
 def _identity(obj: Dict) -> tuple[str, str] | None:
@@ -209,9 +217,7 @@ def decode_page(data: bytes, kind: str, api_version: str) -> tuple[list[Dict], d
             if isinstance(item, dict):
                 item.setdefault("kind", kind)
                 item.setdefault("apiVersion", api_version)
-            error = _refused(item)
-            if error is not None:
-                raise error from None
+                item = _decoded_slowly(item, typ)
         except (msgspec.DecodeError, UnicodeDecodeError) as e:
             raise PageError(f"not a JSON list ({e})") from None
         if not isinstance(item, dict):

@@ -352,3 +352,23 @@ def test_a_one_column_screen_renders_at_the_minimum_width(tmp_path: Path) -> Non
     assert res.returncode == 0, res.stderr
     assert "node-with-a-long-name" in res.stdout  # not one character a line
     assert "default-scheduler" in res.stdout
+
+
+# --- live: the same decoding, exit 3 naming the URL ----------------------------------------
+
+def test_a_live_object_of_the_wrong_type_is_exit_3_naming_the_url(tmp_path: Path) -> None:
+    from tests.live.fake_apiserver import FakeAPIServer, make_certs
+
+    (tmp_path / "certs").mkdir()
+    certs = make_certs(tmp_path / "certs")
+    with FakeAPIServer([changed(NODE, ("metadata", "labels"), ["a"]), POD], certs) as server:
+        kc = tmp_path / "kc"
+        kc.write_text(yaml.safe_dump({
+            "apiVersion": "v1", "kind": "Config", "current-context": "t",
+            "clusters": [{"name": "c", "cluster": {"server": server.url, "certificate-authority": str(certs[0])}}],
+            "users": [{"name": "u", "user": {"token": "good-token"}}],
+            "contexts": [{"name": "t", "context": {"cluster": "c", "user": "u"}}]}))
+        res = runner.invoke(app, ["explain", str(_manifest(tmp_path)), "--kubeconfig", str(kc)])
+    line = one_error_line(res, 3)
+    assert line.startswith(f"error: {server.url}/api/v1/nodes?limit=500: Node n1: json: cannot unmarshal array "
+                           "into Go struct field ObjectMeta.metadata.labels of type map[string]string"), line
