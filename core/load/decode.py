@@ -57,7 +57,7 @@ def _go_type(t: str) -> str:
     return {"quantity": "resource.Quantity", "intstr": "intstr.IntOrString"}.get(t, t)
 
 
-def _display(path: Path) -> str:
+def display_path(path: Path) -> str:
     out = ""
     for k in path:
         out += f"[{k}]" if isinstance(k, int) else (f".{k}" if out else str(k))
@@ -74,7 +74,7 @@ def decode_check(obj: dict[str, Any]) -> None:
     unknown: list[Path] = []
     _check_struct(obj, top, (), (), unknown, STRUCTS)
     if unknown:
-        fields = ", ".join(f'unknown field "{_display(u)}"' for u in unknown)
+        fields = ", ".join(f'unknown field "{display_path(u)}"' for u in unknown)
         raise DecodeError(f"strict decoding error: {fields}", unknown[0])
 
 

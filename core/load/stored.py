@@ -14,6 +14,7 @@ that overlap, or one listed twice) is one object, the later copy winning when th
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,7 +22,7 @@ from typing import Any
 import msgspec
 
 from kschedx.core.api.objects import ClusterObjects
-from kschedx.core.load.decode import stored_error, stored_type, zero_filled
+from kschedx.core.load.decode import display_path, stored_error, stored_type, zero_filled
 
 Dict = dict[str, Any]
 
@@ -56,7 +57,16 @@ _HEAD = re.compile(rb'\{\s*"apiVersion"\s*:\s*"([^"\\]*)"\s*,\s*"kind"\s*:\s*"([
 
 def _refused(obj: Any) -> StoredDecodeError | None:
     error = stored_error(obj) if isinstance(obj, dict) else None
-    return StoredDecodeError(obj, error.message, error.path) if error is not None else None
+    if error is None:
+        return None
+    message = error.message
+    if not message.startswith("json:"):
+        # A value's own parse error (a quantity) does not say where: the field and value do.
+        value: Any = obj
+        for key in error.path:
+            value = value[key]
+        message = f"{display_path(error.path)}: Invalid value: {json.dumps(value)}: {message}"
+    return StoredDecodeError(obj, message, error.path)
 
 
 def decode_stored(obj: Dict) -> Dict:
