@@ -174,6 +174,20 @@ STORED_KINDS: dict[tuple[str, str], str] = {
     ("events.k8s.io/v1", "Event"): "events.Event",
 }
 
+# An object without apiVersion (a hand-written dump) is read as its kind's usual version.
+_USUAL_VERSION: dict[str, str] = {}
+for _version, _kind in STORED_KINDS:
+    _USUAL_VERSION.setdefault(_kind, _version)
+
+
+def _stored_top(api_version: Any, kind: Any) -> str | None:
+    if not isinstance(kind, str):
+        return None
+    if api_version is None or api_version == "":
+        api_version = _USUAL_VERSION.get(kind)
+    return STORED_KINDS.get((api_version, kind)) if isinstance(api_version, str) else None
+
+
 # The v1.35 tables with what v1.36 adds (tools/gen_apischema.py).
 STORED_STRUCTS: dict[str, dict[str, str]] = {
     name: {**STRUCTS.get(name, {}), **STORED_EXTRA.get(name, {})} for name in {*STRUCTS, *STORED_EXTRA}
@@ -184,7 +198,7 @@ def stored_error(obj: dict[str, Any]) -> DecodeError | None:
     """The first value of ``obj`` (an object as a cluster source stores it) that the API
     server's decoding into its type would refuse, or None. Fields the type doesn't have
     are dropped by that decoding, not refused (strict decoding is for requests)."""
-    top = STORED_KINDS.get((str(obj.get("apiVersion") or ""), str(obj.get("kind") or "")))
+    top = _stored_top(obj.get("apiVersion"), obj.get("kind"))
     if top is None:
         return None
     try:
@@ -236,7 +250,7 @@ def _typed_struct(name: str) -> Any:
 def stored_type(api_version: Any, kind: Any) -> Any:
     """The msgspec type of a stored object of this apiVersion and kind, None when it is
     not one the tables know (taken as it is)."""
-    top = STORED_KINDS.get((api_version, kind)) if isinstance(api_version, str) and isinstance(kind, str) else None
+    top = _stored_top(api_version, kind)
     return _typed_struct(top) if top is not None else None
 
 
@@ -249,7 +263,7 @@ _ZERO: dict[str, Any] = {"string": "", "bool": False, "int32": 0, "int64": 0, "f
 def zero_filled(obj: dict[str, Any]) -> dict[str, Any]:
     """``obj`` with each null item of a list or map replaced by the zero value Go's decoding
     gives it (``taints: [null]`` is one empty Taint); a copy when anything is replaced."""
-    top = STORED_KINDS.get((str(obj.get("apiVersion") or ""), str(obj.get("kind") or "")))
+    top = _stored_top(obj.get("apiVersion"), obj.get("kind"))
     out: dict[str, Any] = _filled(obj, "S:" + top) if top is not None else obj
     return out
 

@@ -32,7 +32,15 @@ from kschedx.core.load.clusterinfo import (
 )
 from kschedx.core.load.dra_versions import OLD_VERSIONS as OLD_DRA_VERSIONS
 from kschedx.core.load.dra_versions import to_v1 as dra_to_v1
-from kschedx.core.load.jsonmap import MAX_INPUT, TOO_LARGE, check_unchanged, decode_list_file
+from kschedx.core.load.jsonmap import (
+    HEAD,
+    MAX_INPUT,
+    TOO_DEEP,
+    TOO_LARGE,
+    check_unchanged,
+    decode_list_file,
+    refuse_deep_head,
+)
 from kschedx.core.load.locate import locate_line
 from kschedx.core.load.stored import Sources, StoredDecodeError, decode_stored, decode_stored_raw, merge_duplicates
 from kschedx.core.load.yamlload import load_all as load_yaml_documents
@@ -62,9 +70,11 @@ _HEAD = 4096
 
 def sniff(head: bytes, path: str) -> None:
     """Refuse from its first bytes an input that is neither YAML nor JSON: text holds no NUL
-    byte (UTF-16 and UTF-32, which do, start with a byte order mark: YAML requires it)."""
-    if b"\x00" in head and not head.startswith((b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")):
+    byte (UTF-16 and UTF-32, which do, start with a byte order mark: YAML requires it); or
+    JSON nested too deeply."""
+    if b"\x00" in head[:_HEAD] and not head.startswith((b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")):
         raise InputError("neither YAML nor JSON: binary data (a NUL byte in its first bytes)", path=path)
+    refuse_deep_head(head, path)
 
 
 def read_bytes(path: str) -> bytes:
@@ -77,7 +87,7 @@ def read_bytes(path: str) -> bytes:
             size = before.st_size
             if size > MAX_INPUT:
                 raise InputError(_TOO_LARGE, path=path)
-            head = f.read(_HEAD)
+            head = f.read(HEAD)
             f.seek(0)
             gzipped = path.endswith(".gz") or head[:2] == b"\x1f\x8b"
             if gzipped:
@@ -107,7 +117,7 @@ def _read_stdin() -> bytes:
     try:
         while part := stream.read(_CHUNK):
             if not parts:
-                sniff(part[:_HEAD], "-")
+                sniff(part[:HEAD], "-")
             parts.append(part)
             total += len(part)
             if total > MAX_INPUT:
@@ -133,7 +143,7 @@ def _read_pieces(source: BinaryIO | gzip.GzipFile, f: BinaryIO, size: int, phase
     total = 0
     while part := source.read(_CHUNK):
         if not parts and path:
-            sniff(part[:_HEAD], path)
+            sniff(part[:HEAD], path)
         parts.append(part)
         total += len(part)
         if total > MAX_INPUT:
@@ -154,9 +164,6 @@ def read_text(path: str) -> str:
     return _decode(read_bytes(path), path)
 
 
-# What is said of an input nested deeper than the decoders go: Python's recursion limit
-# (about 1,000 levels; a Kubernetes object is a few dozen deep), never a RecursionError.
-TOO_DEEP = "nested too deeply (over about 1,000 levels of lists and mappings; Kubernetes objects are a few dozen deep)"
 
 
 def parse_bytes(data: bytes, path: str) -> list[tuple[Dict, int | None]]:

@@ -38,6 +38,26 @@ from kschedx.core.progress import report
 MAX_INPUT = 4 << 30
 TOO_LARGE = "larger than 4 GiB: no cluster dump or manifest is that large"
 
+# What is said of an input nested deeper than the decoders go: Python's recursion limit
+# (about 1,000 levels; a Kubernetes object is a few dozen deep), never a RecursionError.
+TOO_DEEP = "nested too deeply (over about 1,000 levels of lists and mappings; Kubernetes objects are a few dozen deep)"
+# The first bytes looked at before a whole input is read: enough for 1,000 levels of nesting.
+HEAD = 64 << 10
+
+
+def refuse_deep_head(head: bytes, path: str) -> None:
+    """Refuse from its first bytes a JSON input nested too deeply (a file of a List's first
+    line over and over), before gigabytes of it are read: decoding the head stops at its
+    end, or at the nesting limit."""
+    if head.lstrip()[:1] in (b"{", b"["):
+        try:
+            msgspec.json.decode(head)
+        except RecursionError:
+            raise InputError(TOO_DEEP, path=path) from None
+        except (msgspec.DecodeError, UnicodeDecodeError):
+            pass
+
+
 # How much of the file may be decoded before its pages are released (also the progress step).
 WINDOW = 16 << 20
 _GZ_CHUNK = 16 << 20  # decompressed
@@ -68,7 +88,7 @@ def decode_list_file(path: str, each: Callable[[Any], object] | None = None,
         if not stat.S_ISREG(st.st_mode) or st.st_size == 0:
             return None  # stdin, pipes: read as usual
         with open(path, "rb") as f:
-            head = f.read(4096)
+            head = f.read(HEAD)
             f.seek(0)
             if path.endswith(".gz") or head[:2] == b"\x1f\x8b":
                 m = _gunzip(f, st.st_size, path)
@@ -77,6 +97,7 @@ def decode_list_file(path: str, each: Callable[[Any], object] | None = None,
             else:
                 if head.lstrip()[:1] != b"{":
                     return None
+                refuse_deep_head(head, path)
                 m = _read_private(f, st, path)
     except (OSError, ValueError, zlib.error):
         return None
@@ -148,6 +169,7 @@ def _gunzip(f: BinaryIO, size: int, path: str) -> mmap.mmap | None:
             piece = z.read(_GZ_CHUNK)
             if piece[:4096].lstrip()[:1] != b"{" or expected == 0:
                 return None
+            refuse_deep_head(piece[:HEAD], path)
             if expected > MAX_INPUT:
                 raise InputError(TOO_LARGE, path=path)
             m = mmap.mmap(-1, expected)

@@ -372,3 +372,17 @@ def test_a_live_object_of_the_wrong_type_is_exit_3_naming_the_url(tmp_path: Path
     line = one_error_line(res, 3)
     assert line.startswith(f"error: {server.url}/api/v1/nodes?limit=500: Node n1: json: cannot unmarshal array "
                            "into Go struct field ObjectMeta.metadata.labels of type map[string]string"), line
+
+
+def test_a_file_of_a_lists_first_line_is_refused_from_its_first_bytes(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "lines.json"
+    path.write_text('{"apiVersion": "v1", "kind": "List", "items": [\n' * 200_000)
+
+    def never(*args: Any) -> Any:
+        raise AssertionError("the whole file was read")
+
+    monkeypatch.setattr(jsonmap, "_read_private", never)
+    monkeypatch.setattr(files, "_read_pieces", never)
+    line = one_error_line(explain(tmp_path, str(path)))
+    assert line.startswith(f"error: {path}: nested too deeply"), line
