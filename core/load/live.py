@@ -186,7 +186,8 @@ def load_live(kubeconfig: str | None = None, context: str | None = None, page_si
                 progress(kind, len(items), None, True)
                 return kind, items, f"{status}:{_status_message(data)}"
             try:
-                page, meta = decode_page(data, kind, api_version)
+                page, meta, skipped = decode_page(data, kind, api_version)
+                out.objects.skipped_events += skipped
             except (StoredDecodeError, PageError) as e:
                 url = f"{host}{path}?{'&'.join(f'{k}={v}' for k, v in query)}"
                 raise ClusterAccessError(f"{url}: {e}") from None
