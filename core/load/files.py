@@ -357,6 +357,9 @@ def load_cluster(paths: list[str]) -> ClusterObjects:
                 raise _stored_error(e, path, None) from None
             objects.server_version = objects.server_version or recorded_server_version(docs)
             loaded = list(iter_objects(docs, path))
+            # The items decoded as their type; one without a kind of its own (the item of a
+            # NodeList, say) is given its List's and checked below.
+            typed = {id(item) for item in docs[0][0].get("items") or [] if "kind" in item} if decoded else set()
         for number, (obj, line) in enumerate(loaded, start=1):
             if obj is _BROKEN_EVENT:
                 objects.skipped_events += 1
@@ -371,7 +374,7 @@ def load_cluster(paths: list[str]) -> ClusterObjects:
                         objects.skipped_events += 1
                         continue
                     raise InputError(f"{kind} without metadata", path=path, line=line)
-                checked = decoded
+                checked = id(obj) in typed
                 if obj.get("apiVersion") in OLD_DRA_VERSIONS:
                     obj = dra_to_v1(obj)  # a v1.33 cluster's resource.k8s.io/v1beta1 or v1beta2
                     checked = False

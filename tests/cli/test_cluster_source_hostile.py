@@ -386,3 +386,13 @@ def test_a_file_of_a_lists_first_line_is_refused_from_its_first_bytes(tmp_path: 
     monkeypatch.setattr(files, "_read_pieces", never)
     line = one_error_line(explain(tmp_path, str(path)))
     assert line.startswith(f"error: {path}: nested too deeply"), line
+
+
+def test_the_items_of_a_typed_list_are_checked_as_their_lists_kind(tmp_path: Path) -> None:
+    # The API's own NodeList: its items carry no kind and apiVersion of their own.
+    path = tmp_path / "nodes.json"
+    item = {k: v for k, v in changed(NODE, ("spec", "unschedulable"), "yes").items() if k not in ("kind", "apiVersion")}
+    path.write_text(json.dumps({"kind": "NodeList", "apiVersion": "v1", "items": [item]}))
+    line = one_error_line(explain(tmp_path, str(path)))
+    assert line.endswith("Node n1: json: cannot unmarshal string into Go struct field NodeSpec.spec.unschedulable "
+                         "of type bool"), line
