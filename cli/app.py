@@ -74,7 +74,17 @@ def _prog_name() -> str:
     return "kubectl kschedx" if base.startswith("kubectl-") else "kschedx"
 
 
+def _writable_in_any_encoding() -> None:
+    """Output in an encoding that lacks some characters (``PYTHONIOENCODING=ascii``, a C
+    locale) shows them escaped (``\\u2713``) rather than ending the run with an error."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
+
+
 def main() -> None:
+    _writable_in_any_encoding()
     try:
         app(prog_name=_prog_name())
     except BrokenPipeError:

@@ -114,6 +114,7 @@ def check(
             objects = engine.load_cluster_files(cluster)
         else:
             objects, warnings = engine.load_live_cluster(engine.connect_live(kubeconfig, context, request_timeout))
+        warnings.extend(objects.load_warnings)
         options = engine.Options(profile=profile, algorithm=algorithm.value if algorithm else None, policy=policy,
                                  offline=offline, kubernetes_version=kubernetes_version, feature_gates=feature_gates)
         source = ", ".join(cluster) if cluster else "the live cluster"

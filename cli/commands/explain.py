@@ -173,12 +173,14 @@ def explain(
         edits = Edits(cordon=cordon or [], drain=drain or [], without=without_node or [],
                       add_node_files=add_node or [], add_node_count=add_node_count)
         if cluster:
-            expl = engine.explain_paths(manifest, cluster, doc=doc, namespace=namespace, options=options,
-                                        config=config, edits=edits, replicas=replicas)
+            objects = engine.load_cluster_files(cluster)
+            options.extra_warnings.extend(objects.load_warnings)
+            expl = engine.explain_objects(manifest, objects, doc=doc, namespace=namespace, options=options,
+                                          config=config, edits=edits, replicas=replicas, source=", ".join(cluster))
         else:
             connection = engine.connect_live(kubeconfig, context, request_timeout)
             objects, warnings = engine.load_live_cluster(connection)
-            options.extra_warnings.extend(warnings)
+            options.extra_warnings.extend([*warnings, *objects.load_warnings])
             expl = engine.explain_objects(manifest, objects, doc=doc, namespace=namespace, options=options,
                                           config=config, edits=edits, replicas=replicas, source="the live cluster",
                                           lookup=live_lookup(manifest, connection))
@@ -222,10 +224,11 @@ def _explain_compared(manifest: str, cluster: list[str] | None, live: tuple[str 
                                   gates=compare_gates)
         if cluster:
             objects = engine.load_cluster_files(cluster)
+            options.extra_warnings.extend(objects.load_warnings)
             source = ", ".join(cluster)
         else:
             objects, warnings = engine.load_live_cluster(engine.connect_live(*live))
-            options.extra_warnings.extend(warnings)
+            options.extra_warnings.extend([*warnings, *objects.load_warnings])
             source = "the live cluster"
         comparison = cmp.explain_compared(manifest, objects, options=options, config=config, compare=setup,
                                           doc=doc, namespace=namespace, replicas=replicas, source=source)

@@ -95,6 +95,7 @@ def pending(
             objects, warnings = engine.load_live_cluster(engine.connect_live(kubeconfig, context, request_timeout),
                                                          events=True)
             source = "the live cluster"
+        warnings.extend(objects.load_warnings)
         options = engine.Options(kubernetes_version=kubernetes_version, feature_gates=feature_gates)
         comparison = None
         if compare_version or compare_config or compare_feature_gates:

@@ -39,6 +39,6 @@ def snapshot(
         live = load_live(kubeconfig, context, request_timeout=parse_request_timeout(request_timeout), events=True)
         live.objects.by_kind["Event"] = events_pending_compares(live.objects)
         n = write_snapshot(live.objects, output)
-    for w in live.warnings:
+    for w in [*live.warnings, *live.objects.load_warnings]:
         sys.stderr.write(f"warning: {w}\n")
     sys.stderr.write(f"wrote {n} objects from {live.server} to {output}\n")

@@ -13,6 +13,7 @@ in a narrower terminal would show them as an empty continuation line).
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from typing import Any, TextIO
 
@@ -22,6 +23,9 @@ from kschedx.cli.render.safe import unguarded
 
 # Wide enough for any row or sentence (Rich needs a number).
 DEFAULT_PIPE_WIDTH = 10_000
+# The narrowest screen rendered for: below it (``COLUMNS=1``, a tiny terminal) the output is
+# laid out for this width and lines wrap, instead of one character a line.
+MIN_WIDTH = 40
 
 
 def _env_width() -> int | None:
@@ -29,7 +33,18 @@ def _env_width() -> int | None:
         width = int(os.environ.get("COLUMNS", ""))
     except ValueError:
         return None
-    return width if width > 0 else None
+    return max(width, MIN_WIDTH) if width > 0 else None
+
+
+def screen_width(stream: TextIO) -> int | None:
+    """The width to render for on ``stream``: a terminal's (at least MIN_WIDTH), None when
+    it is no terminal."""
+    try:
+        if not stream.isatty():
+            return None
+    except (AttributeError, ValueError):
+        return None
+    return max(shutil.get_terminal_size().columns, MIN_WIDTH)
 
 
 _SGR_BODY = frozenset("0123456789;")
@@ -87,11 +102,7 @@ def make_console(*, no_color: bool = False, stderr: bool = False) -> Console:
     # Below the stream guard: the text is made safe as Rich takes it (cli/render/safe.py),
     # and Rich's colours must pass.
     stream: TextIO = unguarded(sys.stderr if stderr else sys.stdout)
-    try:
-        tty = stream.isatty()
-    except (AttributeError, ValueError):
-        tty = False
-    width = None if tty else (_env_width() or DEFAULT_PIPE_WIDTH)
+    width = screen_width(stream) or _env_width() or DEFAULT_PIPE_WIDTH
     return Console(
         file=TrimmedLines(stream),  # type: ignore[arg-type]  # a TextIO in all Rich uses
         no_color=no_color or os.environ.get("NO_COLOR", "") != "",

@@ -8,12 +8,12 @@ wide`` never wraps). JSON and YAML are the report's ``to_json()``.
 
 from __future__ import annotations
 
-import shutil
 import sys
 import textwrap
 from typing import Any
 
 from kschedx.cli.lines import HANGING_INDENT
+from kschedx.cli.render.console import screen_width
 from kschedx.core.explain.pending import NOMINATED, OTHER_SCHEDULER, PendingComparison, PendingPod, PendingReport, change_lines
 
 # The event column: the scheduler's last FailedScheduling event agrees (=), differs (≠),
@@ -171,7 +171,7 @@ def render_pending(report: PendingReport, fmt: str, *, no_color: bool = False, s
         sys.stdout.write(render_markdown(report, source))
         return
     tty = sys.stdout.isatty()
-    width = shutil.get_terminal_size().columns if tty and fmt == "table" else None
+    width = screen_width(sys.stdout) if tty and fmt == "table" else None
     if not report.pods:
         sys.stdout.write("no Pending pod\n")
         return

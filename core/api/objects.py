@@ -31,6 +31,10 @@ class ClusterObjects:
     # The API server's version (gitVersion), when the source records it: the live cluster's
     # /version, or a file written by ``kschedx snapshot``.
     server_version: str | None = None
+    # What loading the source merged or left out, said once (duplicates resolved), and how
+    # many Events did not decode (``pending`` notes them; nothing else reads Events).
+    load_warnings: list[str] = field(default_factory=list)
+    skipped_events: int = 0
     # find_pod's index: (the pod list it was built from, its length, by (namespace, name),
     # by uid), each to the first position in the list.
     _pod_index: tuple[list[Dict], int, dict[tuple[str, str], int], dict[str, int]] | None = field(
@@ -48,7 +52,7 @@ class ClusterObjects:
     def copy(self) -> ClusterObjects:
         return ClusterObjects(defaultdict(list, {k: list(v) for k, v in self.by_kind.items()}), dict(self.skipped_kinds),
                               defaultdict(list, {k: list(v) for k, v in self.workloads.items()}),
-                              self.server_version)
+                              self.server_version, list(self.load_warnings), self.skipped_events)
 
     def find_pod(self, namespace: str, name: str, uid: str = "") -> Dict | None:
         """The first stored pod with this namespace and name, or with this uid.

@@ -44,6 +44,7 @@ from kschedx.core.load.admission import apply_defaults, merge_affinity_label_key
 from kschedx.core.load.apivalidation import check_manifest
 from kschedx.core.load.files import load_cluster
 from kschedx.core.load.manifest import IncomingPod, expand, pin_to_node, select_document
+from kschedx.core.load.references import parse_reference
 from kschedx.core.load.validate import check_pod_shape
 from kschedx.core.plugins import REGISTRY
 from kschedx.core.progress import report
@@ -152,7 +153,10 @@ def prepare_object(obj: Dict, path: str, objects: ClusterObjects, *, namespace: 
     controller does before the pod's next attempt (``check``: will it run?); without it the
     cycle is the scheduler's first attempt (``explain``, as kube-scheduler answers now) and a
     note says what the PV controller will do."""
-    check_manifest(obj, path)  # what the API server would refuse never reaches a cycle
+    if parse_reference(path) is None:
+        # What the API server would refuse never reaches a cycle; a pod a reference names
+        # (pod/NAME) is taken as stored, whatever today's validation says of it (SPEC §1).
+        check_manifest(obj, path)
     run = admission if admission is not None else Admission(objects, version)
     owner = f"{obj.get('kind')} {(obj.get('metadata') or {}).get('name')}"
 

@@ -249,6 +249,11 @@ def events_pending_compares(objects: ClusterObjects) -> list[Dict]:
 
 
 @without_gc_frozen  # as the cycles themselves: no collection between pods either
+def skipped_events_note(count: int, source: str) -> str:
+    return (f"{count} Event(s) of {source} could not be decoded (a field of the wrong type) and are left out; "
+            "the pending pods are explained without them")
+
+
 def explain_pending(
     objects: ClusterObjects,
     *,
@@ -272,6 +277,8 @@ def explain_pending(
     profiles, options = engine.load_profiles(config, options)
     known = set(profiles) if profiles is not None else {"default-scheduler"}
     report = PendingReport([], kubernetes_version=options.version.name if options.version is not None else None)
+    if objects.skipped_events:
+        report.warnings.append(skipped_events_note(objects.skipped_events, source))
     if not pods:
         return report
     try:

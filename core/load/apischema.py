@@ -759,3 +759,471 @@ STRUCTS: dict[str, dict[str, str]] = {
         "kind": "string", "apiVersion": "string",
     },
 }
+
+
+# The tables and fields STRUCTS lacks for the objects of a cluster source, from the
+# v1.36 types (microshift release-4.23; tools/gen_apischema.py prints them): the other
+# kinds the scheduler lists, and the v1.36 fields of the pod-bearing kinds. A stored object
+# is read through STRUCTS and these together (core/load/decode.py STORED_STRUCTS): the
+# newest release the tool reproduces, so that no field a supported release stores is lost.
+STORED_EXTRA: dict[str, dict[str, str]] = {
+    "apps.ControllerRevision": {
+        "kind": "string", "apiVersion": "string", "metadata": "S:meta.ObjectMeta", "data": "any", "revision": "int64",
+    },
+    "core.AttachedVolume": {
+        "name": "string:v1.UniqueVolumeName", "devicePath": "string",
+    },
+    "core.AzureFilePersistentVolumeSource": {
+        "secretName": "string", "shareName": "string", "readOnly": "bool", "secretNamespace": "string",
+    },
+    "core.CSIPersistentVolumeSource": {
+        "driver": "string", "volumeHandle": "string", "readOnly": "bool", "fsType": "string",
+        "volumeAttributes": "map:string", "controllerPublishSecretRef": "S:core.SecretReference",
+        "nodeStageSecretRef": "S:core.SecretReference", "nodePublishSecretRef": "S:core.SecretReference",
+        "controllerExpandSecretRef": "S:core.SecretReference", "nodeExpandSecretRef": "S:core.SecretReference",
+    },
+    "core.CephFSPersistentVolumeSource": {
+        "monitors": "[]string", "path": "string", "user": "string", "secretFile": "string",
+        "secretRef": "S:core.SecretReference", "readOnly": "bool",
+    },
+    "core.CinderPersistentVolumeSource": {
+        "volumeID": "string", "fsType": "string", "readOnly": "bool", "secretRef": "S:core.SecretReference",
+    },
+    "core.ClientIPConfig": {
+        "timeoutSeconds": "int32",
+    },
+    "core.ConfigMapNodeConfigSource": {
+        "namespace": "string", "name": "string", "uid": "string:types.UID", "resourceVersion": "string",
+        "kubeletConfigKey": "string",
+    },
+    "core.ContainerImage": {
+        "names": "[]string", "sizeBytes": "int64",
+    },
+    "core.DaemonEndpoint": {
+        "Port": "int32",
+    },
+    "core.Event": {
+        "kind": "string", "apiVersion": "string", "metadata": "S:meta.ObjectMeta",
+        "involvedObject": "S:core.ObjectReference", "reason": "string", "message": "string",
+        "source": "S:core.EventSource", "firstTimestamp": "any", "lastTimestamp": "any", "count": "int32",
+        "type": "string", "eventTime": "any", "series": "S:core.EventSeries", "action": "string",
+        "related": "S:core.ObjectReference", "reportingComponent": "string", "reportingInstance": "string",
+    },
+    "core.EventSeries": {
+        "count": "int32", "lastObservedTime": "any",
+    },
+    "core.EventSource": {
+        "component": "string", "host": "string",
+    },
+    "core.FlexPersistentVolumeSource": {
+        "driver": "string", "fsType": "string", "secretRef": "S:core.SecretReference", "readOnly": "bool",
+        "options": "map:string",
+    },
+    "core.GlusterfsPersistentVolumeSource": {
+        "endpoints": "string", "path": "string", "readOnly": "bool", "endpointsNamespace": "string",
+    },
+    "core.ISCSIPersistentVolumeSource": {
+        "targetPortal": "string", "iqn": "string", "lun": "int32", "iscsiInterface": "string", "fsType": "string",
+        "readOnly": "bool", "portals": "[]string", "chapAuthDiscovery": "bool", "chapAuthSession": "bool",
+        "secretRef": "S:core.SecretReference", "initiatorName": "string",
+    },
+    "core.ImageVolumeStatus": {
+        "imageRef": "string",
+    },
+    "core.LoadBalancerIngress": {
+        "ip": "string", "hostname": "string", "ipMode": "string:v1.LoadBalancerIPMode",
+        "ports": "[]S:core.PortStatus",
+    },
+    "core.LoadBalancerStatus": {
+        "ingress": "[]S:core.LoadBalancerIngress",
+    },
+    "core.LocalVolumeSource": {
+        "path": "string", "fsType": "string",
+    },
+    "core.Namespace": {
+        "kind": "string", "apiVersion": "string", "metadata": "S:meta.ObjectMeta", "spec": "S:core.NamespaceSpec",
+        "status": "S:core.NamespaceStatus",
+    },
+    "core.NamespaceCondition": {
+        "type": "string:v1.NamespaceConditionType", "status": "string:v1.ConditionStatus",
+        "lastTransitionTime": "any", "reason": "string", "message": "string",
+    },
+    "core.NamespaceSpec": {
+        "finalizers": "[]string:v1.FinalizerName",
+    },
+    "core.NamespaceStatus": {
+        "phase": "string:v1.NamespacePhase", "conditions": "[]S:core.NamespaceCondition",
+    },
+    "core.Node": {
+        "kind": "string", "apiVersion": "string", "metadata": "S:meta.ObjectMeta", "spec": "S:core.NodeSpec",
+        "status": "S:core.NodeStatus",
+    },
+    "core.NodeAddress": {
+        "type": "string:v1.NodeAddressType", "address": "string",
+    },
+    "core.NodeAllocatableResourceClaimStatus": {
+        "resourceClaimName": "string", "containers": "[]string",
+        "resources": "map:quantity@map[v1.ResourceName]resource.Quantity",
+    },
+    "core.NodeCondition": {
+        "type": "string:v1.NodeConditionType", "status": "string:v1.ConditionStatus", "lastHeartbeatTime": "any",
+        "lastTransitionTime": "any", "reason": "string", "message": "string",
+    },
+    "core.NodeConfigSource": {
+        "configMap": "S:core.ConfigMapNodeConfigSource",
+    },
+    "core.NodeConfigStatus": {
+        "assigned": "S:core.NodeConfigSource", "active": "S:core.NodeConfigSource",
+        "lastKnownGood": "S:core.NodeConfigSource", "error": "string",
+    },
+    "core.NodeDaemonEndpoints": {
+        "kubeletEndpoint": "S:core.DaemonEndpoint",
+    },
+    "core.NodeFeatures": {
+        "supplementalGroupsPolicy": "bool",
+    },
+    "core.NodeRuntimeHandler": {
+        "name": "string", "features": "S:core.NodeRuntimeHandlerFeatures",
+    },
+    "core.NodeRuntimeHandlerFeatures": {
+        "recursiveReadOnlyMounts": "bool", "userNamespaces": "bool",
+    },
+    "core.NodeSpec": {
+        "podCIDR": "string", "podCIDRs": "[]string", "providerID": "string", "unschedulable": "bool",
+        "taints": "[]S:core.Taint", "configSource": "S:core.NodeConfigSource", "externalID": "string",
+    },
+    "core.NodeStatus": {
+        "capacity": "map:quantity@v1.ResourceList", "allocatable": "map:quantity@v1.ResourceList",
+        "phase": "string:v1.NodePhase", "conditions": "[]S:core.NodeCondition", "addresses": "[]S:core.NodeAddress",
+        "daemonEndpoints": "S:core.NodeDaemonEndpoints", "nodeInfo": "S:core.NodeSystemInfo",
+        "images": "[]S:core.ContainerImage", "volumesInUse": "[]string:v1.UniqueVolumeName",
+        "volumesAttached": "[]S:core.AttachedVolume", "config": "S:core.NodeConfigStatus",
+        "runtimeHandlers": "[]S:core.NodeRuntimeHandler", "features": "S:core.NodeFeatures",
+        "declaredFeatures": "[]string",
+    },
+    "core.NodeSwapStatus": {
+        "capacity": "int64",
+    },
+    "core.NodeSystemInfo": {
+        "machineID": "string", "systemUUID": "string", "bootID": "string", "kernelVersion": "string",
+        "osImage": "string", "containerRuntimeVersion": "string", "kubeletVersion": "string",
+        "kubeProxyVersion": "string", "operatingSystem": "string", "architecture": "string",
+        "swap": "S:core.NodeSwapStatus",
+    },
+    "core.PersistentVolume": {
+        "kind": "string", "apiVersion": "string", "metadata": "S:meta.ObjectMeta",
+        "spec": "S:core.PersistentVolumeSpec", "status": "S:core.PersistentVolumeStatus",
+    },
+    "core.PersistentVolumeSpec": {
+        "capacity": "map:quantity@v1.ResourceList", "gcePersistentDisk": "S:core.GCEPersistentDiskVolumeSource",
+        "awsElasticBlockStore": "S:core.AWSElasticBlockStoreVolumeSource", "hostPath": "S:core.HostPathVolumeSource",
+        "glusterfs": "S:core.GlusterfsPersistentVolumeSource", "nfs": "S:core.NFSVolumeSource",
+        "rbd": "S:core.RBDPersistentVolumeSource", "iscsi": "S:core.ISCSIPersistentVolumeSource",
+        "cinder": "S:core.CinderPersistentVolumeSource", "cephfs": "S:core.CephFSPersistentVolumeSource",
+        "fc": "S:core.FCVolumeSource", "flocker": "S:core.FlockerVolumeSource",
+        "flexVolume": "S:core.FlexPersistentVolumeSource", "azureFile": "S:core.AzureFilePersistentVolumeSource",
+        "vsphereVolume": "S:core.VsphereVirtualDiskVolumeSource", "quobyte": "S:core.QuobyteVolumeSource",
+        "azureDisk": "S:core.AzureDiskVolumeSource",
+        "photonPersistentDisk": "S:core.PhotonPersistentDiskVolumeSource",
+        "portworxVolume": "S:core.PortworxVolumeSource", "scaleIO": "S:core.ScaleIOPersistentVolumeSource",
+        "local": "S:core.LocalVolumeSource", "storageos": "S:core.StorageOSPersistentVolumeSource",
+        "csi": "S:core.CSIPersistentVolumeSource", "accessModes": "[]string:v1.PersistentVolumeAccessMode",
+        "claimRef": "S:core.ObjectReference",
+        "persistentVolumeReclaimPolicy": "string:v1.PersistentVolumeReclaimPolicy", "storageClassName": "string",
+        "mountOptions": "[]string", "volumeMode": "string:v1.PersistentVolumeMode",
+        "nodeAffinity": "S:core.VolumeNodeAffinity", "volumeAttributesClassName": "string",
+    },
+    "core.PersistentVolumeStatus": {
+        "phase": "string:v1.PersistentVolumePhase", "message": "string", "reason": "string",
+        "lastPhaseTransitionTime": "any",
+    },
+    "core.PodSchedulingGroup": {
+        "podGroupName": "string",
+    },
+    "core.PodSpec": {
+        "schedulingGroup": "S:core.PodSchedulingGroup",
+    },
+    "core.PodStatus": {
+        "nodeAllocatableResourceClaimStatuses": "[]S:core.NodeAllocatableResourceClaimStatus",
+    },
+    "core.PortStatus": {
+        "port": "int32", "protocol": "string:v1.Protocol", "error": "string",
+    },
+    "core.RBDPersistentVolumeSource": {
+        "monitors": "[]string", "image": "string", "fsType": "string", "pool": "string", "user": "string",
+        "keyring": "string", "secretRef": "S:core.SecretReference", "readOnly": "bool",
+    },
+    "core.ResourceHealth": {
+        "message": "string",
+    },
+    "core.ScaleIOPersistentVolumeSource": {
+        "gateway": "string", "system": "string", "secretRef": "S:core.SecretReference", "sslEnabled": "bool",
+        "protectionDomain": "string", "storagePool": "string", "storageMode": "string", "volumeName": "string",
+        "fsType": "string", "readOnly": "bool",
+    },
+    "core.SecretReference": {
+        "name": "string", "namespace": "string",
+    },
+    "core.Service": {
+        "kind": "string", "apiVersion": "string", "metadata": "S:meta.ObjectMeta", "spec": "S:core.ServiceSpec",
+        "status": "S:core.ServiceStatus",
+    },
+    "core.ServicePort": {
+        "name": "string", "protocol": "string:v1.Protocol", "appProtocol": "string", "port": "int32",
+        "targetPort": "intstr", "nodePort": "int32",
+    },
+    "core.ServiceSpec": {
+        "ports": "[]S:core.ServicePort", "selector": "map:string", "clusterIP": "string", "clusterIPs": "[]string",
+        "type": "string:v1.ServiceType", "externalIPs": "[]string", "sessionAffinity": "string:v1.ServiceAffinity",
+        "loadBalancerIP": "string", "loadBalancerSourceRanges": "[]string", "externalName": "string",
+        "externalTrafficPolicy": "string:v1.ServiceExternalTrafficPolicy", "healthCheckNodePort": "int32",
+        "publishNotReadyAddresses": "bool", "sessionAffinityConfig": "S:core.SessionAffinityConfig",
+        "ipFamilies": "[]string:v1.IPFamily", "ipFamilyPolicy": "string:v1.IPFamilyPolicy",
+        "allocateLoadBalancerNodePorts": "bool", "loadBalancerClass": "string",
+        "internalTrafficPolicy": "string:v1.ServiceInternalTrafficPolicy", "trafficDistribution": "string",
+    },
+    "core.ServiceStatus": {
+        "loadBalancer": "S:core.LoadBalancerStatus", "conditions": "[]S:meta.Condition",
+    },
+    "core.SessionAffinityConfig": {
+        "clientIP": "S:core.ClientIPConfig",
+    },
+    "core.StorageOSPersistentVolumeSource": {
+        "volumeName": "string", "volumeNamespace": "string", "fsType": "string", "readOnly": "bool",
+        "secretRef": "S:core.ObjectReference",
+    },
+    "core.Taint": {
+        "key": "string", "value": "string", "effect": "string:v1.TaintEffect", "timeAdded": "any",
+    },
+    "core.TopologySelectorLabelRequirement": {
+        "key": "string", "values": "[]string",
+    },
+    "core.TopologySelectorTerm": {
+        "matchLabelExpressions": "[]S:core.TopologySelectorLabelRequirement",
+    },
+    "core.VolumeMountStatus": {
+        "volumeStatus": "S:core.VolumeStatus",
+    },
+    "core.VolumeNodeAffinity": {
+        "required": "S:core.NodeSelector",
+    },
+    "core.VolumeStatus": {
+        "image": "S:core.ImageVolumeStatus",
+    },
+    "events.Event": {
+        "kind": "string", "apiVersion": "string", "metadata": "S:meta.ObjectMeta", "eventTime": "any",
+        "series": "S:events.EventSeries", "reportingController": "string", "reportingInstance": "string",
+        "action": "string", "reason": "string", "regarding": "S:core.ObjectReference",
+        "related": "S:core.ObjectReference", "note": "string", "type": "string",
+        "deprecatedSource": "S:core.EventSource", "deprecatedFirstTimestamp": "any", "deprecatedLastTimestamp": "any",
+        "deprecatedCount": "int32",
+    },
+    "events.EventSeries": {
+        "count": "int32", "lastObservedTime": "any",
+    },
+    "meta.Condition": {
+        "type": "string", "status": "string:v1.ConditionStatus", "observedGeneration": "int64",
+        "lastTransitionTime": "any", "reason": "string", "message": "string",
+    },
+    "policy.PodDisruptionBudget": {
+        "kind": "string", "apiVersion": "string", "metadata": "S:meta.ObjectMeta",
+        "spec": "S:policy.PodDisruptionBudgetSpec", "status": "S:policy.PodDisruptionBudgetStatus",
+    },
+    "policy.PodDisruptionBudgetSpec": {
+        "minAvailable": "intstr", "selector": "S:meta.LabelSelector", "maxUnavailable": "intstr",
+        "unhealthyPodEvictionPolicy": "string:v1.UnhealthyPodEvictionPolicyType",
+    },
+    "policy.PodDisruptionBudgetStatus": {
+        "observedGeneration": "int64", "disruptedPods": "map:any", "disruptionsAllowed": "int32",
+        "currentHealthy": "int32", "desiredHealthy": "int32", "expectedPods": "int32",
+        "conditions": "[]S:meta.Condition",
+    },
+    "resource.AllocatedDeviceStatus": {
+        "driver": "string", "pool": "string", "device": "string", "shareID": "string",
+        "conditions": "[]S:meta.Condition", "data": "any", "networkData": "S:resource.NetworkDeviceData",
+    },
+    "resource.AllocationResult": {
+        "devices": "S:resource.DeviceAllocationResult", "nodeSelector": "S:core.NodeSelector",
+        "allocationTimestamp": "any",
+    },
+    "resource.CELDeviceSelector": {
+        "expression": "string",
+    },
+    "resource.CapacityRequestPolicy": {
+        "default": "quantity", "validValues": "[]quantity", "validRange": "S:resource.CapacityRequestPolicyRange",
+    },
+    "resource.CapacityRequestPolicyRange": {
+        "min": "quantity", "max": "quantity", "step": "quantity",
+    },
+    "resource.CapacityRequirements": {
+        "requests": "map:quantity@map[v1.QualifiedName]resource.Quantity",
+    },
+    "resource.Counter": {
+        "value": "quantity",
+    },
+    "resource.CounterSet": {
+        "name": "string", "counters": "map:S:resource.Counter",
+    },
+    "resource.Device": {
+        "name": "string", "attributes": "map:S:resource.DeviceAttribute@map[v1.QualifiedName]v1.DeviceAttribute",
+        "capacity": "map:S:resource.DeviceCapacity@map[v1.QualifiedName]v1.DeviceCapacity",
+        "consumesCounters": "[]S:resource.DeviceCounterConsumption", "nodeName": "string",
+        "nodeSelector": "S:core.NodeSelector", "allNodes": "bool", "taints": "[]S:resource.DeviceTaint",
+        "bindsToNode": "bool", "bindingConditions": "[]string", "bindingFailureConditions": "[]string",
+        "allowMultipleAllocations": "bool",
+        "nodeAllocatableResourceMappings": "map:S:resource.NodeAllocatableResourceMapping@map[v1.ResourceName]v1.NodeAllocatableResourceMapping",  # noqa: E501
+    },
+    "resource.DeviceAllocationConfiguration": {
+        "source": "string:v1.AllocationConfigSource", "requests": "[]string",
+        "opaque": "S:resource.OpaqueDeviceConfiguration",
+    },
+    "resource.DeviceAllocationResult": {
+        "results": "[]S:resource.DeviceRequestAllocationResult",
+        "config": "[]S:resource.DeviceAllocationConfiguration",
+    },
+    "resource.DeviceAttribute": {
+        "int": "int64", "bool": "bool", "string": "string", "version": "string", "ints": "[]int64", "bools": "[]bool",
+        "strings": "[]string", "versions": "[]string",
+    },
+    "resource.DeviceCapacity": {
+        "value": "quantity", "requestPolicy": "S:resource.CapacityRequestPolicy",
+    },
+    "resource.DeviceClaim": {
+        "requests": "[]S:resource.DeviceRequest", "constraints": "[]S:resource.DeviceConstraint",
+        "config": "[]S:resource.DeviceClaimConfiguration",
+    },
+    "resource.DeviceClaimConfiguration": {
+        "requests": "[]string", "opaque": "S:resource.OpaqueDeviceConfiguration",
+    },
+    "resource.DeviceClass": {
+        "kind": "string", "apiVersion": "string", "metadata": "S:meta.ObjectMeta",
+        "spec": "S:resource.DeviceClassSpec",
+    },
+    "resource.DeviceClassConfiguration": {
+        "opaque": "S:resource.OpaqueDeviceConfiguration",
+    },
+    "resource.DeviceClassSpec": {
+        "selectors": "[]S:resource.DeviceSelector", "config": "[]S:resource.DeviceClassConfiguration",
+        "extendedResourceName": "string",
+    },
+    "resource.DeviceConstraint": {
+        "requests": "[]string", "matchAttribute": "string:v1.FullyQualifiedName",
+        "distinctAttribute": "string:v1.FullyQualifiedName",
+    },
+    "resource.DeviceCounterConsumption": {
+        "counterSet": "string", "counters": "map:S:resource.Counter",
+    },
+    "resource.DeviceRequest": {
+        "name": "string", "exactly": "S:resource.ExactDeviceRequest",
+        "firstAvailable": "[]S:resource.DeviceSubRequest",
+    },
+    "resource.DeviceRequestAllocationResult": {
+        "request": "string", "driver": "string", "pool": "string", "device": "string", "adminAccess": "bool",
+        "tolerations": "[]S:resource.DeviceToleration", "bindingConditions": "[]string",
+        "bindingFailureConditions": "[]string", "shareID": "string:types.UID",
+        "consumedCapacity": "map:quantity@map[v1.QualifiedName]resource.Quantity",
+    },
+    "resource.DeviceSelector": {
+        "cel": "S:resource.CELDeviceSelector",
+    },
+    "resource.DeviceSubRequest": {
+        "name": "string", "deviceClassName": "string", "selectors": "[]S:resource.DeviceSelector",
+        "allocationMode": "string:v1.DeviceAllocationMode", "count": "int64",
+        "tolerations": "[]S:resource.DeviceToleration", "capacity": "S:resource.CapacityRequirements",
+    },
+    "resource.DeviceTaint": {
+        "key": "string", "value": "string", "effect": "string:v1.DeviceTaintEffect", "timeAdded": "any",
+    },
+    "resource.DeviceToleration": {
+        "key": "string", "operator": "string:v1.DeviceTolerationOperator", "value": "string",
+        "effect": "string:v1.DeviceTaintEffect", "tolerationSeconds": "int64",
+    },
+    "resource.ExactDeviceRequest": {
+        "deviceClassName": "string", "selectors": "[]S:resource.DeviceSelector",
+        "allocationMode": "string:v1.DeviceAllocationMode", "count": "int64", "adminAccess": "bool",
+        "tolerations": "[]S:resource.DeviceToleration", "capacity": "S:resource.CapacityRequirements",
+    },
+    "resource.NetworkDeviceData": {
+        "interfaceName": "string", "ips": "[]string", "hardwareAddress": "string",
+    },
+    "resource.NodeAllocatableResourceMapping": {
+        "capacityKey": "string:v1.QualifiedName", "allocationMultiplier": "quantity",
+    },
+    "resource.OpaqueDeviceConfiguration": {
+        "driver": "string", "parameters": "any",
+    },
+    "resource.ResourceClaim": {
+        "kind": "string", "apiVersion": "string", "metadata": "S:meta.ObjectMeta",
+        "spec": "S:resource.ResourceClaimSpec", "status": "S:resource.ResourceClaimStatus",
+    },
+    "resource.ResourceClaimConsumerReference": {
+        "apiGroup": "string", "resource": "string", "name": "string", "uid": "string:types.UID",
+    },
+    "resource.ResourceClaimSpec": {
+        "devices": "S:resource.DeviceClaim",
+    },
+    "resource.ResourceClaimStatus": {
+        "allocation": "S:resource.AllocationResult", "reservedFor": "[]S:resource.ResourceClaimConsumerReference",
+        "devices": "[]S:resource.AllocatedDeviceStatus",
+    },
+    "resource.ResourceClaimTemplate": {
+        "kind": "string", "apiVersion": "string", "metadata": "S:meta.ObjectMeta",
+        "spec": "S:resource.ResourceClaimTemplateSpec",
+    },
+    "resource.ResourceClaimTemplateSpec": {
+        "metadata": "S:meta.ObjectMeta", "spec": "S:resource.ResourceClaimSpec",
+    },
+    "resource.ResourcePool": {
+        "name": "string", "generation": "int64", "resourceSliceCount": "int64",
+    },
+    "resource.ResourceSlice": {
+        "kind": "string", "apiVersion": "string", "metadata": "S:meta.ObjectMeta",
+        "spec": "S:resource.ResourceSliceSpec",
+    },
+    "resource.ResourceSliceSpec": {
+        "driver": "string", "pool": "S:resource.ResourcePool", "nodeName": "string",
+        "nodeSelector": "S:core.NodeSelector", "allNodes": "bool", "devices": "[]S:resource.Device",
+        "perDeviceNodeSelection": "bool", "sharedCounters": "[]S:resource.CounterSet",
+    },
+    "scheduling.PriorityClass": {
+        "kind": "string", "apiVersion": "string", "metadata": "S:meta.ObjectMeta", "value": "int32",
+        "globalDefault": "bool", "description": "string", "preemptionPolicy": "string:v1.PreemptionPolicy",
+    },
+    "storage.CSIDriver": {
+        "kind": "string", "apiVersion": "string", "metadata": "S:meta.ObjectMeta", "spec": "S:storage.CSIDriverSpec",
+    },
+    "storage.CSIDriverSpec": {
+        "attachRequired": "bool", "podInfoOnMount": "bool", "volumeLifecycleModes": "[]string:v1.VolumeLifecycleMode",
+        "storageCapacity": "bool", "fsGroupPolicy": "string:v1.FSGroupPolicy",
+        "tokenRequests": "[]S:storage.TokenRequest", "requiresRepublish": "bool", "seLinuxMount": "bool",
+        "nodeAllocatableUpdatePeriodSeconds": "int64", "serviceAccountTokenInSecrets": "bool",
+        "preventPodSchedulingIfMissing": "bool",
+    },
+    "storage.CSINode": {
+        "kind": "string", "apiVersion": "string", "metadata": "S:meta.ObjectMeta", "spec": "S:storage.CSINodeSpec",
+    },
+    "storage.CSINodeDriver": {
+        "name": "string", "nodeID": "string", "topologyKeys": "[]string",
+        "allocatable": "S:storage.VolumeNodeResources",
+    },
+    "storage.CSINodeSpec": {
+        "drivers": "[]S:storage.CSINodeDriver",
+    },
+    "storage.CSIStorageCapacity": {
+        "kind": "string", "apiVersion": "string", "metadata": "S:meta.ObjectMeta",
+        "nodeTopology": "S:meta.LabelSelector", "storageClassName": "string", "capacity": "quantity",
+        "maximumVolumeSize": "quantity",
+    },
+    "storage.StorageClass": {
+        "kind": "string", "apiVersion": "string", "metadata": "S:meta.ObjectMeta", "provisioner": "string",
+        "parameters": "map:string", "reclaimPolicy": "string:v1.PersistentVolumeReclaimPolicy",
+        "mountOptions": "[]string", "allowVolumeExpansion": "bool",
+        "volumeBindingMode": "string:v1.VolumeBindingMode", "allowedTopologies": "[]S:core.TopologySelectorTerm",
+    },
+    "storage.TokenRequest": {
+        "audience": "string", "expirationSeconds": "int64",
+    },
+    "storage.VolumeNodeResources": {
+        "count": "int32",
+    },
+}

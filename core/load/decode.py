@@ -13,11 +13,13 @@ value, so null is never a decoding error.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any, TypedDict
+
+import msgspec
 
 from kschedx.core.api.field_errors import json_kind
 from kschedx.core.api.quantity import QuantityError, parse_quantity
-from kschedx.core.load.apischema import STRUCTS
+from kschedx.core.load.apischema import STORED_EXTRA, STRUCTS
 
 _QUANTITY_REGEX_MSG = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
 
@@ -55,7 +57,7 @@ def _go_type(t: str) -> str:
     return {"quantity": "resource.Quantity", "intstr": "intstr.IntOrString"}.get(t, t)
 
 
-def _display(path: Path) -> str:
+def display_path(path: Path) -> str:
     out = ""
     for k in path:
         out += f"[{k}]" if isinstance(k, int) else (f".{k}" if out else str(k))
@@ -70,9 +72,9 @@ def decode_check(obj: dict[str, Any]) -> None:
     if top is None:
         return
     unknown: list[Path] = []
-    _check_struct(obj, top, (), (), unknown)
+    _check_struct(obj, top, (), (), unknown, STRUCTS)
     if unknown:
-        fields = ", ".join(f'unknown field "{_display(u)}"' for u in unknown)
+        fields = ", ".join(f'unknown field "{display_path(u)}"' for u in unknown)
         raise DecodeError(f"strict decoding error: {fields}", unknown[0])
 
 
@@ -84,38 +86,40 @@ def _fail(v: Any, struct: str, names: tuple[str, ...], t: str, path: Path, value
     )
 
 
-def _check_struct(v: dict[Any, Any], st: str, names: tuple[str, ...], path: Path, unknown: list[Path]) -> None:
-    fields = STRUCTS[st]
+def _check_struct(v: dict[Any, Any], st: str, names: tuple[str, ...], path: Path, unknown: list[Path],
+                  structs: dict[str, dict[str, str]]) -> None:
+    fields = structs[st]
     for key, child in v.items():
         t = fields.get(key) if isinstance(key, str) else None
         if t is None:
             unknown.append((*path, str(key)))
             continue
         if child is not None:
-            _check(child, t, st, (*names, key), (*path, key), unknown)
+            _check(child, t, st, (*names, key), (*path, key), unknown, structs)
 
 
-def _check(v: Any, t: str, owner: str, names: tuple[str, ...], path: Path, unknown: list[Path]) -> None:
+def _check(v: Any, t: str, owner: str, names: tuple[str, ...], path: Path, unknown: list[Path],
+           structs: dict[str, dict[str, str]]) -> None:
     """``v`` (not None) against type ``t`` of field ``names`` of struct ``owner``."""
     if t == "any":
         return
     if t.startswith("S:"):
         if not isinstance(v, dict):
             _fail(v, owner, names, t, path)
-        _check_struct(v, t[2:], names, path, unknown)
+        _check_struct(v, t[2:], names, path, unknown, structs)
     elif t.startswith("[]"):
         if not isinstance(v, list):
             _fail(v, owner, names, t, path)
         for i, item in enumerate(v):
             if item is not None:
-                _check(item, t[2:], owner, names, (*path, i), unknown)
+                _check(item, t[2:], owner, names, (*path, i), unknown, structs)
     elif t.startswith("map:"):
         if not isinstance(v, dict):
             _fail(v, owner, names, t, path)
         inner = t[4:].partition("@")[0]
         for k, item in v.items():
             if item is not None:
-                _check(item, inner, owner, names, (*path, str(k)), unknown)
+                _check(item, inner, owner, names, (*path, str(k)), unknown, structs)
     else:
         _scalar(v, t, owner, names, path)
 
@@ -149,3 +153,136 @@ def _scalar(v: Any, t: str, owner: str, names: tuple[str, ...], path: Path) -> N
     elif base == "intstr":
         if isinstance(v, bool) or not isinstance(v, (str, int)):
             raise DecodeError(f"json: cannot unmarshal {json_kind(v)} into Go value of type int32", path)
+
+
+# ------------------------------------------------------------------ stored objects
+
+# The API type of each kind a cluster source holds, by its apiVersion and kind: the objects
+# the scheduler's informers decode. Other versions (DRA's v1beta1/v1beta2, converted on
+# load) and other kinds are taken as they are.
+STORED_KINDS: dict[tuple[str, str], str] = {
+    **{("v1", k): f"core.{k}" for k in (
+        "Node", "Pod", "Namespace", "PersistentVolume", "PersistentVolumeClaim", "Service", "ReplicationController",
+        "Event", "PodTemplate")},
+    **{("storage.k8s.io/v1", k): f"storage.{k}" for k in ("StorageClass", "CSINode", "CSIDriver", "CSIStorageCapacity")},
+    **{("apps/v1", k): f"apps.{k}" for k in ("ReplicaSet", "StatefulSet", "Deployment", "DaemonSet", "ControllerRevision")},
+    **{("batch/v1", k): f"batch.{k}" for k in ("Job", "CronJob")},
+    ("policy/v1", "PodDisruptionBudget"): "policy.PodDisruptionBudget",
+    ("scheduling.k8s.io/v1", "PriorityClass"): "scheduling.PriorityClass",
+    **{("resource.k8s.io/v1", k): f"resource.{k}" for k in (
+        "ResourceSlice", "ResourceClaim", "ResourceClaimTemplate", "DeviceClass")},
+    ("events.k8s.io/v1", "Event"): "events.Event",
+}
+
+# An object without apiVersion (a hand-written dump) is read as its kind's usual version.
+_USUAL_VERSION: dict[str, str] = {}
+for _version, _kind in STORED_KINDS:
+    _USUAL_VERSION.setdefault(_kind, _version)
+
+
+def _stored_top(api_version: Any, kind: Any) -> str | None:
+    if not isinstance(kind, str):
+        return None
+    if api_version is None or api_version == "":
+        api_version = _USUAL_VERSION.get(kind)
+    return STORED_KINDS.get((api_version, kind)) if isinstance(api_version, str) else None
+
+
+# The v1.35 tables with what v1.36 adds (tools/gen_apischema.py).
+STORED_STRUCTS: dict[str, dict[str, str]] = {
+    name: {**STRUCTS.get(name, {}), **STORED_EXTRA.get(name, {})} for name in {*STRUCTS, *STORED_EXTRA}
+}
+
+
+def stored_error(obj: dict[str, Any]) -> DecodeError | None:
+    """The first value of ``obj`` (an object as a cluster source stores it) that the API
+    server's decoding into its type would refuse, or None. Fields the type doesn't have
+    are dropped by that decoding, not refused (strict decoding is for requests)."""
+    top = _stored_top(obj.get("apiVersion"), obj.get("kind"))
+    if top is None:
+        return None
+    try:
+        _check_struct(obj, top, (), (), [], STORED_STRUCTS)
+    except DecodeError as e:
+        return e
+    return None
+
+
+# The same tables as msgspec types, so that a stored object is type-checked while it is
+# decoded, in C: a TypedDict per API struct (decoded into a plain dict with the fields the
+# type has; the others are dropped as the API server's decoding drops them). Only on a
+# mismatch does stored_error above walk the object, for the field path and Go's words.
+_I32 = Annotated[int, msgspec.Meta(ge=-(2**31), le=2**31 - 1)]
+_I64 = Annotated[int, msgspec.Meta(ge=-(2**63), le=2**63 - 1)]
+# Text that cannot be a quantity fails here; what the pattern lets through is parsed where
+# it is read (a bad one is then an error naming the object).
+_QUANTITY_TEXT = Annotated[str, msgspec.Meta(pattern=r"^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$")]
+_SCALARS: dict[str, Any] = {
+    "string": str, "bool": bool, "int32": _I32, "int64": _I64, "float64": float,
+    "quantity": _QUANTITY_TEXT | int | float, "intstr": str | int,
+}
+_typed: dict[str, Any] = {}
+
+
+def _typed_value(t: str, nullable: bool = True) -> Any:
+    """The msgspec type of a value of type ``t``. A field may be null (the zero value);
+    a null item of a list or map fails here, for zero_filled below to make it Go's zero."""
+    if t == "any":
+        return Any
+    if t.startswith("S:"):
+        out = _typed_struct(t[2:])
+    elif t.startswith("[]"):
+        out = list[_typed_value(t[2:], False)]  # type: ignore[misc]
+    elif t.startswith("map:"):
+        out = dict[str, _typed_value(t[4:].partition("@")[0], False)]  # type: ignore[misc]
+    else:
+        out = _SCALARS[t.split(":", 1)[0]]
+    return out | None if nullable else out
+
+
+def _typed_struct(name: str) -> Any:
+    if name not in _typed:
+        fields = {key: _typed_value(t) for key, t in STORED_STRUCTS[name].items()}
+        _typed[name] = TypedDict(name.replace(".", "_"), fields, total=False)  # type: ignore[operator]
+    return _typed[name]
+
+
+def stored_type(api_version: Any, kind: Any) -> Any:
+    """The msgspec type of a stored object of this apiVersion and kind, None when it is
+    not one the tables know (taken as it is)."""
+    top = _stored_top(api_version, kind)
+    return _typed_struct(top) if top is not None else None
+
+
+# What a JSON null decodes to inside a list or a map: the item type's zero value (a null
+# field keeps its zero value too, which the readers take None for).
+_ZERO: dict[str, Any] = {"string": "", "bool": False, "int32": 0, "int64": 0, "float64": 0.0, "quantity": "0",
+                         "intstr": 0}
+
+
+def zero_filled(obj: dict[str, Any]) -> dict[str, Any]:
+    """``obj`` with each null item of a list or map replaced by the zero value Go's decoding
+    gives it (``taints: [null]`` is one empty Taint); a copy when anything is replaced."""
+    top = _stored_top(obj.get("apiVersion"), obj.get("kind"))
+    out: dict[str, Any] = _filled(obj, "S:" + top) if top is not None else obj
+    return out
+
+
+def _zero(t: str) -> Any:
+    if t.startswith("S:"):
+        return {}
+    if t.startswith(("[]", "map:")) or t == "any":
+        return None
+    return _ZERO[t.split(":", 1)[0]]
+
+
+def _filled(v: Any, t: str) -> Any:
+    if t.startswith("S:") and isinstance(v, dict):
+        fields = STORED_STRUCTS[t[2:]]
+        return {k: _filled(x, fields[k]) if k in fields and x is not None else x for k, x in v.items()}
+    if t.startswith("[]") and isinstance(v, list):
+        return [_zero(t[2:]) if x is None else _filled(x, t[2:]) for x in v]
+    if t.startswith("map:") and isinstance(v, dict):
+        inner = t[4:].partition("@")[0]
+        return {k: _zero(inner) if x is None else _filled(x, inner) for k, x in v.items()}
+    return v

@@ -10,9 +10,10 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import re
 import sys
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -31,7 +32,17 @@ from kschedx.core.load.clusterinfo import (
 )
 from kschedx.core.load.dra_versions import OLD_VERSIONS as OLD_DRA_VERSIONS
 from kschedx.core.load.dra_versions import to_v1 as dra_to_v1
-from kschedx.core.load.jsonmap import decode_list_file
+from kschedx.core.load.jsonmap import (
+    HEAD,
+    MAX_INPUT,
+    TOO_DEEP,
+    TOO_LARGE,
+    check_unchanged,
+    decode_list_file,
+    refuse_deep_head,
+)
+from kschedx.core.load.locate import locate_line
+from kschedx.core.load.stored import Sources, StoredDecodeError, decode_stored, decode_stored_raw, merge_duplicates
 from kschedx.core.load.yamlload import load_all as load_yaml_documents
 from kschedx.core.progress import listening_now, report
 
@@ -55,22 +66,41 @@ LOG_MARK = START.encode()
 
 _CHUNK = 16 << 20  # read large files in pieces so that progress can be shown
 
+_TOO_LARGE = TOO_LARGE
+_HEAD = 4096
+
+
+def sniff(head: bytes, path: str) -> None:
+    """Refuse from its first bytes an input that is neither YAML nor JSON: text holds no NUL
+    byte (UTF-16 and UTF-32, which do, start with a byte order mark: YAML requires it); or
+    JSON nested too deeply."""
+    if b"\x00" in head[:_HEAD] and not head.startswith((b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")):
+        raise InputError("neither YAML nor JSON: binary data (a NUL byte in its first bytes)", path=path)
+    refuse_deep_head(head, path)
+
 
 def read_bytes(path: str) -> bytes:
     """The bytes of a file, '-' for stdin; .gz files are decompressed."""
     try:
         if path == "-":
-            return sys.stdin.read().encode("utf-8")
+            return _read_stdin()
         with open(path, "rb") as f:
-            size = os.fstat(f.fileno()).st_size
-            head = f.read(2)
+            before = os.fstat(f.fileno())
+            size = before.st_size
+            if size > MAX_INPUT:
+                raise InputError(_TOO_LARGE, path=path)
+            head = f.read(HEAD)
             f.seek(0)
-            gzipped = path.endswith(".gz") or head == b"\x1f\x8b"
+            gzipped = path.endswith(".gz") or head[:2] == b"\x1f\x8b"
             if gzipped:
                 return _read_gzip(f, size, path)
+            sniff(head, path)
             if size <= _CHUNK or not listening_now():
-                return f.read()
-            return _read_pieces(f, f, size, f"reading {Path(path).name} ({size >> 20} MB)")
+                data = f.read(MAX_INPUT + 1)
+            else:
+                data = _read_pieces(f, f, size, f"reading {Path(path).name} ({size >> 20} MB)")
+            check_unchanged(f, before, len(data), path)
+            return data
     except FileNotFoundError:
         raise InputError("no such file", path=path) from None
     except IsADirectoryError:
@@ -79,21 +109,47 @@ def read_bytes(path: str) -> bytes:
         raise InputError(e.strerror or str(e), path=path) from None
 
 
+def _read_stdin() -> bytes:
+    """Standard input's bytes (their encoding is the input's, not the terminal's)."""
+    stream = sys.stdin.buffer if sys.stdin is not None else None
+    if stream is None:
+        raise InputError("standard input is closed (nothing to read)", path="-")
+    parts: list[bytes] = []
+    total = 0
+    try:
+        while part := stream.read(_CHUNK):
+            if not parts:
+                sniff(part[:HEAD], "-")
+            parts.append(part)
+            total += len(part)
+            if total > MAX_INPUT:
+                raise InputError(_TOO_LARGE, path="-")
+    except (OSError, ValueError) as e:  # a closed descriptor
+        raise InputError(f"standard input cannot be read ({getattr(e, 'strerror', None) or e})", path="-") from None
+    return b"".join(parts)
+
+
 def _read_gzip(f: BinaryIO, size: int, path: str) -> bytes:
     """Decompress while reading; progress is the share of the compressed file consumed."""
     try:
         with gzip.GzipFile(fileobj=f, mode="rb") as z:
-            return _read_pieces(z, f, size, f"decompressing {Path(path).name} ({size >> 20} MB)")
+            return _read_pieces(z, f, size, f"decompressing {Path(path).name} ({size >> 20} MB)", path)
     except (gzip.BadGzipFile, EOFError, zlib.error) as e:
         raise InputError(f"not a valid gzip file: {e}", path=path) from None
 
 
-def _read_pieces(source: BinaryIO | gzip.GzipFile, f: BinaryIO, size: int, phase: str) -> bytes:
+def _read_pieces(source: BinaryIO | gzip.GzipFile, f: BinaryIO, size: int, phase: str, path: str = "") -> bytes:
     """All of ``source`` in 16 MB pieces, reporting how far into the file ``f`` (of
-    ``size`` bytes) that is."""
+    ``size`` bytes) that is; at most MAX_INPUT bytes."""
     parts: list[bytes] = []
+    total = 0
     while part := source.read(_CHUNK):
+        if not parts and path:
+            sniff(part[:HEAD], path)
         parts.append(part)
+        total += len(part)
+        if total > MAX_INPUT:
+            raise InputError(_TOO_LARGE, path=path or None)
         report(phase, min(f.tell(), size), size)
     return b"".join(parts)
 
@@ -110,7 +166,17 @@ def read_text(path: str) -> str:
     return _decode(read_bytes(path), path)
 
 
+
+
 def parse_bytes(data: bytes, path: str) -> list[tuple[Dict, int | None]]:
+    """Every non-empty document of a file's bytes; see ``_parse_bytes``."""
+    try:
+        return _parse_bytes(data, path)
+    except RecursionError:
+        raise InputError(TOO_DEEP, path=path) from None
+
+
+def _parse_bytes(data: bytes, path: str) -> list[tuple[Dict, int | None]]:
     """Every non-empty document of a file's bytes, with its starting line when known.
 
     JSON (what ``kubectl get -o json`` and ``kschedx snapshot`` write for large clusters)
@@ -126,10 +192,27 @@ def parse_bytes(data: bytes, path: str) -> list[tuple[Dict, int | None]]:
     report(f"decoding {Path(path).name} ({len(data) >> 20} MB)")
     try:
         doc = msgspec.json.decode(data)
-    except (msgspec.DecodeError, UnicodeDecodeError):
+    except (msgspec.DecodeError, UnicodeDecodeError) as e:
+        if len(data) > _TEXT_FALLBACK_LIMIT and "trailing characters" not in str(e):
+            # The text parsers below would only say the same, at many times the memory.
+            raise InputError(f"invalid JSON: {_json_error(e)}", path=path, line=_json_error_line(e, data)) from None
         return parse_documents(_decode(data, path), path)
     docs = doc if isinstance(doc, list) else [doc]
     return [(d, None) for d in docs if d is not None]
+
+
+# Above this size invalid JSON is reported as msgspec finds it, not parsed again as text.
+_TEXT_FALLBACK_LIMIT = 64 << 20
+
+
+def _json_error(e: Exception) -> str:
+    """msgspec's message without its byte position (the line is given instead)."""
+    return re.sub(r"^JSON is malformed: | \(byte \d+\)$", "", str(e)) or "malformed"
+
+
+def _json_error_line(e: Exception, data: bytes) -> int | None:
+    m = re.search(r"\(byte (\d+)\)", str(e))
+    return data.count(b"\n", 0, int(m.group(1))) + 1 if m else None
 
 
 def parse_documents(text: str, path: str) -> list[tuple[Dict, int | None]]:
@@ -219,44 +302,111 @@ def parse_file(path: str) -> list[tuple[Dict, int | None]]:
     """Every non-empty document of a file, as ``parse_bytes`` of its bytes; a JSON List
     file is decoded from a mapping of it, item by item (core/load/jsonmap.py), with the
     strings that repeat from pod to pod shared."""
+    return _parse_cluster_file(path, None)[0]
+
+
+def _parse_cluster_file(path: str, decode_item: Callable[[msgspec.Raw], Any] | None) \
+        -> tuple[list[tuple[Dict, int | None]], bool]:
+    """``parse_file``, each item of a mapped List decoded by ``decode_item`` when given;
+    the second value says whether the items were."""
     if path != "-":
-        doc = decode_list_file(path, share_strings)
+        try:
+            doc = decode_list_file(path, share_strings, decode_item)
+        except RecursionError:
+            raise InputError(TOO_DEEP, path=path) from None
         if doc is not None:
-            return [(doc, None)]
-    return parse_bytes(read_bytes(path), path)
+            return [(doc, None)], decode_item is not None
+    return parse_bytes(read_bytes(path), path), False
 
 
 def load_objects(path: str) -> list[tuple[Dict, int | None]]:
     return list(iter_objects(parse_bytes(read_bytes(path), path), path))
 
 
+def _stored_error(e: StoredDecodeError, path: str, line: int | None) -> InputError:
+    """The decoding error of a stored object, at its field's line when the file is small
+    enough to read again (a dump of many MB is not composed a second time for a line)."""
+    if line is None or e.keys:
+        try:
+            small = path != "-" and os.path.getsize(path) <= LOCATE_LIMIT and not path.endswith(".gz")
+        except OSError:
+            small = False
+        if small:
+            line = locate_line(path, e.obj, e.keys) or line
+    return InputError(str(e), path=path, line=line)
+
+
+# The largest dump whose lines are looked up again for a decoding error.
+LOCATE_LIMIT = 16 << 20
+
+
 def load_cluster(paths: list[str]) -> ClusterObjects:
-    """All the objects of the cluster dumps; kinds the pipeline doesn't read are counted."""
+    """All the objects of the cluster dumps, each decoded into its API type and one per
+    identity (core/load/stored.py); kinds the pipeline doesn't read are counted."""
     objects = ClusterObjects()
+    sources = Sources(objects)
     files: list[str] = []
     for path in paths:
         # A `kubectl cluster-info dump --output-directory` tree: its object files.
         files.extend(dump_directory_files(path) if path != "-" and os.path.isdir(path) else [path])
     for path in files:
         report(f"reading {path}")
+        sources.begin(path)
         with gc_paused():
-            docs = parse_file(path)
+            try:
+                docs, decoded = _parse_cluster_file(path, _decode_item)
+            except StoredDecodeError as e:
+                raise _stored_error(e, path, None) from None
             objects.server_version = objects.server_version or recorded_server_version(docs)
             loaded = list(iter_objects(docs, path))
+            # The items decoded as their type; one without a kind of its own (the item of a
+            # NodeList, say) is given its List's and checked below.
+            typed = {id(item) for item in docs[0][0].get("items") or [] if "kind" in item} if decoded else set()
         for number, (obj, line) in enumerate(loaded, start=1):
+            if obj is _BROKEN_EVENT:
+                objects.skipped_events += 1
+                continue
             kind = obj.get("kind")
             if not isinstance(kind, str) or not kind:
                 name = (obj.get("metadata") or {}).get("name") if isinstance(obj.get("metadata"), dict) else None
                 raise InputError(f"object {number}{f' ({name})' if name else ''} has no kind", path=path, line=line)
             if kind in CLUSTER_KINDS:
                 if not isinstance(obj.get("metadata"), dict):
+                    if kind == "Event":
+                        objects.skipped_events += 1
+                        continue
                     raise InputError(f"{kind} without metadata", path=path, line=line)
+                checked = id(obj) in typed
+                if obj.get("apiVersion") in OLD_DRA_VERSIONS:
+                    obj = dra_to_v1(obj)  # a v1.33 cluster's resource.k8s.io/v1beta1 or v1beta2
+                    checked = False
+                if not checked:
+                    try:
+                        obj = decode_stored(obj)
+                    except StoredDecodeError as e:
+                        if kind == "Event":
+                            objects.skipped_events += 1
+                            continue
+                        raise _stored_error(e, path, line) from None
                 if kind == "Node" and not (isinstance(obj["metadata"].get("name"), str) and obj["metadata"]["name"]):
                     # The scheduler keys everything by node name; a stored Node always has one.
                     raise InputError("Node without metadata.name", path=path, line=line)
-                if obj.get("apiVersion") in OLD_DRA_VERSIONS:
-                    obj = dra_to_v1(obj)  # a v1.33 cluster's resource.k8s.io/v1beta1 or v1beta2
                 objects.add(obj)
             else:
                 objects.skipped_kinds[kind] = objects.skipped_kinds.get(kind, 0) + 1
+    objects.load_warnings.extend(merge_duplicates(sources))
     return objects
+
+
+# Stands for an Event that does not decode: only `pending` reads Events, and an Event
+# anyone allowed to create Events wrote badly is left out (counted), not an error.
+_BROKEN_EVENT: Dict = {"kind": "Event"}
+
+
+def _decode_item(raw: msgspec.Raw) -> Any:
+    try:
+        return decode_stored_raw(raw)
+    except StoredDecodeError as e:
+        if e.obj.get("kind") == "Event":
+            return _BROKEN_EVENT
+        raise

@@ -40,6 +40,7 @@ from kschedx.core.load.live_http import (
     quiet_client,
     unreachable,
 )
+from kschedx.core.load.stored import PageError, Sources, StoredDecodeError, decode_page, decode_stored, merge_duplicates
 from kschedx.core.progress import report
 
 Dict = dict[str, Any]
@@ -209,6 +210,8 @@ def load_live(kubeconfig: str | None = None, context: str | None = None, page_si
     conn = connection or connect(kubeconfig, context, request_timeout)
     host = conn.server
     out = LiveCluster(ClusterObjects(), context=context, server=host)
+    sources = Sources(out.objects)
+    sources.begin(host or "the cluster")
     out.objects.server_version = _server_version(conn)
     resources = _resources_for(out.objects.server_version) + ((FAILED_SCHEDULING,) if events else ())
     # Per kind: items listed so far, and the kind's size once known (the server's
@@ -235,12 +238,16 @@ def load_live(kubeconfig: str | None = None, context: str | None = None, page_si
             if status >= 400:
                 progress(kind, len(items), None, True)
                 return kind, items, f"{status}:{_status_message(data)}"
-            page = _json_object(data, host, path)
-            for item in page.get("items") or []:
-                item.setdefault("kind", kind)
-                item.setdefault("apiVersion", api_version)
-                items.append(item)
-            meta = page.get("metadata") or {}
+            try:
+                page, meta, skipped = decode_page(data, kind, api_version)
+                out.objects.skipped_events += skipped
+            except PageError:
+                _json_object(data, host, path)  # not JSON: the server and path, in Go's decoder words
+                raise ClusterAccessError(f"{host}{path}: the answer is no list of {kind} objects") from None
+            except StoredDecodeError as e:
+                url = f"{host}{path}?{'&'.join(f'{k}={v}' for k, v in query)}"
+                raise ClusterAccessError(f"{url}: {e}") from None
+            items.extend(page)
             token = meta.get("continue") or ""
             remaining = meta.get("remainingItemCount")
             progress(kind, len(items), remaining if isinstance(remaining, int) else None, not token)
@@ -276,7 +283,14 @@ def load_live(kubeconfig: str | None = None, context: str | None = None, page_si
                 out.warnings.append(f"listing {plural} failed ({message or 'HTTP ' + code}); explained without them")
             continue
         for item in items:
-            out.objects.add(dra_to_v1(item) if item.get("apiVersion") in OLD_DRA_VERSIONS else item)
+            if item.get("apiVersion") in OLD_DRA_VERSIONS:
+                item = dra_to_v1(item)
+                try:
+                    item = decode_stored(item)
+                except StoredDecodeError as e:
+                    raise ClusterAccessError(f"{host}{next(p for k, _v, p in resources if k == kind)}: {e}") from None
+            out.objects.add(item)
+    out.objects.load_warnings.extend(merge_duplicates(sources))
     return out
 
 

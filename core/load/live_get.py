@@ -13,6 +13,7 @@ from kschedx.core.errors import ClusterAccessError, InputError
 from kschedx.core.load.live import _json_object, _status_message
 from kschedx.core.load.live_http import Connection, get
 from kschedx.core.load.references import Reference
+from kschedx.core.load.stored import StoredDecodeError, decode_stored
 
 Dict = dict[str, Any]
 
@@ -57,4 +58,7 @@ class LiveReader:
                                      f"{obj.get('message') or 'HTTP ' + str(status)}")
         obj.setdefault("kind", ref.kind.kind)
         obj.setdefault("apiVersion", ref.kind.group_version)
-        return obj
+        try:
+            return decode_stored(obj)
+        except StoredDecodeError as e:
+            raise ClusterAccessError(f"{self.host}{path}: {e}") from None

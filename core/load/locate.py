@@ -7,6 +7,8 @@ line of the offending field.
 
 from __future__ import annotations
 
+import gzip
+from pathlib import Path
 from typing import Any
 
 import yaml
@@ -48,11 +50,11 @@ def locate_line(path: str, obj: dict[str, Any], keys: tuple[str | int, ...]) -> 
     object of file ``path`` that has ``obj``'s kind, name and namespace; None when unknown."""
     if path == "-":
         return None
-    from kschedx.core.load.files import read_text
-
     try:
-        text = read_text(path)
-        docs = list(yaml.compose_all(text, Loader=_Loader))
+        data = Path(path).read_bytes()
+        if data[:2] == b"\x1f\x8b":
+            data = gzip.decompress(data)
+        docs = list(yaml.compose_all(data.decode("utf-8"), Loader=_Loader))
     except Exception:  # noqa: BLE001 - a line number is a nicety; the error is reported anyway
         return None
     raw_meta = obj.get("metadata")

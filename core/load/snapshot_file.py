@@ -8,8 +8,11 @@ reads is kept, so a snapshot explains exactly like the cluster it came from.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import gzip
+import os
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -76,8 +79,37 @@ def write_snapshot(objects: ClusterObjects, path: str) -> int:
         data = msgspec.json.format(msgspec.json.encode(doc), indent=1)
     if path.endswith(".gz"):
         data = gzip.compress(data)
+    write_atomically(path, data)
+    return len(items)
+
+
+def write_atomically(path: str, data: bytes) -> None:
+    """Write ``data`` to ``path`` so that a reader sees the old file or the new one, never
+    a part: a temporary file beside it, renamed over it once complete (a ``check`` reading
+    the snapshot while it is refreshed keeps its own copy)."""
+    target = Path(path)
+    tmp: str | None = None
     try:
-        Path(path).write_bytes(data)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        if target.exists():
+            os.chmod(tmp, target.stat().st_mode & 0o7777)
+        else:
+            os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, target)
+        tmp = None
     except OSError as e:
         raise InputError(e.strerror or str(e), path=path) from None
-    return len(items)
+    finally:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

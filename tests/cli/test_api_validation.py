@@ -8,6 +8,7 @@ field errors; the decoding errors are encoding/json's as kube-apiserver returns 
 from __future__ import annotations
 
 import copy
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -456,3 +457,76 @@ def test_quantity_string_is_the_canonical_form() -> None:
     assert quantity_string("-100m") == "-100m"
     assert quantity_string("1e3") == "1e3"
     assert quantity_string(-2) == "-2"
+
+
+# --- every field of the cluster source's objects, malformed: an answer, or one line naming
+# --- the cluster file (never the manifest, never Python's words) ----------------------------
+
+_STORED_NODE: dict[str, Any] = {
+    "apiVersion": "v1", "kind": "Node",
+    "metadata": {"name": "n3", "labels": {"kubernetes.io/hostname": "n3"}},
+    "spec": {"unschedulable": False, "taints": [{"key": "k", "value": "v", "effect": "PreferNoSchedule"}]},
+    "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "110"},
+               "conditions": [{"type": "Ready", "status": "True"}]},
+}
+_STORED_POD: dict[str, Any] = {
+    "apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "default", "labels": {"app": "x"}},
+    "spec": {"nodeName": "n3", "priority": 5, "containers": [{"name": "c", "image": "i", "resources": {
+        "requests": {"cpu": "1"}}, "ports": [{"containerPort": 80, "hostPort": 8080}]}],
+        "tolerations": [{"key": "k", "operator": "Exists"}]},
+    "status": {"phase": "Running"},
+}
+_STORED_PVC: dict[str, Any] = {
+    "apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": "data", "namespace": "default"},
+    "spec": {"accessModes": ["ReadWriteOnce"], "storageClassName": "fast", "volumeName": "pv-1",
+             "resources": {"requests": {"storage": "1Gi"}}},
+    "status": {"phase": "Bound"},
+}
+_STORED_SLICE: dict[str, Any] = {
+    "apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": "n3-gpu"},
+    "spec": {"driver": "gpu.example.com", "nodeName": "n3", "pool": {"name": "n3", "generation": 1,
+                                                                    "resourceSliceCount": 1},
+             "devices": [{"name": "g0", "attributes": {"model": {"string": "a100"}},
+                          "capacity": {"memory": {"value": "40Gi"}}}]},
+}
+_STORED_EVENT: dict[str, Any] = {
+    "apiVersion": "v1", "kind": "Event", "metadata": {"name": "w.1", "namespace": "default"},
+    "involvedObject": {"kind": "Pod", "name": "waiting", "namespace": "default"}, "reason": "FailedScheduling",
+    "message": "0/3 nodes are available", "count": 2, "type": "Warning",
+}
+_WAITING: dict[str, Any] = {
+    "apiVersion": "v1", "kind": "Pod", "metadata": {"name": "waiting", "namespace": "default"},
+    "spec": {"containers": [{"name": "c", "image": "i"}]}, "status": {"phase": "Pending"},
+}
+_STORED_BAD: list[Any] = [None, "x", 7, True, [None], {"k": None}]
+
+
+@pytest.mark.parametrize("base", [_STORED_NODE, _STORED_POD, _STORED_PVC, _STORED_SLICE, _STORED_EVENT],
+                         ids=["node", "pod", "pvc", "resourceslice", "event"])
+def test_malformed_cluster_objects_never_surface_python_errors(tmp_path: Path, base: dict[str, Any]) -> None:
+    manifest = tmp_path / "m.yaml"
+    manifest.write_text(yaml.safe_dump(POD, sort_keys=False))
+    others = [o for o in (_STORED_NODE, _STORED_POD, _STORED_PVC, _STORED_SLICE, _STORED_EVENT, _WAITING)
+              if o is not base]
+    cluster = tmp_path / "cluster.json"
+    checked = 0
+    for field in _paths(base):
+        if field in (("apiVersion",), ("kind",)):
+            continue
+        for value in _STORED_BAD:
+            cluster.write_text(json.dumps({"apiVersion": "v1", "kind": "List",
+                                           "items": [*others, _set(base, field, value)]}))
+            args = ["pending"] if base is _STORED_EVENT else ["explain", str(manifest), "-o", "json"]
+            res = runner.invoke(app, [*args, "--snapshot", str(cluster)])
+            assert res.exit_code in (0, 1, 2), (field, value, res.output)
+            errors = [line for line in res.stderr.splitlines() if line.startswith("error:")]
+            if res.exit_code == 2:
+                assert len(errors) == 1 and errors[0].startswith(f"error: {cluster}"), (field, value, res.stderr)
+                for word in _PYTHON_WORDS:
+                    assert word not in errors[0], (field, value, errors[0])
+            else:
+                assert not errors, (field, value, res.stderr)
+            if base is _STORED_EVENT:
+                assert res.exit_code in (0, 1) and "default/waiting" in res.stdout, (field, value, res.output)
+            checked += 1
+    assert checked > 40

@@ -264,7 +264,8 @@ def test_invalid_quantity_in_manifest(tmp_path: Path) -> None:
 def test_invalid_quantity_in_cluster(tmp_path: Path) -> None:
     text = Path(CLUSTER).read_text()
     bad = write(tmp_path, "cluster.yaml", text.replace("cpu: 7910m", "cpu: lots", 1))
-    assert_input_error(run("explain", WEB, "--cluster", bad), bad, "'lots'")
+    assert_input_error(run("explain", WEB, "--cluster", bad), bad, "Node general-a1: status.allocatable.cpu: "
+                       'Invalid value: "lots": quantities must match the regular expression')
 
 
 def test_unknown_profile(tmp_path: Path) -> None:
