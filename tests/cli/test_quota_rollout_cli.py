@@ -18,7 +18,7 @@ import yaml
 from ..unit.helpers import node
 from ..unit.test_rollout import NS, _deployment, _ds, _pod_of, _template
 from .test_explain_cli import run
-from .test_rollout_run_cli import WEB, _files, _web_cluster
+from .test_rollout_run_cli import WEB, _db, _db_cluster, _files, _web_cluster
 
 Dict = dict[str, Any]
 
@@ -144,3 +144,13 @@ def test_a_release_counts_the_quota_as_the_rollout_leaves_it(tmp_path: Path) -> 
     assert results["web"]["verdict"] == "fits", results["web"]["message"]
     assert results["api"]["verdict"] == "partial", results["api"]["message"]
     assert "exceeded quota: pods-quota, requested: pods=1, used: pods=5, limited: pods=5" in results["api"]["message"]
+
+
+def test_a_statefulset_rollout_at_the_quota_replaces_each_ordinal(tmp_path: Path) -> None:
+    # Each ordinal's pod is deleted, and gone, before it is created again: five pods in
+    # the namespace (db's three, two others), a quota of five, and the rollout completes
+    # from db-2 down.
+    code, entry = _check(tmp_path, [*_db_cluster(), _quota(5)], _db(3, image="db:2"))
+    assert code == 0, entry["message"]
+    rollout = entry["explanation"]["workload"]["rollout"]
+    assert rollout["completes"] and [s["action"] for s in rollout["steps"]] == ["deleted", "placed"] * 3
