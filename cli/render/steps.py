@@ -122,7 +122,7 @@ def _rollout(expl: Explanation) -> list[RenderableType]:
     parts: list[RenderableType] = [Text(""), span("Rollout to the end", style=S_LABEL), fit.Hanging(head)]
     for i, event in enumerate(outcome.events[:ROLLOUT_LINES]):
         parts.append(fit.Hanging(Text(f"{i + 1:>3}. {event.line()}",
-                                      style=S_BAD if event.action == "pending" else "")))
+                                      style=S_BAD if event.action in ("pending", "refused") else "")))
     if len(outcome.events) > ROLLOUT_LINES:
         parts.append(Text(f"… {len(outcome.events) - ROLLOUT_LINES} more steps (-o json: workload.rollout.steps)",
                           style=S_DIM))

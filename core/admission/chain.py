@@ -11,7 +11,8 @@ step in the same order — change the object in place, and raise
 the API server would refuse it.
 What the run admitted is remembered (the quota usage it adds, :class:`QuotaLedger`), so a
 release's later objects are admitted after its earlier ones; ``charge_quota=False`` admits
-without counting (a pod that already exists, or one shown but not created).
+without counting (a pod that already exists, or one shown but not created), and
+:meth:`Admission.release_pod` gives back what a pod the run deleted counted.
 """
 
 from __future__ import annotations
@@ -132,6 +133,12 @@ class Admission:
     def admit_claim(self, claim: Dict, *, charge_quota: bool = True) -> list[str]:
         """Admit a PersistentVolumeClaim being created (changed in place); returns warnings."""
         return self._run(Request(CLAIMS, claim), charge_quota)
+
+    def release_pod(self, pod: Dict) -> None:
+        """A pod the run deleted: its quota usage is given back (ResourceQuota.release)."""
+        quota = PLUGINS[-1]
+        assert isinstance(quota, ResourceQuota)
+        quota.release(pod, self)
 
     def charge_pod(self, pod: Dict) -> None:
         """Only ResourceQuota, for a copy of an admitted pod that is created too (raises

@@ -79,6 +79,13 @@ class QuotaLedger:
     def charge(self, key: tuple[str, str], usage: ResourceList) -> None:
         self.charged[key] = add(self.charged.get(key, {}), usage)
 
+    def saved(self) -> dict[tuple[str, str], ResourceList]:
+        """The usage as it is now, for :meth:`restore` (a simulated run taken back)."""
+        return {k: dict(v) for k, v in self.charged.items()}
+
+    def restore(self, saved: dict[tuple[str, str], ResourceList]) -> None:
+        self.charged = {k: dict(v) for k, v in saved.items()}
+
 
 class Run(Protocol):
     """What the plugins read from the run's admission (core/admission/chain.py's Admission)."""

@@ -102,6 +102,11 @@ def add(a: Mapping[str, Quantity], b: Mapping[str, Quantity]) -> ResourceList:
     return out
 
 
+def negated(items: Mapping[str, Quantity]) -> ResourceList:
+    """quota.Subtract's other half: each amount with its sign flipped (usage given back)."""
+    return {k: Quantity(-v.amount, v.format) for k, v in items.items()}
+
+
 def add_into(into: dict[str, Quantity], other: Mapping[str, Quantity]) -> None:
     for k, v in other.items():
         into[k] = into[k] + v if k in into else v

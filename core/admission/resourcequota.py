@@ -24,7 +24,7 @@ from typing import Any
 
 from kschedx.core.admission.interface import CLAIMS, PODS, Request, Run
 from kschedx.core.admission.podresources import container_resources, containers, pod_level_resources_set, pod_totals
-from kschedx.core.admission.quantities import Quantity, ResourceList, add, mask, pretty, resource_list
+from kschedx.core.admission.quantities import Quantity, ResourceList, add, mask, negated, pretty, resource_list
 from kschedx.core.api.objects import ClusterObjects
 
 Dict = dict[str, Any]
@@ -230,6 +230,20 @@ class ResourceQuota:
             updates.append((run.quota_key(quota), requested))
         for key, requested in updates:
             run.ledger.charge(key, requested)
+
+    def release(self, pod: Dict, run: Run) -> None:
+        """A pod is gone from storage (its controller deleted it, or preemption did): the
+        quota controller's replenishment recounts its namespace, so what the pod counted
+        in each quota that matches it is given back. Until then it still counted
+        (QuotaV1Pod: a terminating pod is charged until its grace period has passed), so
+        this is the state once the deletion completed — what a controller's retried
+        create finds."""
+        req = Request(PODS, pod)
+        usage = pod_usage(pod, run.pod_level_resources)
+        for quota in run.resource_quotas(req.namespace):
+            hard, _ = run.quota_status(quota)
+            if matching_resources(PODS, list(hard)) and self._matches(quota, req, run):
+                run.ledger.charge(run.quota_key(quota), negated(mask(usage, hard)))
 
     @staticmethod
     def _missing(spec: Dict, required: set[str]) -> str:

@@ -45,7 +45,7 @@ from kschedx.core.explain.front import (
     resolve_version,
 )
 from kschedx.core.explain.replicas import hpa_status_as_applied
-from kschedx.core.explain.report import Explanation
+from kschedx.core.explain.report import FAILED_CREATE, DaemonNodeVerdict, Explanation
 from kschedx.core.framework.shared_answers import share
 from kschedx.core.gcpause import without_gc_frozen
 from kschedx.core.load.repo import ManifestFile, lay_over, read_manifest, walk_repository
@@ -180,15 +180,13 @@ class CheckEntry:
                 return f"fits: {text}" + (f" (on {where})" if where and e.mode != "daemonset" else "")
             if e.mode == "daemonset":
                 bad = [d for d in e.daemon_nodes if d.targeted and not d.fits]
-                return f"doesn't fit: {text}; pending on {', '.join(d.node for d in bad)}: {bad[0].plugin}: " \
-                       f"{'; '.join(bad[0].reasons)}"
+                return f"doesn't fit: {text}; {_daemon_shortfall(bad)}"
             return f"doesn't fit: {text}; then: {self.fit_error}"
         if e.mode == "daemonset":
             bad = [d for d in e.daemon_nodes if d.targeted and not d.fits]
             text = f"runs on {self.placed} of {self.replicas} targeted node(s)"
             if bad:
-                first = bad[0]
-                text += f"; pending on {', '.join(d.node for d in bad)}: {first.plugin}: {'; '.join(first.reasons)}"
+                text += f"; {_daemon_shortfall(bad)}"
             return ("fits: " if v == FITS else "doesn't fit: ") + text
         if v == FITS:
             nodes = sorted({s.selected_node for s in e.steps if s.selected_node})
@@ -523,3 +521,18 @@ def _check_alone(entry: CheckEntry, path: str, obj: Dict, objects: ClusterObject
     earlier = list(zip(owners[:-1], kept[:-1], strict=True))
     there = [name for name, run in earlier if any(p.node_name in nodes for p in run.bound)]
     entry.after = there or [name for name, run in earlier if run.bound]
+
+
+def _daemon_shortfall(bad: list[DaemonNodeVerdict]) -> str:
+    """The nodes left without their daemon pod: those whose pod the API server refused
+    (FailedCreate: no pod exists), then those whose pod stays Pending, each with the first
+    reason."""
+    parts = []
+    refused = [d for d in bad if d.code == FAILED_CREATE]
+    pending = [d for d in bad if d.code != FAILED_CREATE]
+    if refused:
+        parts.append(f"not created on {', '.join(d.node for d in refused)}: {'; '.join(refused[0].reasons)}")
+    if pending:
+        parts.append(f"pending on {', '.join(d.node for d in pending)}: {pending[0].plugin}: "
+                     f"{'; '.join(pending[0].reasons)}")
+    return "; ".join(parts)

@@ -21,7 +21,7 @@ from kschedx.core.config.profile import Profile, default_profile
 from kschedx.core.errors import InputError
 from kschedx.core.explain import existing
 from kschedx.core.explain.replicas import resolve_replica_count
-from kschedx.core.explain.report import DaemonNodeVerdict, Explanation, daemon_verdict, finish_plan
+from kschedx.core.explain.report import FAILED_CREATE, DaemonNodeVerdict, Explanation, daemon_verdict, finish_plan
 from kschedx.core.explain.rollout import NEW, SCALE_UP, UNCHANGED, WorkloadPlan, plan_workload, resolve_count, taken_out
 from kschedx.core.explain.rollout_run import (
     DaemonSetRollout,
@@ -101,6 +101,8 @@ class RolloutEnd:
 
     added: list[PodInfo] = field(default_factory=list)
     removed: list[PodInfo] = field(default_factory=list)
+    # The quota usage at the end (the pods it created charged, those it deleted given back).
+    quota: dict[tuple[str, str], Any] | None = None
 
 
 def load_cluster_files(paths: list[str]) -> ClusterObjects:
@@ -296,6 +298,17 @@ def charge_quota(incoming: IncomingPod, pod: Dict, path: str) -> None:
         raise failed_create(e, pod, path) from None
 
 
+def release_quota(admission: Admission | None, snapshot: Snapshot, pods: list[Dict]) -> None:
+    """The pods among ``pods`` still on ``snapshot`` are deleted by their controller: what
+    they counted in their quotas is given back before the new pods are created (the
+    controller's create is retried until the deletion has completed)."""
+    if admission is None:
+        return
+    for raw in pods:
+        if snapshot.pods_by_uid.get(PodInfo(raw).uid) is not None:
+            admission.release_pod(raw)
+
+
 def rejected_result(pod: Dict, message: str, snapshot: Snapshot, profile: Profile,
                     options: Options | None) -> CycleResult:
     """A copy the API server refused: no cycle ran; its FitError line is the refusal."""
@@ -306,7 +319,7 @@ def rejected_result(pod: Dict, message: str, snapshot: Snapshot, profile: Profil
         pod=f"{meta.get('namespace') or 'default'}/{meta.get('name')}",
         pod_priority=int((pod.get("spec") or {}).get("priority") or 0), num_all_nodes=len(snapshot.nodes()),
         pre_filter=PreFilterOutcome(), nodes={}, score_plugins=[], totals={}, best_nodes=[],
-        selected_node=None, single_feasible_node=False, fit_error=message, error=message,
+        selected_node=None, single_feasible_node=False, fit_error=message, error=message, refused=True,
     )
 
 
@@ -691,8 +704,9 @@ def explain_object(
     end = RolloutEnd() if keep is not None and _whole_rollout(plan, replicas) and not incoming.daemonset else None
     if keep is not None and plan is not None and end is None:
         # The pods the controller deletes stay deleted (taken_out finds them gone).
-        keep.removed.extend(_remove_for_good(snapshot, [*plan.remove, *(p for pods in plan.daemon_old.values()
-                                                                        for p in pods)]))
+        gone = [*plan.remove, *(p for pods in plan.daemon_old.values() for p in pods)]
+        release_quota(incoming.admission, snapshot, gone)
+        keep.removed.extend(_remove_for_good(snapshot, gone))
     raw: Dict | None = None
     try:
         raw = existing.find_existing(objects, incoming.pod) if identity else None
@@ -720,6 +734,8 @@ def explain_object(
                 snapshot.add_pod(p)
             keep.removed.extend(end.removed)
             keep.bound.extend(end.added)
+            if end.quota is not None and incoming.admission is not None:
+                incoming.admission.ledger.restore(end.quota)
         elif keep is not None:
             keep.bound.extend(added)
             if plan is not None and plan.rule in (UNCHANGED, SCALE_UP):
@@ -788,19 +804,23 @@ def _explain_on(
     whole = _whole_rollout(plan, replicas)
     if whole and plan is not None and not incoming.daemonset:
         plan.outcome = _run_rollout(snapshot, incoming, profile, options, path, plan, end)
-    # A workload that already runs: the pods its controller deletes first are taken out.
+    # A workload that already runs: the pods its controller deletes first are taken out,
+    # and their quota usage given back.
+    release_quota(incoming.admission, snapshot, plan.remove if plan is not None else [])
     with taken_out(snapshot, plan.remove if plan is not None else []):
         if incoming.daemonset:
             out = _explain_daemonset(snapshot, incoming, profile, options, path, edit_lines, plan)
         elif replicas is None and (plan is None or incoming.ordinal_pod is None):
-            if plan is None or plan.to_place > 0:
+            if plan is None or plan.to_place > len(plan.stored_pending):
                 charge_quota(incoming, incoming.pod, path)
             out = Explanation("single", [run(snapshot, incoming, profile, options, path)], edit_lines)
         else:
             count = 1 if replicas is None else resolve_count(plan, replicas, resolve_replicas(replicas, incoming))
             if plan is not None and incoming.ordinal_pod is not None:
                 incoming.ordinals = plan.ordinals_for(count)
-            steps = run_replicas(snapshot, incoming, profile, count, options, path, added)
+            steps = run_replicas(snapshot, incoming, profile, count, options, path, added,
+                                 plan.stored_pending if plan is not None else [],
+                                 refusal_stops_all=plan is None or plan.outcome is None)
             if replicas is not None and (options is None or options.algorithm in (None, "v1.35")):
                 from kschedx.core.explain.batching import annotate_replicas, batching_on
 
@@ -841,8 +861,33 @@ class _RolloutCluster:
         self.claims = snapshot.objects.by_kind.get("ResourceClaim")
         self.cycles = 0
         self.owner: str | None = None
+        # Quota: a pod is charged when its creation is admitted (once; a refused create is
+        # tried again later, as the controller retries it), and a deleted pod gives its
+        # usage back. The workload's own Pending pods exist already.
+        self.admission: Admission | None = incoming.admission
+        self.quota_before = self.admission.ledger.saved() if self.admission is not None else None
+        self.quota_end: dict[tuple[str, str], Any] | None = None
+        self.created: set[str] = set()
+        self.stored: set[str] = set()
+
+    def _create(self, pod: Dict) -> CycleResult | None:
+        """The API server's answer to creating ``pod``: None when it is created (or
+        exists), else the refusal as a result without a cycle."""
+        meta = pod.get("metadata") or {}
+        key = str(meta.get("uid") or meta.get("name"))
+        if self.admission is None or key in self.created or meta.get("name") in self.stored:
+            return None
+        try:
+            charge_quota(self.incoming, pod, self.path)
+        except Refused as e:
+            return rejected_result(pod, e.detail, self.snapshot, self.profile, self.options)
+        self.created.add(key)
+        return None
 
     def place(self, pod: Dict) -> CycleResult:
+        refused = self._create(pod)
+        if refused is not None:
+            return refused
         owner = ((pod.get("metadata") or {}).get("ownerReferences") or [{}])[0].get("name")
         if owner != self.owner:  # another template: nothing carries over
             self.memo, self.owner = None, owner
@@ -871,6 +916,9 @@ class _RolloutCluster:
         if pi is not None:
             self.snapshot.remove_pod(pi)
             self.removed.append(pi)
+        if self.admission is not None:
+            # Every pod a controller deletes exists (bound or Pending): it counted until now.
+            self.admission.release_pod(pod)
         self.memo = None
 
     def evict(self, node: str, victims: list[str]) -> list[str]:
@@ -880,10 +928,15 @@ class _RolloutCluster:
         for pi in gone:
             self.snapshot.remove_pod(pi)
             self.removed.append(pi)
+            if self.admission is not None:
+                self.admission.release_pod(pi.raw)
         self.memo = None
         return [pi.key for pi in gone]
 
     def restore(self) -> None:
+        if self.admission is not None and self.quota_before is not None:
+            self.quota_end = self.admission.ledger.saved()
+            self.admission.ledger.restore(self.quota_before)
         for pi in reversed(self.added):
             self.snapshot.remove_pod(pi)
         for pi in self.removed:
@@ -897,6 +950,7 @@ def _run_rollout(snapshot: Snapshot, incoming: IncomingPod, profile: Profile, op
     """The change of a running Deployment or StatefulSet played to its end on the snapshot,
     then taken off again; ``end`` gets the pods it left bound and deleted."""
     cluster = _RolloutCluster(snapshot, incoming, profile, options, path)
+    cluster.stored = set(plan.stored_pending)
     base = (incoming.pod.get("metadata") or {}).get("name") or "pod"
 
     def copy_of(i: int) -> Dict:
@@ -922,10 +976,11 @@ def _run_rollout(snapshot: Snapshot, incoming: IncomingPod, profile: Profile, op
             return run_statefulset(plan.start, ordinal, cluster, plan.start.bound(gate))
         return None
     finally:
+        cluster.restore()
         if end is not None:
             end.added.extend(cluster.added)
             end.removed.extend(cluster.removed)
-        cluster.restore()
+            end.quota = cluster.quota_end
 
 
 def _daemonset_rollout(out: Explanation, start: DaemonSetRollout, incoming: IncomingPod) -> RolloutOutcome:
@@ -973,6 +1028,7 @@ def _explain_daemonset(
             and not affinity.get("podAntiAffinity"):
         out.daemon_nodes = [DaemonNodeVerdict(ni.name, True, True, running=True) if ni.name in keep
                             else daemon_verdict(ni.name, template) for ni in snapshot.nodes()]
+        _create_daemon_pods(out, snapshot, incoming, plan, path)
         return out
     # Only the verdict on the pinned node matters: no scores, no preemption. The pinned pods
     # differ from each other by the pin alone, which InterPodAffinity's PreFilter counts
@@ -993,7 +1049,33 @@ def _explain_daemonset(
         with taken_out(snapshot, old.get(ni.name, [])):
             result = run(snapshot, pinned, profile, verdict_options, path, memo)
         out.daemon_nodes.append(daemon_verdict(ni.name, result))
+    _create_daemon_pods(out, snapshot, incoming, plan, path)
     return out
+
+
+def _create_daemon_pods(out: Explanation, snapshot: Snapshot, incoming: IncomingPod, plan: WorkloadPlan | None,
+                        path: str) -> None:
+    """The DaemonSet controller creates a pod for each node that needs one, and each create
+    goes through ResourceQuota like any pod's: one refused leaves that node without its
+    daemon pod (FailedCreate). A node's old daemon pod counts until it is deleted: first
+    without maxSurge, after the new one with it."""
+    if incoming.admission is None:
+        return
+    start = plan.start if plan is not None else None
+    surge = isinstance(start, DaemonSetRollout) and start.bounds(sum(1 for v in out.daemon_nodes if v.targeted))[0] > 0
+    old = plan.daemon_old if plan is not None else {}
+    for k, v in enumerate(out.daemon_nodes):
+        if not v.fits or v.running:
+            continue
+        if not surge:
+            release_quota(incoming.admission, snapshot, old.get(v.node, []))
+        try:
+            charge_quota(incoming, pin_to_node(incoming.pod, v.node), path)
+        except Refused as e:
+            out.daemon_nodes[k] = DaemonNodeVerdict(v.node, False, True, "ResourceQuota", FAILED_CREATE, [e.detail])
+            continue
+        if surge:
+            release_quota(incoming.admission, snapshot, old.get(v.node, []))
 
 
 def explain_paths(
@@ -1018,9 +1100,15 @@ def run_replicas(
     options: Options | None = None,
     path: str = "<manifest>",
     added: list[PodInfo] | None = None,
+    stored_pending: list[str] | None = None,
+    refusal_stops_all: bool = True,
 ) -> list[CycleResult]:
     """Place ``replicas`` copies one after another, each bound to its cycle's selected node
-    (the bound copies are appended to ``added`` when given).
+    (the bound copies are appended to ``added`` when given). ``stored_pending``: the
+    workload's own Pending pods (a StatefulSet's by ordinal name, else the first copies),
+    which exist already and are not charged to a quota again. A refused first copy means
+    the workload does not run (raised) unless ``refusal_stops_all`` is off (a rollout whose
+    whole run says how it ends: its first step is shown refused).
 
     Copies are named NAME-0 … NAME-{N-1}; the sequence stops at the first copy that does
     not fit.  The snapshot is updated incrementally (the caller's snapshot is modified).
@@ -1048,10 +1136,13 @@ def run_replicas(
         step_in = IncomingPod(pod_dict, incoming.source_kind, incoming.source_name, incoming.rule,
                               warnings=list(incoming.warnings) if i == 0 else [], notes=list(incoming.notes),
                               volumes_provided=incoming.volumes_provided)
+        stored = stored_pending or []
+        exists = meta["name"] in stored if incoming.ordinal_pod is not None else i < len(stored)
         try:
-            charge_quota(incoming, pod_dict, path)
+            if not exists:
+                charge_quota(incoming, pod_dict, path)
         except Refused as e:
-            if i == 0:
+            if i == 0 and refusal_stops_all:
                 raise  # nothing is created: the workload does not run
             steps.append(rejected_result(pod_dict, e.detail, snapshot, profile, options))
             break

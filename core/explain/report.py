@@ -18,6 +18,8 @@ from kschedx.core.framework.result import CycleResult
 # that node (its NodeShouldRunDaemonPod check: taints the pod doesn't tolerate, and the
 # pod's own node selector / affinity), as opposed to a pod created but left Pending.
 DAEMON_NOT_TARGETED_PLUGINS = frozenset({"TaintToleration", "NodeAffinity"})
+# A daemon pod the API server refused to create (admission): the node is left without one.
+FAILED_CREATE = "FailedCreate"
 
 
 @dataclass

@@ -68,6 +68,9 @@ class WorkloadPlan:
     # per node the old daemon pods removed before the new one is placed there.
     daemon_running: set[str] = field(default_factory=set)
     daemon_old: dict[str, list[Dict]] = field(default_factory=dict)
+    # Names of the workload's own Pending pods among ``to_place``: they exist already, so
+    # their quota usage is counted (ResourceQuota charges a pod once, when it is created).
+    stored_pending: list[str] = field(default_factory=list)
     placed: int = 0
     # A change to run to its end (core/explain/rollout_run.py): where it starts from, and
     # once run, how it ends.
@@ -194,8 +197,9 @@ def plan_workload(obj: Dict, incoming: IncomingPod, objects: ClusterObjects) -> 
     return WorkloadPlan(kind, name, NEW, desired, 0, desired, note)
 
 
-def _unchanged_or_up(kind: str, name: str, desired: int, running: int, pending: int, create: int,
+def _unchanged_or_up(kind: str, name: str, desired: int, running: int, pending_pods: list[Dict], create: int,
                      extra: str = "") -> WorkloadPlan:
+    pending = len(pending_pods)
     to_place = create + pending
     if to_place == 0:
         note = f"already running {running}/{desired}: nothing to place"
@@ -208,7 +212,12 @@ def _unchanged_or_up(kind: str, name: str, desired: int, running: int, pending: 
     if pending:
         parts.append(f"its {pending} Pending pod(s)")
     note = f"{running} of {desired} running: placing {' and '.join(parts)}"
-    return WorkloadPlan(kind, name, SCALE_UP, desired, min(running, desired), to_place, note + extra)
+    return WorkloadPlan(kind, name, SCALE_UP, desired, min(running, desired), to_place, note + extra,
+                        stored_pending=_names(pending_pods))
+
+
+def _names(pods: list[Dict]) -> list[str]:
+    return [str((p.get("metadata") or {}).get("name") or "") for p in pods]
 
 
 def _deployment(objects: ClusterObjects, ns: str, name: str, spec: Dict, tpl: Dict) -> WorkloadPlan | None:
@@ -235,19 +244,20 @@ def _deployment(objects: ClusterObjects, ns: str, name: str, spec: Dict, tpl: Di
     new_pods = pods_of(new_rs) if new_rs is not None else []
     running = [p for p in new_pods if _node(p)]
     pending = len(new_pods) - len(running)
+    stored = _names([p for p in new_pods if not _node(p)])
     old_pods = [p for rs in old_rss for p in pods_of(rs)]
     if not old_pods:
         if new_rs is None:
             return WorkloadPlan("Deployment", name, ROLLOUT, desired, 0, desired,
                                 "template changed and no pod of the old one runs: a new ReplicaSet of "
                                 f"{desired}")
-        return _unchanged_or_up("Deployment", name, desired, len(running), pending,
+        return _unchanged_or_up("Deployment", name, desired, len(running), [p for p in new_pods if not _node(p)],
                                 max(0, desired - len(new_pods)))
     if spec.get("paused"):
         # A paused Deployment only scales: the rollout waits until it is resumed.
         return WorkloadPlan("Deployment", name, ROLLOUT, desired, len(running), pending,
                             f"paused: the new template waits until the Deployment is resumed; the {len(old_pods)} "
-                            "old pod(s) keep running")
+                            "old pod(s) keep running", stored_pending=stored)
     strategy = spec.get("strategy") or {}
     ru = strategy.get("rollingUpdate") or {}
     surge = scaled(ru.get("maxSurge"), desired, "25%", True)
@@ -270,7 +280,7 @@ def _deployment(objects: ClusterObjects, ns: str, name: str, spec: Dict, tpl: Di
         to_place = max(0, desired - len(running))
         return WorkloadPlan("Deployment", name, ROLLOUT, desired, len(running), to_place,
                             f"Recreate: the {len(old_pods)} old pod(s) removed first, then {to_place} new placed",
-                            remove=[p for p in old_pods if _node(p)], start=start)
+                            remove=[p for p in old_pods if _node(p)], start=start, stored_pending=stored)
 
     current = sum(spec_replicas(rs) for rs in rss)
     new_replicas = spec_replicas(new_rs) if new_rs is not None else 0
@@ -279,7 +289,7 @@ def _deployment(objects: ClusterObjects, ns: str, name: str, spec: Dict, tpl: Di
         return WorkloadPlan("Deployment", name, ROLLOUT, desired, len(running), up + pending,
                             f"RollingUpdate (maxSurge {surge}, maxUnavailable {unavailable}): the new "
                             f"ReplicaSet's first {up} pod(s) placed while the {len(old_pods)} old pod(s) still run",
-                            start=start)
+                            start=start, stored_pending=stored)
     # No room to surge: the old ReplicaSets are scaled down first by what maxUnavailable
     # allows, then the new one scaled up into the room.
     min_available = desired - unavailable
@@ -301,7 +311,8 @@ def _deployment(objects: ClusterObjects, ns: str, name: str, spec: Dict, tpl: Di
     up = max(0, min(desired + surge - (current - slots_down), desired - new_replicas))
     return WorkloadPlan("Deployment", name, ROLLOUT, desired, len(running), up + pending,
                         f"RollingUpdate (maxSurge {surge}, maxUnavailable {unavailable}): {down} old pod(s) "
-                        f"removed, then {up} new placed", remove=[p for p in victims if _node(p)], start=start)
+                        f"removed, then {up} new placed", remove=[p for p in victims if _node(p)], start=start,
+                        stored_pending=stored)
 
 
 def _scaling_event(rss: list[Dict], desired: int, replicas_of: Any) -> int | None:
@@ -328,7 +339,8 @@ def _replicaset(objects: ClusterObjects, kind: str, ns: str, name: str, spec: Di
     if not same_template(_template_of(rs), tpl):
         extra = f"; its template changed, but a {kind} does not replace the pods it has"
     desired = _desired(spec)
-    return _unchanged_or_up(kind, name, desired, running, len(pods) - running, max(0, desired - len(pods)), extra)
+    return _unchanged_or_up(kind, name, desired, running, [p for p in pods if not _node(p)],
+                            max(0, desired - len(pods)), extra)
 
 
 def _ordinal(pod: Dict, name: str) -> int | None:
@@ -364,9 +376,11 @@ def _statefulset(objects: ClusterObjects, ns: str, name: str, spec: Dict, tpl: D
     running = sum(1 for i in wanted if i in by_ordinal and _node(by_ordinal[i]) and current(by_ordinal[i]))
     outdated = [i for i in wanted if i in by_ordinal and _node(by_ordinal[i]) and not current(by_ordinal[i])]
     ordinals = sorted(missing + pending)
+    stored = _names([by_ordinal[i] for i in pending])
     used = set(by_ordinal)
     if not outdated:
-        plan = _unchanged_or_up("StatefulSet", name, desired, running, len(pending), len(missing))
+        plan = _unchanged_or_up("StatefulSet", name, desired, running, [by_ordinal[i] for i in pending],
+                                len(missing))
         plan.ordinals, plan.used_ordinals = ordinals, used
         return plan
     strategy = spec.get("updateStrategy") or {}
@@ -376,7 +390,7 @@ def _statefulset(objects: ClusterObjects, ns: str, name: str, spec: Dict, tpl: D
         if ordinals:
             note += f"; placing the missing ordinal(s) {', '.join(map(str, ordinals))}"
         return WorkloadPlan("StatefulSet", name, ROLLOUT, desired, running, len(ordinals), note,
-                            ordinals=ordinals, used_ordinals=used)
+                            ordinals=ordinals, used_ordinals=used, stored_pending=stored)
     partition = scaled((strategy.get("rollingUpdate") or {}).get("partition"), desired, "0", False)
     start = StatefulSetRollout(desired, {i: by_ordinal[i] for i in outdated}, ordinals[:], running, partition,
                                (strategy.get("rollingUpdate") or {}).get("maxUnavailable"),
@@ -398,7 +412,7 @@ def _statefulset(objects: ClusterObjects, ns: str, name: str, spec: Dict, tpl: D
     if missing or pending:
         note += f"; placing the missing ordinal(s) {', '.join(map(str, sorted(missing + pending)))} first"
     return WorkloadPlan("StatefulSet", name, ROLLOUT, desired, running, len(ordinals), note, remove=remove,
-                        ordinals=ordinals, used_ordinals=used, start=start)
+                        ordinals=ordinals, used_ordinals=used, start=start, stored_pending=stored)
 
 
 def _daemonset(objects: ClusterObjects, ns: str, name: str, spec: Dict, tpl: Dict) -> WorkloadPlan | None:
@@ -484,7 +498,7 @@ def _job(objects: ClusterObjects, ns: str, name: str, spec: Dict) -> WorkloadPla
     elif spec.get("suspend"):
         want, why = 0, "; the Job is suspended"
     create = max(0, want - len(active))
-    plan = _unchanged_or_up("Job", name, parallelism, running, len(active) - running, create, why)
+    plan = _unchanged_or_up("Job", name, parallelism, running, [p for p in active if not _node(p)], create, why)
     if plan.rule == UNCHANGED and not why:
         plan.note = f"{len(active)} active of parallelism {parallelism}: nothing to place"
     return plan

@@ -63,7 +63,7 @@ class Cluster(Protocol):
 class RolloutEvent:
     """One thing the controllers and the scheduler did."""
 
-    action: str  # "placed", "pending", "deleted" or "preempted"
+    action: str  # "placed", "pending", "refused" (not created: admission), "deleted" or "preempted"
     pod: str
     node: str | None = None
     fit_error: str | None = None
@@ -81,6 +81,8 @@ class RolloutEvent:
             return f"{self.pod} deleted" + (f" (from {self.node})" if self.node else "")
         if self.action == "preempted":
             return f"{self.pod} preempted on {self.node}"
+        if self.action == "refused":
+            return f"{self.pod} not created: {self.fit_error}"
         on = f" on {self.node}" if self.node else ""
         return f"{self.pod} Pending{on}: {self.fit_error or 'no node'}"
 
@@ -281,6 +283,8 @@ class _NewPods:
     # The cycle of a pending copy since the last deletion: the others fail the same way.
     blocked: CycleResult | None = None
     last_blocked: CycleResult | None = None
+    # Of ``pending``, those the API server refused to create (ids): the controller retries.
+    refused: set[int] = field(default_factory=set)
 
 
 def place(cluster: Cluster, pod: Dict, events: list[RolloutEvent]) -> CycleResult:
@@ -296,17 +300,27 @@ def place(cluster: Cluster, pod: Dict, events: list[RolloutEvent]) -> CycleResul
     return result
 
 
+def _unplaced(result: CycleResult) -> str:
+    """The event of a pod its cycle did not place: Pending, or never created (refused)."""
+    return "refused" if result.refused else "pending"
+
+
 def _try(cluster: Cluster, new: _NewPods, pod: Dict, events: list[RolloutEvent]) -> bool:
     if new.blocked is None:
         result = place(cluster, pod, events)
         if result.selected_node is not None:
             pod.setdefault("spec", {})["nodeName"] = result.selected_node
             new.running.append(pod)
+            new.refused.discard(id(pod))
             events.append(RolloutEvent("placed", _name(pod), result.selected_node))
             return True
         new.blocked = new.last_blocked = result
     new.pending.append(pod)
-    events.append(RolloutEvent("pending", _name(pod), None, new.blocked.fit_error or new.blocked.error))
+    if new.blocked.refused:
+        new.refused.add(id(pod))
+    else:
+        new.refused.discard(id(pod))
+    events.append(RolloutEvent(_unplaced(new.blocked), _name(pod), None, new.blocked.fit_error or new.blocked.error))
     return False
 
 
@@ -334,8 +348,8 @@ def _scale_old(cluster: Cluster, rs: OldReplicaSet, to: int, per_node: Counter[s
     rs.pods = [p for p in rs.pods if id(p) not in gone]
     lost = 0
     for p in victims:
+        cluster.delete(p)  # a Pending one too: it is gone from storage and its quota
         if node_of(p):
-            cluster.delete(p)
             per_node[node_of(p)] -= 1
             lost += 1
         events.append(RolloutEvent("deleted", _name(p), node_of(p) or None))
@@ -450,7 +464,7 @@ def run_deployment(d: DeploymentRollout, make_pod: Callable[[int], Dict], cluste
         initial,
         blocked_pod=_name(new.pending[0]) if blocked is not None else None,
         blocked_on=(blocked.fit_error or blocked.error) if blocked is not None else None,
-        where=_pending_where(new.pending), events=events)
+        where=_pending_where(new.pending, new.refused), events=events)
 
 
 def _scale_first(d: DeploymentRollout, to: int, cluster: Cluster, per_node: Counter[str], now: float | None,
@@ -482,7 +496,7 @@ def _scale_first(d: DeploymentRollout, to: int, cluster: Cluster, per_node: Coun
             per_node[result.selected_node] += 1
             events.append(RolloutEvent("placed", _name(pod), result.selected_node))
         else:
-            events.append(RolloutEvent("pending", _name(pod), None, result.fit_error or result.error))
+            events.append(RolloutEvent(_unplaced(result), _name(pod), None, result.fit_error or result.error))
         rs.pods.append(pod)
     return f"a scaling event first: the old ReplicaSet {rs.name} scaled up to {to} with its own template"
 
@@ -495,12 +509,16 @@ def _surge_text(wanted: int, placed: int) -> str:
     return f"{placed} of {wanted} surge pod(s) placed; the rest wait for old pods to go"
 
 
-def _pending_where(pending: list[Dict]) -> str:
-    if not pending:
-        return ""
-    names = [_name(p).split("/", 1)[1] for p in pending]
-    shown = ", ".join(names[:3]) + (f" (+{len(names) - 3} more)" if len(names) > 3 else "")
-    return f"{len(pending)} new pod(s) Pending ({shown})"
+def _pending_where(pending: list[Dict], refused: set[int] | None = None) -> str:
+    """The new pods left: Pending, and those the API server refused to create."""
+    parts = []
+    for what, pods in (("Pending", [p for p in pending if id(p) not in (refused or set())]),
+                       ("not created", [p for p in pending if id(p) in (refused or set())])):
+        if pods:
+            names = [_name(p).split("/", 1)[1] for p in pods]
+            shown = ", ".join(names[:3]) + (f" (+{len(names) - 3} more)" if len(names) > 3 else "")
+            parts.append(f"{len(pods)} new pod(s) {what} ({shown})")
+    return ", ".join(parts)
 
 
 # --------------------------------------------------------------------------- StatefulSet
@@ -548,7 +566,7 @@ def run_statefulset(s: StatefulSetRollout, make_pod: Callable[[int], Dict], clus
         result = place(cluster, pod, events)
         if result.selected_node is None:
             blocked = blocked or (_name(pod), result)
-            events.append(RolloutEvent("pending", _name(pod), None, result.fit_error or result.error))
+            events.append(RolloutEvent(_unplaced(result), _name(pod), None, result.fit_error or result.error))
             return False
         placed += 1
         events.append(RolloutEvent("placed", _name(pod), result.selected_node))
@@ -578,13 +596,14 @@ def run_statefulset(s: StatefulSetRollout, make_pod: Callable[[int], Dict], clus
             first_step = f"ordinal {', '.join(map(str, batch))} deleted and created again (only that pod)"
         lost += sum(1 for i in sorted(batch) if not bring_up(i))
     total = s.updated + len(s.missing) + len(to_update)
-    stuck = [e.pod.split("/", 1)[1] for e in events if e.action == "pending"]
+    stuck = {what: [e.pod.split("/", 1)[1] for e in events if e.action == action]
+             for action, what in (("pending", "Pending"), ("refused", "not created"))}
     return RolloutOutcome(
         blocked is None, total, s.updated + placed, len(old), s.desired, min(lowest, s.updated + placed + len(old)),
         first_step or "nothing to replace", lost, s.updated + len(s.outdated),
         blocked_pod=blocked[0] if blocked is not None else None,
         blocked_on=(blocked[1].fit_error or blocked[1].error) if blocked is not None else None,
-        where=f"{', '.join(stuck)} Pending" if stuck else "", events=events)
+        where=", ".join(f"{', '.join(pods)} {what}" for what, pods in stuck.items() if pods), events=events)
 
 
 # --------------------------------------------------------------------------- DaemonSet

@@ -309,6 +309,8 @@ class CycleResult:
     preemption: PreemptionOutcome | None = None
     gated: list[str] | None = None
     error: str | None = None
+    # No cycle ran: the API server refused to create the pod (admission; ``error`` says why).
+    refused: bool = False
     warnings: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     focus_node: str | None = None
