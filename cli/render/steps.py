@@ -64,7 +64,8 @@ def build_replicas(expl: Explanation, width: int = fit.UNLIMITED) -> list[Render
     if placed == want:
         verdict.append(f": {placed} of {want} {'replica' if want == 1 else 'replicas'} placed")
     else:
-        verdict.append(f": copy {placed + 1} does not fit")
+        # Copies are numbered from 0, as the table's # column, the FitError line and the HTML do.
+        verdict.append(f": copy {placed} does not fit")
     first = steps[0]
     pod = Text(_copies_label(first.pod, want))
     pod.append(f"  priority {first.pod_priority}", style=S_DIM)

@@ -278,3 +278,13 @@ def test_a_release_keeps_the_rollouts_end_state(tmp_path: Path) -> None:
     assert res.exit_code == 1
     separately = json.loads(run("check", m, "--cluster", c, "-o", "json", "--separately").stdout)
     assert [r["verdict"] for r in separately["results"]] == ["fits", "fits"]
+
+
+def test_copy_numbers_agree_in_the_result_line_the_table_and_the_fit_error(tmp_path: Path) -> None:
+    # Two copies of a pod no node can hold: copy 0 is where the sequence stops, in every line.
+    big = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "big", "namespace": NS},
+           "spec": {"containers": [{"name": "c", "image": "big:1", "resources": {"requests": {"cpu": "64"}}}]}}
+    c, m = _files(tmp_path, [node("n0", cpu="2")], big)
+    out = " ".join(run("explain", m, "--cluster", c, "--replicas", "2").stdout.split())
+    assert "0 of 2 fit: copy 0 does not fit" in out
+    assert f"FitError (copy 0, {NS}/big-0)" in out
