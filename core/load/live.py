@@ -20,7 +20,7 @@ import json
 import os
 import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from queue import Full, Queue
@@ -203,8 +203,11 @@ FAILED_SCHEDULING_SELECTOR = "involvedObject.kind=Pod,reason=FailedScheduling"
 
 class ListingSink(Protocol):
     """Who receives the objects as they are decoded (``kschedx snapshot`` writes them out
-    while the rest is listed): each page's objects in listing order, then the end of each
-    kind (listed in full, or not listable)."""
+    while the rest is listed): the server's version and the kinds to be listed, each
+    page's objects in listing order, then the end of each kind (listed in full, or not
+    listable)."""
+
+    def begin(self, server_version: str | None, kinds: Iterable[str]) -> None: ...
 
     def page(self, kind: str, items: list[Dict]) -> None: ...
 
@@ -280,6 +283,8 @@ def load_live(kubeconfig: str | None = None, context: str | None = None, page_si
     items_of: dict[str, list[Dict]] = {kind: [] for kind, _v, _p in resources}
     errors: dict[str, str] = {}
     where = {kind: (api_version, path) for kind, api_version, path in resources}
+    if sink is not None:
+        sink.begin(out.objects.server_version, [kind for kind, _v, _p in resources])
     with ThreadPoolExecutor(max_workers=workers) as pool, gc_paused():
         futures = [pool.submit(list_kind, *r) for r in resources]
         try:
