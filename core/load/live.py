@@ -290,17 +290,17 @@ def load_live(kubeconfig: str | None = None, context: str | None = None, page_si
         try:
             unfinished = len(resources)
             while unfinished:
-                message = queue.get()
-                if message[0] == "raise":
-                    raise message[1]
-                kind = message[1]
+                handed = queue.get()
+                if handed[0] == "raise":
+                    raise handed[1]
+                kind = handed[1]
                 items = items_of[kind]
-                if message[0] == "error":
-                    errors[kind] = message[2]
+                if handed[0] == "error":
+                    errors[kind] = handed[2]
                     progress(kind, len(items), None, True)
                     last = True
                 else:
-                    page = message[2]
+                    page = handed[2]
                     api_version, path = where[kind]
                     decoded = decode_items(page, host, path, kind, api_version)
                     items.extend(decoded)

@@ -82,9 +82,14 @@ def _not_a_list(data: bytes, host: str, path: str, kind: str, api_version: str) 
     if items is None or isinstance(items, list):
         field, value, go_type = "metadata", meta, "v1.ListMeta"
         if isinstance(meta, dict):
+            # Go names the innermost struct holding the field, then the field's whole path.
             token, count = meta.get("continue"), meta.get("remainingItemCount")
             field, value, go_type = ("metadata.continue", token, "string") if token is not None \
                 and not isinstance(token, str) else ("metadata.remainingItemCount", count, "int64")
+            what = f"number {count}" if go_type == "int64" and isinstance(count, float) else json_kind(value)
+            return ClusterAccessError(f"the server {host} answered GET {path} with a list that does not decode: "
+                                      f"json: cannot unmarshal {what} into Go struct field ListMeta.{field} "
+                                      f"of type {go_type}")
     return ClusterAccessError(f"the server {host} answered GET {path} with a list that does not decode: "
                               f"json: cannot unmarshal {json_kind(value)} into Go struct field "
                               f"{kind}List.{field} of type {go_type}")

@@ -105,14 +105,17 @@ class _Format:
         whole = msgspec.json.format(msgspec.json.encode({**doc, "items": []}), indent=1)
         return whole[: whole.rindex(b"[]")] + b"["
 
-    def item(self, obj: Dict, first: bool) -> bytes:
+    def item(self, obj: Dict) -> bytes:
         if self.yaml:
-            return (b"items:\n" if first else b"") + self._dump(
-                [obj], Dumper=self._dumper, sort_keys=False, default_flow_style=False).encode()
+            return self._dump([obj], Dumper=self._dumper, sort_keys=False, default_flow_style=False).encode()
         # msgspec's C encoder: the json module's indenting encoder is pure Python, minutes
         # on a 150,000-pod cluster. Inside the List an item is two levels deep.
-        text = msgspec.json.format(msgspec.json.encode(obj), indent=1).replace(b"\n", b"\n  ")
-        return (b"\n  " if first else b",\n  ") + text
+        return msgspec.json.format(msgspec.json.encode(obj), indent=1).replace(b"\n", b"\n  ")
+
+    def before_item(self, first: bool) -> bytes:
+        if self.yaml:
+            return b"items:\n" if first else b""
+        return b"\n  " if first else b",\n  "
 
     def tail(self, empty: bool) -> bytes:
         if self.yaml:
@@ -138,7 +141,7 @@ class SnapshotWriter:
         self._held: dict[str, list[bytes]] = {}
         self._complete: set[str] = set()
         self._tmp: str | None = None
-        self._file: IO[bytes] | None = None
+        self._file: IO[bytes] | gzip.GzipFile | None = None
         self._raw: IO[bytes] | None = None
         self._queue: Queue[bytes | None] = Queue(64)
         self._thread: threading.Thread | None = None
@@ -167,10 +170,10 @@ class SnapshotWriter:
     def page(self, kind: str, items: list[Dict]) -> None:
         if kind == self.last:
             return
-        encoded = [self._encode(o) for o in items]
+        encoded = [self._format.item(redact(o)) for o in items]
         if self._order and self._order[0] == kind:
             for piece in encoded:
-                self._put(piece)
+                self._emit(piece)
         else:
             self._held.setdefault(kind, []).extend(encoded)
 
@@ -178,10 +181,10 @@ class SnapshotWriter:
         self._complete.add(kind)
         while self._order and self._order[0] in self._complete:
             for piece in self._held.pop(self._order.pop(0), []):
-                self._put(piece)
+                self._emit(piece)
         if self._order:  # the new first kind's pages so far
             for piece in self._held.pop(self._order[0], []):
-                self._put(piece)
+                self._emit(piece)
 
     def finish(self, last: list[Dict] | None = None) -> int:
         """Write the kinds still held and the ``last`` kind's objects, close the List and
@@ -190,9 +193,9 @@ class SnapshotWriter:
             self.done(kind)
         for kind in list(self._held):  # kinds :meth:`begin` did not name
             for piece in self._held.pop(kind):
-                self._put(piece)
+                self._emit(piece)
         for obj in last or []:
-            self._put(self._encode(obj))
+            self._emit(self._format.item(redact(obj)))
         self._put(self._format.tail(self.count == 0))
         self._close()
         if self._error is not None:
@@ -207,9 +210,10 @@ class SnapshotWriter:
 
     # ---------------------------------------------------------------- inside
 
-    def _encode(self, obj: Dict) -> bytes:
+    def _emit(self, item: bytes) -> None:
+        """Write one encoded item after those written so far."""
         self.count += 1
-        return self._format.item(redact(obj), self.count == 1)
+        self._put(self._format.before_item(self.count == 1) + item)
 
     def _put(self, piece: bytes) -> None:
         if self._error is not None:
