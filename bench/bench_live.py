@@ -28,8 +28,11 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
 
 from run_bench import child, dump  # noqa: E402
+
+from tests.live.fake_apiserver import make_certs  # noqa: E402 - the live tests' CA and certificate
 
 POD = """\
 apiVersion: v1
@@ -83,18 +86,6 @@ print(json.dumps({"wall": time.perf_counter() - t, "cpu": time.process_time() - 
 """
 
 
-def make_certs(d: Path) -> None:
-    def run(*args: str) -> None:
-        subprocess.run(["openssl", *args], cwd=d, check=True, capture_output=True)
-
-    run("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.crt", "-days", "1",
-        "-subj", "/CN=kschedx-bench-ca")
-    run("req", "-newkey", "rsa:2048", "-nodes", "-keyout", "srv.key", "-out", "srv.csr", "-subj", "/CN=127.0.0.1")
-    (d / "san.cnf").write_text("subjectAltName=IP:127.0.0.1\n")
-    run("x509", "-req", "-in", "srv.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial", "-out", "srv.crt",
-        "-days", "1", "-extfile", "san.cnf")
-
-
 def timed(cmd: list[str]) -> dict[str, float]:
     """Wall and CPU time (user + system, children included) of a command, which must succeed."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -119,7 +110,7 @@ def main() -> None:
     kschedx = args.kschedx or str(Path(sys.executable).with_name("kschedx"))
     with tempfile.TemporaryDirectory(prefix="kschedx-live-bench-") as tmp:
         d = Path(tmp)
-        make_certs(d)
+        ca, _crt, _key = make_certs(d)
         server = subprocess.Popen([sys.executable, str(HERE / "apiserver_standin.py"), str(cluster), "--rate",
                                    str(args.rate), "--certs", str(d)], stdout=subprocess.PIPE, text=True)
         try:
@@ -127,13 +118,13 @@ def main() -> None:
             url, served = server.stdout.readline().split()
             (d / "kc").write_text(json.dumps({
                 "apiVersion": "v1", "kind": "Config", "current-context": "bench",
-                "clusters": [{"name": "c", "cluster": {"server": url, "certificate-authority": str(d / "ca.crt")}}],
+                "clusters": [{"name": "c", "cluster": {"server": url, "certificate-authority": str(ca)}}],
                 "users": [{"name": "u", "user": {"token": "bench"}}],
                 "contexts": [{"name": "bench", "context": {"cluster": "c", "user": "u"}}]}))
             (d / "pod.yaml").write_text(POD)
             live = ["--kubeconfig", str(d / "kc")]
             print(f"stand-in API server: {args.nodes} nodes, {int(served) >> 20} MB of pages at {args.rate:g} MB/s")
-            delivery = child(DELIVERY, url, str(d / "ca.crt"))
+            delivery = child(DELIVERY, url, str(ca))
             print(f"  the server's own delivery: {delivery['wall']:.1f} s (client CPU {delivery['cpu']:.1f} s)")
             explain = timed([kschedx, "explain", str(d / "pod.yaml"), *live, "-o", "json"])
             print(f"  explain live: {explain['wall']:.1f} s, CPU {explain['cpu']:.1f} s, peak {explain['rss']:.0f} MB"
