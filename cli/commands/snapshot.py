@@ -34,11 +34,13 @@ def snapshot(
         from kschedx.core.explain.pending import events_pending_compares
         from kschedx.core.load.live import load_live
         from kschedx.core.load.live_http import parse_request_timeout
-        from kschedx.core.load.snapshot_file import write_snapshot
+        from kschedx.core.load.snapshot_file import SnapshotWriter
 
-        live = load_live(kubeconfig, context, request_timeout=parse_request_timeout(request_timeout), events=True)
-        live.objects.by_kind["Event"] = events_pending_compares(live.objects)
-        n = write_snapshot(live.objects, output)
+        # Written as it is listed, put in place once complete (core/load/snapshot_file.py).
+        with SnapshotWriter(output) as writer:
+            live = load_live(kubeconfig, context, request_timeout=parse_request_timeout(request_timeout),
+                             events=True, sink=writer)
+            n = writer.finish(events_pending_compares(live.objects))
     for w in [*live.warnings, *live.objects.load_warnings]:
         sys.stderr.write(f"warning: {w}\n")
     sys.stderr.write(f"wrote {n} objects from {live.server} to {output}\n")

@@ -19,28 +19,29 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from queue import Full, Queue
+from typing import Any, Protocol
 
 import yaml
 
 from kschedx.core.api.objects import ClusterObjects
 from kschedx.core.errors import ClusterAccessError, InputError
-from kschedx.core.load.dra_versions import OLD_VERSIONS as OLD_DRA_VERSIONS
-from kschedx.core.load.dra_versions import to_v1 as dra_to_v1
+from kschedx.core.gcpause import gc_paused
 from kschedx.core.load.live_http import (
     DEFAULT_REQUEST_TIMEOUT,
     Connection,
     ExecCredentialFailed,
     get,
-    go_json_error,
     install_exec_plugin_runner,
     quiet_client,
     unreachable,
 )
-from kschedx.core.load.stored import PageError, Sources, StoredDecodeError, decode_page, decode_stored, merge_duplicates
+from kschedx.core.load.live_pages import decode_items, split_page
+from kschedx.core.load.stored import Sources, merge_duplicates
 from kschedx.core.progress import report
 
 Dict = dict[str, Any]
@@ -201,12 +202,34 @@ FAILED_SCHEDULING = ("Event", "v1", "/api/v1/events")
 FAILED_SCHEDULING_SELECTOR = "involvedObject.kind=Pod,reason=FailedScheduling"
 
 
+class ListingSink(Protocol):
+    """Who receives the objects as they are decoded (``kschedx snapshot`` writes them out
+    while the rest is listed): the server's version and the kinds to be listed, each
+    page's objects in listing order, then the end of each kind (listed in full, or not
+    listable)."""
+
+    def begin(self, server_version: str | None, kinds: Iterable[str]) -> None: ...
+
+    def page(self, kind: str, items: list[Dict]) -> None: ...
+
+    def done(self, kind: str) -> None: ...
+
+
+# Pages split and waiting for the decoder, at most (beyond them the listing threads wait).
+QUEUED_PAGES = 8
+
+
 def load_live(kubeconfig: str | None = None, context: str | None = None, page_size: int = PAGE_SIZE,
               workers: int = 4, on_page: Callable[[str, int], None] | None = None, *,
               request_timeout: float | None = DEFAULT_REQUEST_TIMEOUT, events: bool = False,
-              connection: Connection | None = None) -> LiveCluster:
+              connection: Connection | None = None, sink: ListingSink | None = None) -> LiveCluster:
     """List every kind the pipeline reads (and, with ``events``, the FailedScheduling Events
-    of pods: one filtered list); see the module docstring for errors and warnings."""
+    of pods: one filtered list); see the module docstring for errors and warnings.
+
+    Each kind is listed by a thread of its own (``workers`` at a time) that asks for the
+    next page as soon as one has arrived and been split (core/load/live_pages.py); this
+    thread decodes the pages meanwhile, with the cyclic collector paused, and hands each
+    page's objects to ``sink``."""
     conn = connection or connect(kubeconfig, context, request_timeout)
     host = conn.server
     out = LiveCluster(ClusterObjects(), context=context, server=host)
@@ -227,45 +250,83 @@ def load_live(kubeconfig: str | None = None, context: str | None = None, page_si
         nodes, pods = listed.get("Node", 0), listed.get("Pod", 0)
         report(f"listing the cluster ({nodes} nodes, {pods} pods)", sum(listed.values()), total)
 
-    def list_kind(kind: str, api_version: str, path: str) -> tuple[str, list[Dict], str | None]:
-        items: list[Dict] = []
+    # What the listing threads hand the decoder: ("page", kind, Page), ("error", kind,
+    # "CODE:message") for a kind the server refused, ("raise", exception) to end the run.
+    queue: Queue[tuple[Any, ...]] = Queue(QUEUED_PAGES)
+    stop = threading.Event()
+
+    def hand_over(message: tuple[Any, ...]) -> bool:
+        while not stop.is_set():
+            try:
+                queue.put(message, timeout=0.1)
+                return True
+            except Full:
+                continue
+        return False
+
+    def list_kind(kind: str, api_version: str, path: str) -> None:
         token = ""
         selector = [("fieldSelector", FAILED_SCHEDULING_SELECTOR)] if kind == "Event" else []
-        while True:
-            query = [("limit", str(page_size)), *selector] + ([("continue", token)] if token else [])
-            out.requests.append((path, "&".join(f"{k}={v}" for k, v in query)))
-            status, data = get(conn, path, query)
-            if status >= 400:
-                progress(kind, len(items), None, True)
-                return kind, items, f"{status}:{_status_message(data)}"
-            try:
-                page, meta, skipped = decode_page(data, kind, api_version)
-                out.objects.skipped_events += skipped
-            except PageError:
-                _json_object(data, host, path)  # not JSON: the server and path, in Go's decoder words
-                raise ClusterAccessError(f"{host}{path}: the answer is no list of {kind} objects") from None
-            except StoredDecodeError as e:
-                url = f"{host}{path}?{'&'.join(f'{k}={v}' for k, v in query)}"
-                raise ClusterAccessError(f"{url}: {e}") from None
-            items.extend(page)
-            token = meta.get("continue") or ""
-            remaining = meta.get("remainingItemCount")
-            progress(kind, len(items), remaining if isinstance(remaining, int) else None, not token)
-            if on_page is not None:
-                on_page(kind, len(items))
-            if not token:
-                return kind, items, None
+        try:
+            while not stop.is_set():
+                query = [("limit", str(page_size)), *selector] + ([("continue", token)] if token else [])
+                out.requests.append((path, "&".join(f"{k}={v}" for k, v in query)))
+                status, data = get(conn, path, query)
+                if status >= 400:
+                    hand_over(("error", kind, f"{status}:{_status_message(data)}"))
+                    return
+                page = split_page(data, host, path, kind, api_version)
+                del data
+                if not hand_over(("page", kind, page)) or not page.token:
+                    return
+                token = page.token
+        except BaseException as e:  # noqa: BLE001 - handed to the decoder, which raises it
+            hand_over(("raise", e))
 
-    with ThreadPoolExecutor(max_workers=workers) as pool:
+    items_of: dict[str, list[Dict]] = {kind: [] for kind, _v, _p in resources}
+    errors: dict[str, str] = {}
+    where = {kind: (api_version, path) for kind, api_version, path in resources}
+    if sink is not None:
+        sink.begin(out.objects.server_version, [kind for kind, _v, _p in resources])
+    with ThreadPoolExecutor(max_workers=workers) as pool, gc_paused():
         futures = [pool.submit(list_kind, *r) for r in resources]
         try:
-            results = [f.result() for f in futures]
+            unfinished = len(resources)
+            while unfinished:
+                handed = queue.get()
+                if handed[0] == "raise":
+                    raise handed[1]
+                kind = handed[1]
+                items = items_of[kind]
+                if handed[0] == "error":
+                    errors[kind] = handed[2]
+                    progress(kind, len(items), None, True)
+                    last = True
+                else:
+                    page = handed[2]
+                    api_version, path = where[kind]
+                    decoded = decode_items(page, host, path, kind, api_version)
+                    out.objects.skipped_events += page.skipped
+                    items.extend(decoded)
+                    last = not page.token
+                    progress(kind, len(items), page.remaining, last)
+                    if on_page is not None:
+                        on_page(kind, len(items))
+                    if sink is not None:
+                        sink.page(kind, decoded)
+                if last:
+                    unfinished -= 1
+                    if sink is not None:
+                        sink.done(kind)
         except BaseException:
-            # The first failure ends the run: lists not yet started never start.
+            # The first failure ends the run: lists not yet started never start, those
+            # under way stop after their current request.
+            stop.set()
             for f in futures:
                 f.cancel()
             raise
-    for kind, items, error in results:
+    for kind, _api_version, _path in resources:
+        error = errors.get(kind)
         if error is not None:
             code, _, message = error.partition(":")
             plural = next(p for k, _v, p in resources if k == kind).rsplit("/", 1)[-1]
@@ -282,29 +343,10 @@ def load_live(kubeconfig: str | None = None, context: str | None = None, page_si
             else:
                 out.warnings.append(f"listing {plural} failed ({message or 'HTTP ' + code}); explained without them")
             continue
-        for item in items:
-            if item.get("apiVersion") in OLD_DRA_VERSIONS:
-                item = dra_to_v1(item)
-                try:
-                    item = decode_stored(item)
-                except StoredDecodeError as e:
-                    raise ClusterAccessError(f"{host}{next(p for k, _v, p in resources if k == kind)}: {e}") from None
+        for item in items_of[kind]:
             out.objects.add(item)
     out.objects.load_warnings.extend(merge_duplicates(sources))
     return out
-
-
-def _json_object(data: bytes, host: str, path: str) -> Dict:
-    """A response body that must be a JSON object; anything else is the server's fault
-    (exit 3), said with Go's decoder words."""
-    try:
-        got = json.loads(data)
-    except ValueError as e:
-        raise ClusterAccessError(f"the server {host} answered GET {path} with a body that is not JSON "
-                                 f"({go_json_error(data, e)})") from None
-    if not isinstance(got, dict):
-        raise ClusterAccessError(f"the server {host} answered GET {path} with JSON that is not an object") from None
-    return got
 
 
 def _server_version(conn: Connection) -> str | None:

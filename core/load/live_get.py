@@ -10,8 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from kschedx.core.errors import ClusterAccessError, InputError
-from kschedx.core.load.live import _json_object, _status_message
+from kschedx.core.load.live import _status_message
 from kschedx.core.load.live_http import Connection, get
+from kschedx.core.load.live_pages import json_object as _json_object
 from kschedx.core.load.references import Reference
 from kschedx.core.load.stored import StoredDecodeError, decode_stored
 

@@ -206,22 +206,18 @@ class PageError(Exception):
     """A list response that is not a JSON list of objects."""
 
 
-def decode_page(data: bytes, kind: str, api_version: str) -> tuple[list[Dict], dict[str, Any], int]:
-    """The items of one page of a list call, each decoded into its type (list items carry
-    no kind and apiVersion: they are the list's), the page's metadata, and how many Events
-    were left out for not decoding. StoredDecodeError for any other object its type cannot
-    hold, PageError for an answer that is no list."""
-    try:
-        page = _PAGE.decode(data)
-    except (msgspec.DecodeError, UnicodeDecodeError) as e:
-        raise PageError(f"not a JSON list ({e})") from None
+def decode_raw_items(raws: list[msgspec.Raw], kind: str, api_version: str) -> tuple[list[Dict], int]:
+    """The undecoded items of a list page, each decoded into its type (list items carry no
+    kind and apiVersion: they are the list's), and how many Events were left out for not
+    decoding. StoredDecodeError for any other object its type cannot hold, PageError for an
+    item that is no object."""
     typ = stored_type(api_version, kind)
     decoder = _DECODERS.get(typ)
     if decoder is None:
         decoder = _DECODERS[typ] = msgspec.json.Decoder(typ) if typ is not None else _UNTYPED
     items: list[Dict] = []
     skipped = 0
-    for raw in page.items or []:
+    for raw in raws:
         try:
             item = decoder.decode(raw)
         except msgspec.ValidationError:
@@ -243,4 +239,17 @@ def decode_page(data: bytes, kind: str, api_version: str) -> tuple[list[Dict], d
         item.setdefault("kind", kind)
         item.setdefault("apiVersion", api_version)
         items.append(item)
+    return items, skipped
+
+
+def decode_page(data: bytes, kind: str, api_version: str) -> tuple[list[Dict], dict[str, Any], int]:
+    """The items of one page of a list call, each decoded into its type (list items carry
+    no kind and apiVersion: they are the list's), the page's metadata, and how many Events
+    were left out for not decoding. StoredDecodeError for any other object its type cannot
+    hold, PageError for an answer that is no list."""
+    try:
+        page = _PAGE.decode(data)
+    except (msgspec.DecodeError, UnicodeDecodeError) as e:
+        raise PageError(f"not a JSON list ({e})") from None
+    items, skipped = decode_raw_items(page.items or [], kind, api_version)
     return items, page.metadata or {}, skipped

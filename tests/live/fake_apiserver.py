@@ -67,6 +67,8 @@ class FakeAPIServer:
         self.token = token
         self.forbidden: set[str] = set()
         self.missing: set[str] = set()
+        # Bodies answered (200) for these collection paths instead of their pages, as recorded.
+        self.raw: dict[str, bytes] = {}
         self.requests: list[tuple[str, dict[str, list[str]]]] = []
         self.methods: list[str] = []
         self.objects = list(objects)
@@ -112,6 +114,14 @@ class FakeAPIServer:
                 if url.path == "/version" and server.git_version:
                     self._send(200, {"major": "1", "minor": server.git_version.split(".")[1],
                                      "gitVersion": server.git_version})
+                    return
+                if url.path in server.raw:
+                    data = server.raw[url.path]
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
                     return
                 if url.path not in server.collections or url.path in server.missing:
                     self._send(404, _status(404, "NotFound", "the server could not find the requested resource"))
