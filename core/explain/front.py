@@ -164,7 +164,7 @@ def run(
     if answers is not None:
         # pending and check: node-local answers come from the snapshot's shared tables.
         memo = memo if memo is not None else ReplicaMemo()
-        answers.bind(memo, fw, pod)
+        answers.bind(snapshot, memo, fw, pod)
     fw.memo = memo
     if not options.offline:
         fw.extenders = list(options.extenders)
