@@ -635,9 +635,13 @@ def explain_case_json(
     config: str | None = None,
     replicas: int = 1,
     options: Options | None = None,
+    objects: ClusterObjects | None = None,
 ) -> dict[str, Any]:
-    """A golden-style run: the JSON shape of one cycle, or ``{"steps": [...]}`` for replicas."""
-    objects = load_cluster_files(cluster)
+    """A golden-style run: the JSON shape of one cycle, or ``{"steps": [...]}`` for replicas.
+    ``objects``: what ``load_cluster_files(cluster)`` returned before (a run never changes
+    them), for runs of one dump after another."""
+    if objects is None:
+        objects = load_cluster_files(cluster)
     incoming = prepare_pod(manifest, objects)
     options = resolve_version(options, objects, ", ".join(cluster))
     profiles, options = load_profiles(config, options)
