@@ -1,16 +1,19 @@
-"""How the whole suite runs: worker count under pytest-xdist, memory given back between
-tests, and the golden conformance summary (tests/golden/summary.py).
+"""How the whole suite runs: worker count and grouping under pytest-xdist, memory given back
+between tests, and the golden conformance summary (tests/golden/summary.py).
 
-pyproject.toml's addopts run the suite on ``-n auto`` workers with ``--dist loadgroup``:
-tests are handed out one by one, except those marked ``xdist_group`` (a golden case's runs,
-the modules that build one costly fixture for all their tests), which go to one worker
-together.
+pyproject.toml's addopts run the suite on ``-n auto`` workers with ``--dist loadgroup``.
+Tests are handed out one by one, except the groups ``scope_of`` names, whose tests go to one
+worker and run there one after another: a golden case's runs (they share its parsed dump,
+tests/golden/harness.py) and the modules whose tests share one costly module fixture.
+The groups are named here, by test id, rather than with ``xdist_group`` marks: pytest-xdist
+3.8 tags marked tests by rewriting a private attribute that pytest 9.2 no longer reads.
 """
 
 from __future__ import annotations
 
 import gc
 import os
+import re
 from typing import Any
 
 import pytest
@@ -25,10 +28,42 @@ MAX_WORKERS = 4
 COLLECT_AFTER_BYTES = 384 << 20
 
 
-@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist, absent with -p no:xdist
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     return max(1, min(MAX_WORKERS, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
                       else os.cpu_count() or 1))
+
+
+# Golden runs of one case: test_golden_case, test_golden_version_given, the existing-pod tests.
+_GOLDEN_CASE = re.compile(r"^tests/golden/test_(?:conformance|existing_pods)\.py::test_\w+\[([^\]]+)\]$")
+
+# Modules whose tests share one costly module-scoped fixture.
+_WHOLE_MODULES = ("tests/cli/test_cluster_info_dump.py",)
+
+
+def scope_of(nodeid: str) -> str:
+    """The unit of work a test goes to a worker in: its golden case, its module, or itself."""
+    if nodeid.rfind("@") > nodeid.rfind("]"):  # an xdist_group mark, where pytest-xdist tags one
+        return nodeid.rsplit("@", 1)[-1]
+    case = _GOLDEN_CASE.match(nodeid)
+    if case:
+        return "golden:" + case.group(1)
+    module = nodeid.split("::", 1)[0]
+    return module if module in _WHOLE_MODULES else nodeid
+
+
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class SuiteGroups(LoadScopeScheduling):  # type: ignore[misc]
+        # Largest units first (pytest-xdist's default order for scopes), then as collected.
+        def _split_scope(self, nodeid: str) -> str:
+            return scope_of(nodeid)
+
+    return SuiteGroups(config, log)
 
 
 def _rss() -> int | None:

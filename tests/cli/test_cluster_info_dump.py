@@ -14,9 +14,6 @@ from typer.testing import CliRunner
 
 from kschedx.cli.app import app
 
-# Its tests share one costly module fixture (the dumps): one worker runs them all.
-pytestmark = pytest.mark.xdist_group("test_cluster_info_dump")
-
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "cluster.yaml"
 PODS = ROOT / "examples" / "pods"

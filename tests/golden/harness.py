@@ -6,15 +6,13 @@ import json
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from kschedx.core.api.objects import ClusterObjects
 from kschedx.core.explain import front as engine
 
 # The last case's parsed dump. A case's conformance runs and its existing-pod variants run
-# one after another on one pytest-xdist worker (they share an xdist_group, the case's
-# name), so its dump is parsed once for all of them; one entry only, so that no more than
-# one dump is kept alive (the scale family's take seconds to parse and hundreds of MB).
+# one after another on one pytest-xdist worker (tests/conftest.py: scope_of), so its dump
+# is parsed once for all of them; one entry only, so that no more than one dump is kept
+# alive (the scale family's take seconds to parse and hundreds of MB).
 _LAST: dict[Path, ClusterObjects] = {}
 
 
@@ -26,11 +24,6 @@ def case_objects(case: Path) -> ClusterObjects:
         _LAST.clear()  # the previous dump goes before the next is parsed
         hit = _LAST[case] = engine.load_cluster_files([str(case / "cluster.yaml.gz")])
     return hit
-
-
-def case_param(case: Path, marks: list[pytest.MarkDecorator] | None = None) -> Any:
-    """``case`` as a parameter, in its case's xdist_group (see ``_LAST``)."""
-    return pytest.param(case, marks=[*(marks or []), pytest.mark.xdist_group(case.name)], id=case.name)
 
 
 def run_case(case: Path, explicit_version: bool = False) -> dict[str, Any]:

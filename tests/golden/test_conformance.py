@@ -19,7 +19,7 @@ from kschedx.core.api.objects import ClusterObjects
 from kschedx.core.explain import front as engine
 
 from .compare import compare
-from .harness import case_param, run_case
+from .harness import run_case
 from .summary import PROPERTY
 
 RecordProperty = Callable[[str, Any], None]
@@ -49,7 +49,7 @@ def _params(family: str | None = None) -> list[object]:
             marks = [pytest.mark.xfail(reason=PENDING_CASES[case.name], strict=True)]
         elif _family(case) in PENDING_FAMILIES:
             marks = [pytest.mark.xfail(reason=PENDING_FAMILIES[_family(case)], strict=False)]
-        params.append(case_param(case, marks))
+        params.append(pytest.param(case, marks=marks, id=case.name))
     return params
 
 

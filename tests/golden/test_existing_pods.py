@@ -27,7 +27,7 @@ from kschedx.core.explain import front as engine
 from kschedx.core.load.manifest import select_document
 
 from .compare import compare
-from .harness import case_objects, case_param
+from .harness import case_objects
 from .test_conformance import CASES, PENDING_CASES, PENDING_FAMILIES
 
 Dict = dict[str, Any]
@@ -82,7 +82,7 @@ def _running_node(expected: Dict, objects: Any) -> str:
                or sorted(n["metadata"]["name"] for n in objects.of("Node"))[0])
 
 
-@pytest.mark.parametrize("case", [case_param(c) for c in CASE_LIST])
+@pytest.mark.parametrize("case", CASE_LIST, ids=[c.name for c in CASE_LIST])
 def test_existing_pod_gives_the_golden_answer(case: Path) -> None:
     expected = json.loads((case / "expected.json").read_text())
     objects, pod, extras, config, _obj = _prepared(case)
@@ -120,7 +120,7 @@ CLI_CASES = [c for c in CASE_LIST if c.name in ("taints-1-1", "preemption-1-1", 
     or CASE_LIST[:3]
 
 
-@pytest.mark.parametrize("case", [case_param(c) for c in CLI_CASES])
+@pytest.mark.parametrize("case", CLI_CASES, ids=[c.name for c in CLI_CASES])
 def test_existing_pod_through_the_cli(case: Path, tmp_path: Path) -> None:
     expected = json.loads((case / "expected.json").read_text())
     objects, pod, extras, config, _obj = _prepared(case)
