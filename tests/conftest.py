@@ -20,8 +20,8 @@ import pytest
 
 from tests.golden import summary as golden_summary
 
-# Workers for ``-n auto``: one per CPU, at most this many (each may reach 2-3 GB on the
-# golden scale cases).
+# Workers for ``-n auto``: one per CPU, at most this many (each reaches about 1 GB on the
+# golden scale cases, and more workers than that gain little on this suite).
 MAX_WORKERS = 4
 
 # RSS growth since the last collection after which a test's teardown collects again.
