@@ -384,7 +384,7 @@ def run(
     if answers is not None:
         # pending and check: node-local answers come from the snapshot's shared tables.
         memo = memo if memo is not None else ReplicaMemo()
-        answers.bind(memo, fw, pod)
+        answers.bind(snapshot, memo, fw, pod)
     fw.memo = memo
     if not options.offline:
         fw.extenders = list(options.extenders)
@@ -1195,9 +1195,13 @@ def explain_case_json(
     config: str | None = None,
     replicas: int = 1,
     options: Options | None = None,
+    objects: ClusterObjects | None = None,
 ) -> dict[str, Any]:
-    """A golden-style run: the JSON shape of one cycle, or ``{"steps": [...]}`` for replicas."""
-    objects = load_cluster_files(cluster)
+    """A golden-style run: the JSON shape of one cycle, or ``{"steps": [...]}`` for replicas.
+    ``objects``: what ``load_cluster_files(cluster)`` returned before (a run never changes
+    them), for runs of one dump after another."""
+    if objects is None:
+        objects = load_cluster_files(cluster)
     incoming = prepare_pod(manifest, objects)
     options = resolve_version(options, objects, ", ".join(cluster))
     profiles, options = load_profiles(config, options)

@@ -82,28 +82,29 @@ def plugin_key(pl: Plugin, pod: PodInfo, profile: Any) -> Hashable | None:
 class SharedAnswers:
     """The answer tables of one snapshot, by plugin key."""
 
+    # The snapshot is handed to bind, never kept: these tables are the value of a
+    # WeakKeyDictionary keyed by the snapshot, and a reference from the value to the key
+    # would keep both alive for good.
     def __init__(self, snapshot: Snapshot) -> None:
-        self._snapshot = snapshot
         self._nodes = snapshot.node_infos
         self._count = len(snapshot.node_infos)
         self.filters: dict[Hashable, Table] = {}
         self.scores: dict[Hashable, Table] = {}
 
-    def _check_nodes(self) -> None:
+    def _check_nodes(self, snap: Snapshot) -> None:
         # remove_node replaces the node list, add_node extends it: either way the answers
         # that count nodes cluster-wide are stale, so all go.
-        snap = self._snapshot
         if snap.node_infos is not self._nodes or len(snap.node_infos) != self._count:
             self._nodes = snap.node_infos
             self._count = len(snap.node_infos)
             self.filters.clear()
             self.scores.clear()
 
-    def bind(self, memo: ReplicaMemo, fw: Any, pod: PodInfo) -> None:
+    def bind(self, snapshot: Snapshot, memo: ReplicaMemo, fw: Any, pod: PodInfo) -> None:
         """Point ``memo`` at the tables for ``pod`` under ``fw``'s plugins, for the cycle
-        about to run (called before every cycle: each copy is signed anew). A profile with
-        a node-local plugin that cannot sign pods keeps the memo's own tables."""
-        self._check_nodes()
+        about to run on ``snapshot`` (called before every cycle: each copy is signed anew).
+        A profile with a node-local plugin that cannot sign pods keeps the memo's own tables."""
+        self._check_nodes(snapshot)
         profile = fw.profile
         keys: dict[str, Hashable] = {}
         for pl in [*fw.plugins.filter, *(pl for pl, _w in fw.plugins.score)]:

@@ -44,8 +44,10 @@ class TermIndex:
     """Per distinct term: node name -> how many of the node's pods carry it (with
     multiplicity: a pod listing a term twice counts twice, as upstream's loops do)."""
 
-    def __init__(self, snapshot: Snapshot, groups_of: Callable[[NodeInfo], list[GroupKey]]) -> None:
-        self._snapshot = snapshot
+    # The snapshot is handed to refresh, never kept: an index is the value of a
+    # WeakKeyDictionary keyed by its snapshot, and a reference from the value to the key
+    # would keep both alive for good (every snapshot of a long test run, say).
+    def __init__(self, groups_of: Callable[[NodeInfo], list[GroupKey]]) -> None:
         self._groups_of = groups_of
         self._nodes: list[NodeInfo] | None = None
         self._count = -1
@@ -54,8 +56,7 @@ class TermIndex:
         self.groups: dict[GroupKey, dict[str, int]] = {}
         self._seen: dict[str, tuple[int, list[GroupKey]]] = {}
 
-    def refresh(self) -> dict[GroupKey, dict[str, int]]:
-        snap = self._snapshot
+    def refresh(self, snap: Snapshot) -> dict[GroupKey, dict[str, int]]:
         if snap.generation == self._generation and snap.node_infos is self._nodes \
                 and len(snap.node_infos) == self._count:
             # Every edit of the snapshot's nodes goes through the snapshot, which counts it.
@@ -106,18 +107,18 @@ def _index(snapshot: Snapshot, which: str, groups_of: Callable[[NodeInfo], list[
         per = _INDEXES[snapshot] = {}
     idx = per.get(which)
     if idx is None:
-        idx = per[which] = TermIndex(snapshot, groups_of)
+        idx = per[which] = TermIndex(groups_of)
     return idx
 
 
 def existing_anti_affinity_groups(snapshot: Snapshot) -> dict[GroupKey, dict[str, int]]:
     """The required anti-affinity terms of the existing pods, by term."""
-    return _index(snapshot, "anti", _anti_groups).refresh()
+    return _index(snapshot, "anti", _anti_groups).refresh(snapshot)
 
 
 def existing_scoring_groups(snapshot: Snapshot) -> dict[GroupKey, dict[str, int]]:
     """The required affinity and preferred (anti-)affinity terms of the existing pods."""
-    return _index(snapshot, "score", _score_groups).refresh()
+    return _index(snapshot, "score", _score_groups).refresh(snapshot)
 
 
 def matching(groups: dict[GroupKey, dict[str, int]], pod: PodInfo,

@@ -28,15 +28,14 @@ from .html_reports import (
     PENDING_ROWS,
     Page,
     Report,
-    make_reports,
     parse,
 )
 from .test_explain_cli import CLUSTER, EXAMPLES, run
 
 
 @pytest.fixture(scope="module")
-def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Report]:
-    return make_reports(tmp_path_factory.mktemp("html"))
+def reports(html_reports: dict[str, Report]) -> dict[str, Report]:
+    return html_reports  # made once per process (tests/conftest.py), for the browser tests too
 
 
 def _cycles(data: dict[str, Any]) -> list[dict[str, Any]]:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.html_reports import Report, make_reports
+from tests.cli.html_reports import Report
 
 WINDOW = (1000, 1300)
 NAMES = ["explain", "unschedulable", "replicas", "focus", "preemption", "dra", "daemonset", "hostile", "check", "pending",
@@ -124,11 +124,13 @@ def colours(rows: list[bytes], bpp: int) -> dict[tuple[int, ...], int]:
 
 
 @pytest.fixture(scope="module")
-def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Report, Path]]:
+def pages(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> dict[str, tuple[Report, Path]]:
     chromium()  # fail (CI) or skip early, before making the reports
     tmp = tmp_path_factory.mktemp("browser")
     out: dict[str, tuple[Report, Path]] = {}
-    for name, report in make_reports(tmp).items():
+    # The reports tests/cli/test_html_report.py checks (made once per process, tests/conftest.py).
+    reports: dict[str, Report] = request.getfixturevalue("html_reports")
+    for name, report in reports.items():
         path = tmp / f"{name}.html"
         path.write_text(report.html, encoding="utf-8")
         out[name] = (report, path)

@@ -6,7 +6,24 @@ import json
 from pathlib import Path
 from typing import Any
 
+from kschedx.core.api.objects import ClusterObjects
 from kschedx.core.explain import front as engine
+
+# The last case's parsed dump. A case's conformance runs and its existing-pod variants run
+# one after another on one pytest-xdist worker (tests/conftest.py: scope_of), so its dump
+# is parsed once for all of them; one entry only, so that no more than one dump is kept
+# alive (the scale family's take seconds to parse and hundreds of MB).
+_LAST: dict[Path, ClusterObjects] = {}
+
+
+def case_objects(case: Path) -> ClusterObjects:
+    """The case's cluster dump as ``load_cluster_files`` gives it. Runs never change the
+    objects they are given (tests/golden/test_conformance.py checks it), so runs share them."""
+    hit = _LAST.get(case)
+    if hit is None:
+        _LAST.clear()  # the previous dump goes before the next is parsed
+        hit = _LAST[case] = engine.load_cluster_files([str(case / "cluster.yaml.gz")])
+    return hit
 
 
 def run_case(case: Path, explicit_version: bool = False) -> dict[str, Any]:
@@ -22,4 +39,5 @@ def run_case(case: Path, explicit_version: bool = False) -> dict[str, Any]:
         args["replicas"] = replicas
     if explicit_version:
         args["options"] = engine.Options(kubernetes_version=str(meta.get("kubernetesVersion") or "v1.35"))
-    return engine.explain_case_json(str(case / "pod.yaml"), [str(case / "cluster.yaml.gz")], **args)
+    return engine.explain_case_json(str(case / "pod.yaml"), [str(case / "cluster.yaml.gz")],
+                                    objects=case_objects(case), **args)

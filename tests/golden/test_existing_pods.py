@@ -27,6 +27,7 @@ from kschedx.core.explain import front as engine
 from kschedx.core.load.manifest import select_document
 
 from .compare import compare
+from .harness import case_objects
 from .test_conformance import CASES, PENDING_CASES, PENDING_FAMILIES
 
 Dict = dict[str, Any]
@@ -65,7 +66,7 @@ def _variant(objects: Any, pod: Dict, extras: list[Dict], node: str | None) -> A
 
 
 def _prepared(case: Path) -> tuple[Any, Dict, list[Dict], str | None, Dict]:
-    objects = engine.load_cluster_files([str(case / "cluster.yaml.gz")])
+    objects = case_objects(case)
     obj = select_document(str(case / "pod.yaml"), None)
     # The pod as the API server stores it (admitted), and what its controllers created.
     incoming = engine.prepare_object(obj, str(case / "pod.yaml"), objects)

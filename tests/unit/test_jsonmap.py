@@ -152,6 +152,8 @@ def test_gzip_list_decodes_from_anonymous_memory(generated: Path, tmp_path: Path
     _same_load(path, monkeypatch)
 
 
+# Named ids: gzip writes the time into its header, so ids made of the bytes would differ
+# between the pytest-xdist workers' collections (which must be equal).
 @pytest.mark.parametrize("data", [
     gzip.compress(b'{"kind": "List", "items": [{"kind": "Node", "metadata": {"name": "a"}}]}')
     + gzip.compress(b" "),  # two members
@@ -161,7 +163,7 @@ def test_gzip_list_decodes_from_anonymous_memory(generated: Path, tmp_path: Path
     gzip.compress(b'{"kind": "Node", "metadata": {"name": "a"}}'),  # not a List
     gzip.compress(b""),
     b'{"kind": "List", "items": []}',  # named .gz, not compressed
-])
+], ids=["two-members", "truncated", "wrong-size", "yaml", "not-a-list", "empty", "not-compressed"])
 def test_other_gzip_files_take_the_ordinary_path(tmp_path: Path, data: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "c.json.gz"
     path.write_bytes(data)

@@ -9,12 +9,15 @@ a cycle on a snapshot built afresh, or against the plain per-node pass, after ed
 from __future__ import annotations
 
 import copy
+import gc
 import json
+import weakref
 from typing import Any
 
 from kschedx.core.api.model import PodInfo
 from kschedx.core.config.profile import default_profile
-from kschedx.core.framework.interface import CycleState
+from kschedx.core.framework import shared_answers
+from kschedx.core.framework.interface import CycleState, ReplicaMemo
 from kschedx.core.framework.runtime import Framework
 from kschedx.core.plugins import REGISTRY
 from kschedx.core.snapshot import Snapshot
@@ -139,3 +142,19 @@ def test_spread_domains_kept_per_snapshot_equal_the_pass_over_the_nodes() -> Non
         for p in variants:
             assert _spread_state(snap, p, snap.node_infos) == _spread_state(snap, p, list(snap.node_infos))
         snap.add_pod(PodInfo(pod("late", node_name="n5", labels={"app": "web"})))
+
+
+def test_a_snapshot_and_its_indexes_go_when_the_snapshot_does() -> None:
+    """The per-snapshot indexes and shared answers are WeakKeyDictionary values: none may hold
+    its snapshot, or every snapshot of a process (thousands in a test run) would stay."""
+    snap = snapshot(*_cluster())
+    shared_answers.share(snap)
+    _result(snap)  # InterPodAffinity's term indexes
+    answers = shared_answers.shared(snap)
+    assert answers is not None
+    answers.bind(snap, ReplicaMemo(), Framework(default_profile(REGISTRY), snap, REGISTRY), PodInfo(_incoming()))
+    gone = weakref.ref(snap)
+    del snap, answers
+    gc.unfreeze()  # what a load froze (core/gcpause.py) is collected too
+    gc.collect()
+    assert gone() is None, [type(r).__name__ for r in gc.get_referrers(gone())]
