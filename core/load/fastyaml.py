@@ -206,10 +206,11 @@ def _list_document(data: bytes, exact: ExactLoader,
         bounds = list(_pieces(data, start, end))
         # The checks run in a forked process on the other core while rapidyaml reads
         # every piece here; a piece they don't pass is then read again exactly.
+        reader = _Reader()
         with _checked_elsewhere(data, bounds) as alike:
             read = []
             for a, b in bounds:
-                read.append(_ryml_items(memoryview(data)[a:b]))
+                read.append(_ryml_items(memoryview(data)[a:b], reader))
                 if progress is not None:
                     progress(b)
             verdicts = alike()
@@ -365,15 +366,13 @@ def _long_key(data: bytes, start: int, b: int) -> bool:
     return colon is not None and colon.start() - node >= 1000
 
 
-def _ryml_items(piece: bytes | memoryview) -> list[Any] | None:
+def _ryml_items(piece: bytes | memoryview, reader: _Reader | None = None) -> list[Any] | None:
     """The items of ``piece`` by way of rapidyaml and its JSON; None if either refuses."""
     try:
         with _quiet_stderr():  # (its writer refuses more than 64 levels of nesting)
-            tree = ryml.parse_in_arena(piece)
-            js = ryml.emit_json_malloc(tree, tree.root_id())
-        del tree
-        items = _DECODER.decode(js)
-    except (ryml.ExceptionBasic, msgspec.DecodeError, msgspec.ValidationError, _NotAlike, RuntimeError, UnicodeError):
+            items = _DECODER.decode((reader or _Reader()).json(memoryview(piece)))
+    except (ryml.ExceptionBasic, msgspec.DecodeError, msgspec.ValidationError, _NotAlike, RuntimeError, UnicodeError,
+            IndexError):
         return None
     return items if isinstance(items, list) else None
 
@@ -448,10 +447,11 @@ def load_stream(data: bytes, exact: ExactLoader,
         groups = list(_groups(data, docs))
         # (a large List's pieces are checked by load_list)
         bounds = [(g[0].first, g[0].first if _is_large(g) else g[-1].end) for g in groups]
+        reader = _Reader()
         with _checked_elsewhere(data, bounds, _alike_documents) as alike:
             read = []
             for group in groups:
-                read.append(None if group[0].exact_only else _ryml_documents(data, group))
+                read.append(None if group[0].exact_only else _ryml_documents(data, group, reader))
                 if progress is not None:
                     progress(group[-1].end)
             verdicts = alike()
@@ -534,26 +534,50 @@ def _marker_length(data: bytes, start: int) -> int:
     return start - (data.rfind(b"\n", 0, start - 1) + 1)
 
 
-def _ryml_documents(data: bytes, group: list[_Document]) -> list[Any] | None:
-    """The documents of a group by way of rapidyaml (a large List document through
-    ``load_list``'s pieces); None if it refuses them or finds another number of them."""
+class _Reader:
+    """rapidyaml's tree and a buffer for its JSON, kept from piece to piece: allocated
+    anew for each, they leave the heap full of holes between the objects built meanwhile
+    (a fifth more memory at the end)."""
+
+    def __init__(self) -> None:
+        self.tree = ryml.Tree()
+        self.buf = bytearray(4 * PIECE)
+
+    def json(self, text: memoryview) -> memoryview:
+        """rapidyaml's JSON of ``text`` (of a stream: the array of its documents); it
+        raises what rapidyaml raises."""
+        tree = self.tree
+        tree.clear()
+        tree.clear_arena()
+        ryml.parse_in_arena(text, tree=tree)
+        root = tree.root_id()
+        need = ryml.compute_json_length(tree, root)
+        if need > len(self.buf):
+            self.buf = bytearray(need + need // 4)
+        return ryml.emit_json_in_place(tree, memoryview(self.buf), root)  # type: ignore[no-any-return]
+
+    def count(self) -> int:
+        """How many documents the last text held (0: it was no stream)."""
+        root = self.tree.root_id()
+        return int(self.tree.num_children(root)) if self.tree.is_stream(root) else 0
+
+
+def _ryml_documents(data: bytes, group: list[_Document], reader: _Reader) -> list[Any] | None:
+    """The documents of a group by way of rapidyaml; None if it refuses them or finds
+    another number of them (or the group is one large List, which load_list reads)."""
     if _is_large(group):
         return None  # (read by _exact_documents, which tries load_list first)
     try:
         with _quiet_stderr():
-            tree = ryml.parse_in_arena(memoryview(data)[group[0].first:group[-1].end])
-            root = tree.root_id()
-            if tree.is_stream(root):  # (its JSON is the array of its documents)
-                if tree.num_children(root) != len(group):
+            js = reader.json(memoryview(data)[group[0].first:group[-1].end])
+            if reader.count() != len(group):
+                if len(group) != 1 or reader.count() != 0:
                     return None
-                js = ryml.emit_json_malloc(tree, root)
-            elif len(group) == 1:
-                js = "[" + ryml.emit_json_malloc(tree, root) + "]"
+                docs = _DECODER.decode(b"[" + js + b"]")
             else:
-                return None
-        del tree
-        docs = _DECODER.decode(js)
-    except (ryml.ExceptionBasic, msgspec.DecodeError, msgspec.ValidationError, _NotAlike, RuntimeError, UnicodeError):
+                docs = _DECODER.decode(js)
+    except (ryml.ExceptionBasic, msgspec.DecodeError, msgspec.ValidationError, _NotAlike, RuntimeError, UnicodeError,
+            IndexError):
         return None
     return docs if isinstance(docs, list) and len(docs) == len(group) else None
 
