@@ -551,10 +551,13 @@ class _Reader:
         tree.clear_arena()
         ryml.parse_in_arena(text, tree=tree)
         root = tree.root_id()
-        need = ryml.compute_json_length(tree, root)
-        if need > len(self.buf):
-            self.buf = bytearray(need + need // 4)
-        return ryml.emit_json_in_place(tree, memoryview(self.buf), root)  # type: ignore[no-any-return]
+        failed, size = ryml.emit_json_to_substr(tree, root, memoryview(self.buf))
+        if failed:  # (it says how much it needs: written again into a buffer that large)
+            self.buf = bytearray(size + size // 4)
+            failed, size = ryml.emit_json_to_substr(tree, root, memoryview(self.buf))
+            if failed:
+                raise IndexError(size)
+        return memoryview(self.buf)[:size]
 
     def count(self) -> int:
         """How many documents the last text held (0: it was no stream)."""

@@ -571,3 +571,27 @@ def test_random_streams_read_alike(monkeypatch: pytest.MonkeyPatch) -> None:
             assert repr(result) == ref, text
             taken += 1
     assert taken > 150 and spy.groups - len(spy.exact) > 1000  # (groups of documents rapidyaml's reading was taken for)
+
+
+@pytest.mark.parametrize("text, line", [
+    ("a: 1\n---\nb: [1, 2\n---\nc: 3\n", 4),
+    ("a: 1\n---\nb: \"x\n---\ny\"\n", None),
+    ("a: 1\n---\nb: 1\n c: 2\n", None),
+    ("a: 1\n---\nb: *nowhere\n", 3),
+    ("a: 1\n...\nb: 2\n", None),
+    ("a: 1\n---\nb\nc: 1\n", None),
+    ("a: 1\n--- |\nx\n", None),
+    ("a: 1\n---\nb: 1\n- c\n", None),
+])
+def test_stream_errors_name_the_same_line_as_the_exact_loader(text: str, line: int | None,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(yamlload, "FAST_FROM", 0)
+    data = text.encode()
+    with pytest.raises(InputError) as info:
+        parse_bytes(data, "dump.yaml")
+    monkeypatch.setattr(yamlload, "FAST_FROM", 1 << 62)
+    with pytest.raises(InputError) as exact_info:
+        parse_bytes(data, "dump.yaml")
+    assert str(info.value) == str(exact_info.value)
+    if line is not None:
+        assert info.value.line == line
