@@ -435,7 +435,7 @@ def load_stream(data: bytes, exact: ExactLoader,
     starts on), read a piece of documents at a time by rapidyaml where that is shown to
     read alike; None when the text is not for this path (the caller loads it exactly).
     ``exact`` loads a text exactly (it raises on bad YAML)."""
-    if not _plain_text(data) or b"\r" in data or data[:1] == b"%" or b"\n%" in data:
+    if not _plain_text(data) or b"\r" in data or _directive(data):
         return None  # directives, carriage returns (line breaks the cut doesn't see): exact
     docs = _documents(data)
     if docs is None:
@@ -464,6 +464,16 @@ def load_stream(data: bytes, exact: ExactLoader,
     except (yaml.YAMLError, _NotAlike):
         return None
     return out
+
+
+def _directive(data: bytes) -> bool:
+    """Whether a line of ``data`` starts with "%" (a directive, or text that looks like one)."""
+    at = data.find(b"%")  # (rare, and found by memchr: faster than searching for "\n%")
+    while at >= 0:
+        if at == 0 or data[at - 1] == 0x0A:
+            return True
+        at = data.find(b"%", at + 1)
+    return False
 
 
 def _documents(data: bytes) -> list[_Document] | None:
