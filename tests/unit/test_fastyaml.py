@@ -294,6 +294,15 @@ def test_invalid_utf8_is_refused() -> None:
     ("items:\n- a: 1\n  " + "k:" * 600 + " v\n", None),
     ("items:\n- a: 1\n  - - '" + "k" * 1100 + "' : v\n", None),
     ("items:\n- a: 1\nkind: List\nother:\n- b\n", None),
+    # multi-document streams (fastyaml.load_stream)
+    ("a: 1\n---\nb: [1, 2\n---\nc: 3\n", 4),
+    ("a: 1\n---\nb: \"x\n---\ny\"\n", None),
+    ("a: 1\n---\nb: 1\n c: 2\n", None),
+    ("a: 1\n---\nb: *nowhere\n", 3),
+    ("a: 1\n...\nb: 2\n", None),
+    ("a: 1\n---\nb\nc: 1\n", None),
+    ("a: 1\n--- |\nx\n", None),
+    ("a: 1\n---\nb: 1\n- c\n", None),
 ])
 def test_errors_name_the_same_line_as_the_exact_loader(text: str, line: int | None, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(yamlload, "FAST_FROM", 0)
@@ -391,20 +400,28 @@ def _random_list(rng: Any) -> str:
 
 
 def test_random_lists_read_alike(spy: Spy) -> None:
+
+    taken = _taken_alike(400, _random_list, fastyaml.load_list, lambda text: yamlload.load_exact(text.encode()))
+    assert taken > 50 and spy.fast
+
+
+def _taken_alike(seeds: int, make: Any, load: Any, reference: Any) -> int:
+    """How many of the random texts ``make`` gives ``load`` took, each checked to be what
+    ``reference`` reads (and refused where that raises)."""
     import random
 
     taken = 0
-    for seed in range(400):
-        data = _random_list(random.Random(seed)).encode()
+    for seed in range(seeds):
+        text = make(random.Random(seed))
         try:
-            ref = repr(yamlload.load_exact(data))
+            ref = repr(reference(text))
         except yaml.YAMLError:
             ref = None
-        result = fastyaml.load_list(data, yamlload.load_exact)
+        result = load(text.encode(), yamlload.load_exact)
         if result is not None:
-            assert repr(result) == ref, data
+            assert repr(result) == ref, text
             taken += 1
-    assert taken > 50 and spy.fast
+    return taken
 
 
 # --- multi-document streams (fastyaml.load_stream) -------------------------------------------
@@ -554,44 +571,9 @@ def _random_stream(rng: Any) -> str:
 
 
 def test_random_streams_read_alike(monkeypatch: pytest.MonkeyPatch) -> None:
-    import random
 
     monkeypatch.setattr(fastyaml, "PIECE", 60)
     spy = StreamSpy(monkeypatch)
-    taken = 0
-    for seed in range(1200):
-        text = _random_stream(random.Random(seed))
-        data = text.encode()
-        try:
-            ref = repr(_reference(text))
-        except yaml.YAMLError:
-            ref = None
-        result = fastyaml.load_stream(data, yamlload.load_exact)
-        if result is not None:
-            assert repr(result) == ref, text
-            taken += 1
+    taken = _taken_alike(1200, _random_stream, fastyaml.load_stream, _reference)
     assert taken > 150 and spy.groups - len(spy.exact) > 1000  # (groups of documents rapidyaml's reading was taken for)
 
-
-@pytest.mark.parametrize("text, line", [
-    ("a: 1\n---\nb: [1, 2\n---\nc: 3\n", 4),
-    ("a: 1\n---\nb: \"x\n---\ny\"\n", None),
-    ("a: 1\n---\nb: 1\n c: 2\n", None),
-    ("a: 1\n---\nb: *nowhere\n", 3),
-    ("a: 1\n...\nb: 2\n", None),
-    ("a: 1\n---\nb\nc: 1\n", None),
-    ("a: 1\n--- |\nx\n", None),
-    ("a: 1\n---\nb: 1\n- c\n", None),
-])
-def test_stream_errors_name_the_same_line_as_the_exact_loader(text: str, line: int | None,
-                                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(yamlload, "FAST_FROM", 0)
-    data = text.encode()
-    with pytest.raises(InputError) as info:
-        parse_bytes(data, "dump.yaml")
-    monkeypatch.setattr(yamlload, "FAST_FROM", 1 << 62)
-    with pytest.raises(InputError) as exact_info:
-        parse_bytes(data, "dump.yaml")
-    assert str(info.value) == str(exact_info.value)
-    if line is not None:
-        assert info.value.line == line
