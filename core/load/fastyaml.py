@@ -492,10 +492,14 @@ def _documents(data: bytes) -> list[_Document] | None:
         if first < mark or exact_only:
             if ended:
                 return None
+            # Content that does not start at column 0: from its line's start, and read by the
+            # exact loader (which says how the lines nest).
+            indented = first > start and data[first - 1] == 0x20
+            if indented:
+                first = data.rfind(b"\n", start, first) + 1 or start
             line += newline_count(b"\n", counted, first)
             counted = first
-            # (content not at column 0 first: the exact loader says how the lines nest)
-            docs.append(_Document(start, mark, first, line, exact_only or data[first:first + 1] == b" "))
+            docs.append(_Document(start, mark, first, line, exact_only or indented))
             opened = True
         if mark == len(data):
             break
@@ -602,12 +606,14 @@ def _exact_documents(data: bytes, group: list[_Document], exact: ExactLoader) ->
         listed = _list_document(data[doc.first:doc.end], exact)
         if listed is not None:
             return [(d, line + doc.line - 1) for d, line in listed]
-    # The text from the group's first content line on, so that lines count from there.
-    got = exact(data[group[0].first:group[-1].end]) if not group[0].exact_only else \
-        exact(data[group[0].start - _marker_length(data, group[0].start):group[-1].end])
-    offset = group[0].line - 1 if not group[0].exact_only else \
-        group[0].line - 1 - data.count(b"\n", group[0].start - _marker_length(data, group[0].start), group[0].first)
-    return [(d, line + offset) for d, line in got]
+    # The text from the group's first content line on (or from the marker line of a
+    # document that starts there), with the lines counted from there.
+    doc = group[0]
+    begin = doc.first
+    if doc.exact_only and doc.start > 0:
+        begin = doc.start - _marker_length(data, doc.start)
+    offset = doc.line - 1 - data.count(b"\n", begin, doc.first)
+    return [(d, line + offset) for d, line in exact(data[begin:group[-1].end])]
 
 
 def _alike_documents(data: bytes, a: int, b: int) -> bool:

@@ -508,7 +508,8 @@ def test_generated_cluster_as_a_stream_goes_the_fast_way(monkeypatch: pytest.Mon
     # top levels that are not plain-keyed mappings
     "yes: 1\n---\n1: x\n---\n~: y\n---\nnull: z\n---\n\"q\": 1\n---\n'yes': 2\n---\n1.5: x\n---\n? a\n: b\n",
     "- 1\n- yes\n---\nfoo\n---\nfoo\nbar\n---\n\"s\"\n---\n|\n  x\n---\n[1, 2]\n---\n{a: 1}\n",
-    "  a: 1\n  b: 2\n---\n  a: 1\nb: 2\n", "a: 1\nb\n", "a: 1\n- b\n", "a:\n- b\nc: 1\n- d\n", "a: |\nx\n",
+    "  a: 1\n  b: 2\n---\n  a: 1\nb: 2\n", "  a: 1\n  b: 2\n---\n  c: 3\n", "x: 1\n---\n  a: 1\n  b: 2\n---\ny: 1\n",
+    "# c\n  - a\n  - b\n---\n  # c\n   k: v\n", "a: 1\nb\n", "a: 1\n- b\n", "a:\n- b\nc: 1\n- d\n", "a: |\nx\n",
     "a: 1\n b: 2\n", "a: 1\n  b: 2\n", "a b: 1\n", "a:b: 1\n", "a: 1\n#c\n  # d\nb: 2\n",
     # tabs, long keys, escapes, Lists inside the stream
     "a: 1\n---\nb:\t2\n", "a: \"\\q\"\n---\nb: 1\n", "k" * 1100 + ": v\n---\nb: 1\n",
@@ -564,7 +565,10 @@ def _random_stream(rng: Any) -> str:
             parts.append(rng.choice(["---\n", "--- # c\n", "---\n# c\n\n", "\n---\n", "---\n---\n", "...\n---\n",
                                      "--- ", "--- |\n ", "---  \n", "# c\n---\n"]))
         body = _random_node(rng, 0, "")
-        parts.append((body[1:] if body.startswith("\n") else body.lstrip(" ")) + "\n")
+        body = body[1:] if body.startswith("\n") else body.lstrip(" ")
+        if rng.random() < 0.15:  # the whole document indented
+            body = "  " + body.replace("\n", "\n  ")
+        parts.append(body + "\n")
     if rng.random() < 0.3:
         parts.append(rng.choice(["...\n", "---\n", "# end\n", "...\n# c\n"]))
     return "".join(parts)
