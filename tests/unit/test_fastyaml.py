@@ -581,3 +581,19 @@ def test_random_streams_read_alike(monkeypatch: pytest.MonkeyPatch) -> None:
     taken = _taken_alike(1200, _random_stream, fastyaml.load_stream, _reference)
     assert taken > 150 and spy.groups - len(spy.exact) > 1000  # (groups of documents rapidyaml's reading was taken for)
 
+
+
+# Lines a document's top level may hold, odd ones among them (column 0 and indented).
+TOP_LINES = ["a: 1", "b:", "- x", "-", "  c: 2", "  - y", '"q": 1', "'s': 2", "k v: 3", "x", "x y", "a:b", "a: b: c", "#c",
+             "", "k:   v", "z: |", "  text", "w: >", "a b c", "- - z", "?", "? k", ": v", "-x", "1x: 2", "x:y", 'k: "m',
+             '  n"', "k: [1,", "  2]", "@x", "k: v #c", "k:v", "k: - a", "k: v", " - z", "yes: 1", "j: 2"]
+
+
+def test_random_top_levels_read_alike(monkeypatch: pytest.MonkeyPatch) -> None:
+    spy = StreamSpy(monkeypatch)
+
+    def make(rng: Any) -> str:
+        return "a: 0\n---\n" + "\n".join(rng.choice(TOP_LINES) for _ in range(rng.randint(1, 6))) + "\n---\nb: 0\n"
+
+    taken = _taken_alike(3000, make, fastyaml.load_stream, lambda text: yamlload.load_exact(text.encode()))
+    assert taken > 500 and spy.groups - len(spy.exact) > 500
