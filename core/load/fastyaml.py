@@ -222,8 +222,9 @@ def _list_document(data: bytes, exact: ExactLoader,
             return None
         items: list[Any] = []
         for (a, b), fast, took in zip(bounds, read, taken, strict=True):
-            items.extend(fast if took and fast is not None else _exact_piece(data, a, b, exact))
-            _share(items, len(items) - len(fast if took and fast is not None else ()))
+            piece = fast if took and fast is not None else _exact_piece(data, a, b, exact)
+            _share(piece)
+            items.extend(piece)
     except (yaml.YAMLError, _NotAlike):
         return None
     skeleton[0][0]["items"] = items
@@ -247,11 +248,10 @@ def _plain_text(data: bytes) -> bool:
     return True
 
 
-def _share(docs: list[Any], start: int) -> None:
-    """Intern the strings pods repeat in ``docs[start:]`` (as the JSON path does, and
-    while they are fresh): each is replaced by an equal string, nothing else changes."""
-    for i in range(start, len(docs)):
-        doc = docs[i]
+def _share(docs: list[Any]) -> None:
+    """Intern the strings pods repeat in ``docs`` (as the JSON path does, and while they
+    are fresh): each is replaced by an equal string, nothing else changes."""
+    for doc in docs:
         if type(doc) is dict:
             share_strings(doc)
 
@@ -457,10 +457,12 @@ def load_stream(data: bytes, exact: ExactLoader,
             verdicts = alike()
         for group, fast, ok in zip(groups, read, verdicts, strict=True):
             if fast is not None and ok:
-                _share(fast, 0)
+                _share(fast)
                 out.extend((doc, d.line) for doc, d in zip(fast, group, strict=True) if doc is not None)
             else:
-                out.extend(_exact_documents(data, group, exact))
+                read_exactly = _exact_documents(data, group, exact)
+                _share([doc for doc, _ in read_exactly])
+                out.extend(read_exactly)
     except (yaml.YAMLError, _NotAlike):
         return None
     return out
