@@ -10,7 +10,8 @@ DaemonSet pods (kube-proxy, node-exporter) on every node and the pods of Replica
 ~50 replicas (≈ NODES × 0.6 ReplicaSets) spread over 40 namespaces, most behind a
 Service, some with required pod anti-affinity, preferred pod affinity or zone spread
 constraints — plus Namespaces and PriorityClasses. Written as one ``kind: List``, JSON or
-YAML by the extension (``.gz`` allowed), the shape ``kubectl get ... -A -o json`` prints.
+YAML by the extension (``.gz`` allowed), the shape ``kubectl get ... -A -o json`` prints;
+``--yaml-style multidoc`` writes YAML as a stream of one document per object (``---``).
 
 ``--pending N --pending-workloads W`` adds N pending pods of W workloads for ``kschedx
 pending`` (see ``pending_workloads``): pods that fit, that can't (too big, a missing pool,
@@ -368,6 +369,8 @@ def write(objs: list[Dict], out: Path, style: str = "kubectl") -> None:
     if name.endswith((".yaml", ".yml")):
         if style == "kubectl":
             data = kubectl_yaml(doc).encode()
+        elif style == "multidoc":
+            data = multidoc_yaml(objs).encode()
         else:
             import yaml
 
@@ -500,6 +503,22 @@ def kubectl_yaml(doc: Dict) -> str:
     return "".join(out)
 
 
+def multidoc_yaml(objs: list[Dict]) -> str:
+    """The objects as one YAML stream of documents, as tools and people concatenate them:
+    each object written as kubectl writes it, ``---`` before each but the first, a
+    comment naming each kind where it starts (as `helm template` names its sources)."""
+    out: list[str] = []
+    kind = None
+    for i, obj in enumerate(objs):
+        if i:
+            out.append("---\n")
+        if obj.get("kind") != kind:
+            kind = obj.get("kind")
+            out.append(f"# {kind}s\n")
+        _emit(obj, "", out)
+    return "".join(out)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--nodes", type=int, default=5000)
@@ -510,8 +529,9 @@ def main() -> None:
                     help="also N pending pods (kschedx pending's benchmark)")
     ap.add_argument("--pending-workloads", type=int, default=40, metavar="W",
                     help="the workloads the pending pods belong to")
-    ap.add_argument("--yaml-style", choices=("kubectl", "pyyaml"), default="kubectl",
-                    help="YAML as kubectl writes it (default) or as PyYAML's dumper does")
+    ap.add_argument("--yaml-style", choices=("kubectl", "multidoc", "pyyaml"), default="kubectl",
+                    help="YAML as kubectl writes a List (default), the objects as a multi-document "
+                    "stream (---), or a List as PyYAML's dumper writes it")
     args = ap.parse_args()
     objs = generate(args.nodes, args.pods_per_node, args.seed)
     if args.pending:

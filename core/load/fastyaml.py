@@ -26,6 +26,24 @@ alike, and hands everything else to the exact loader:
 
 ``load_list`` returns None when the text is not such a dump (or rapidyaml is missing):
 the caller then loads it all exactly.
+
+Multi-document streams (objects with ``---`` between them, as people, ``helm template``
+and concatenated ``kubectl get -o yaml`` outputs write them) go through ``load_stream``:
+
+* libyaml (and PyYAML) take a line starting with ``---`` or ``...`` and a blank for a
+  document marker wherever it stands (it ends a plain or block scalar, and is an error in
+  a quoted one or a flow collection), and documents share nothing (anchors are each
+  document's own), so the stream is cut at those lines and its documents are read apart.
+  Whatever could make the cut differ goes to the exact loader whole: ``%`` directives, a
+  content line after ``...`` (PyYAML wants ``---`` there), carriage returns.
+* Documents of content are gathered into pieces of 256 KB; rapidyaml reads a piece as a
+  stream, and its documents are taken when there are as many as the cut found and the
+  checks above pass, with one more for the top level: every line at column 0 is a
+  comment, a "- " item, a marker or a plain key of letters, digits and ``-_./``. A
+  document whose marker line holds more than a comment (``--- !tag``, ``--- |``) is read
+  exactly on its own; so is a piece that fails.
+* A large document with a column-0 ``items:`` (a ``kind: List`` in the stream) goes
+  through ``load_list``.
 """
 
 from __future__ import annotations
@@ -39,6 +57,8 @@ from typing import Any
 
 import msgspec
 import yaml
+
+from kschedx.core.api.objects import share_strings
 
 try:
     import ryml  # type: ignore[import-untyped]
@@ -149,8 +169,12 @@ def load_list(data: bytes, exact: ExactLoader,
     """The documents of ``data`` as ``yaml.safe_load_all`` gives them (with the line each
     starts on), if ``data`` is one document with a column-0 ``items:`` block sequence;
     None otherwise. ``exact`` loads a text exactly (it raises on bad YAML)."""
-    if ryml is None or data[:3] in (b"\xef\xbb\xbf",) or data[:2] in (b"\xff\xfe", b"\xfe\xff"):
-        return None
+    return _list_document(data, exact, progress) if _plain_text(data) else None
+
+
+def _list_document(data: bytes, exact: ExactLoader,
+                   progress: Callable[[int], None] | None = None) -> list[tuple[Any, int]] | None:
+    """``load_list`` of a text that passed ``_plain_text``."""
     key = b"items:\n"
     if data.startswith(key):
         at = 0
@@ -161,15 +185,6 @@ def load_list(data: bytes, exact: ExactLoader,
     start = at + len(key)
     if data[start:start + 2] not in (b"- ", b"-\n"):
         return None
-    rest = data.translate(None, _PRINTABLE_ASCII)
-    if rest:
-        if rest.translate(None, b"\t\r").translate(None, bytes(range(0x80, 0x100))) or _UNPRINTABLE.search(rest):
-            return None  # control characters, odd line breaks: the exact path
-        if not rest.isascii():
-            try:
-                data.decode("utf-8")
-            except UnicodeDecodeError:
-                return None
     # The items end at the first column-0 line after the last item's "- " that isn't an
     # item, a comment or blank. Any such line before (a second document's "---", a key)
     # makes its piece go to the exact loader, which refuses it.
@@ -191,10 +206,11 @@ def load_list(data: bytes, exact: ExactLoader,
         bounds = list(_pieces(data, start, end))
         # The checks run in a forked process on the other core while rapidyaml reads
         # every piece here; a piece they don't pass is then read again exactly.
+        reader = _Reader()
         with _checked_elsewhere(data, bounds) as alike:
             read = []
             for a, b in bounds:
-                read.append(_ryml_items(memoryview(data)[a:b]))
+                read.append(_ryml_items(memoryview(data)[a:b], reader))
                 if progress is not None:
                     progress(b)
             verdicts = alike()
@@ -206,11 +222,38 @@ def load_list(data: bytes, exact: ExactLoader,
             return None
         items: list[Any] = []
         for (a, b), fast, took in zip(bounds, read, taken, strict=True):
-            items.extend(fast if took and fast is not None else _exact_piece(data, a, b, exact))
+            piece = fast if took and fast is not None else _exact_piece(data, a, b, exact)
+            _share(piece)
+            items.extend(piece)
     except (yaml.YAMLError, _NotAlike):
         return None
     skeleton[0][0]["items"] = items
     return skeleton
+
+
+def _plain_text(data: bytes) -> bool:
+    """Whether rapidyaml may read ``data`` at all: it is there, and the text is UTF-8
+    without byte order marks, control characters or line breaks beyond ASCII."""
+    if ryml is None or data[:3] in (b"\xef\xbb\xbf",) or data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return False
+    rest = data.translate(None, _PRINTABLE_ASCII)
+    if rest:
+        if rest.translate(None, b"\t\r").translate(None, bytes(range(0x80, 0x100))) or _UNPRINTABLE.search(rest):
+            return False  # control characters, odd line breaks: the exact path
+        if not rest.isascii():
+            try:
+                data.decode("utf-8")
+            except UnicodeDecodeError:
+                return False
+    return True
+
+
+def _share(docs: list[Any]) -> None:
+    """Intern the strings pods repeat in ``docs`` (as the JSON path does, and while they
+    are fresh): each is replaced by an equal string, nothing else changes."""
+    for doc in docs:
+        if type(doc) is dict:
+            share_strings(doc)
 
 
 def _pieces(data: bytes, start: int, end: int) -> Iterator[tuple[int, int]]:
@@ -249,12 +292,15 @@ def _exact_piece(data: bytes, a: int, b: int, exact: ExactLoader) -> list[Any]:
 
 
 @contextmanager
-def _checked_elsewhere(data: bytes, bounds: list[tuple[int, int]]) -> Iterator[Callable[[], list[bool]]]:
-    """Yields a function that returns ``_alike`` of each piece: computed by a forked child
-    process while the caller goes on (the checks take about as long as rapidyaml's
-    reading, and the machine has a second core), or here where there is no fork."""
+def _checked_elsewhere(data: bytes, bounds: list[tuple[int, int]],
+                       alike: Callable[[bytes, int, int], bool] | None = None) -> Iterator[Callable[[], list[bool]]]:
+    """Yields a function that returns ``alike`` (``_alike`` unless given) of each piece:
+    computed by a forked child process while the caller goes on (the checks take about as
+    long as rapidyaml's reading, and the machine has a second core), or here where there
+    is no fork."""
+    alike = alike or _alike
     if len(bounds) < 8 or not hasattr(os, "fork"):
-        yield lambda: _check_here(data, bounds)
+        yield lambda: _check_here(data, bounds, alike)
         return
     r, w = os.pipe()
     try:
@@ -262,13 +308,13 @@ def _checked_elsewhere(data: bytes, bounds: list[tuple[int, int]]) -> Iterator[C
     except OSError:
         os.close(r)
         os.close(w)
-        yield lambda: _check_here(data, bounds)
+        yield lambda: _check_here(data, bounds, alike)
         return
     if pid == 0:  # pragma: no cover - the child (coverage does not follow it)
         status = 1
         try:
             os.close(r)
-            out = bytes(1 if _alike(data, a, b) else 0 for a, b in bounds)
+            out = bytes(1 if alike(data, a, b) else 0 for a, b in bounds)
             view = memoryview(out)
             while view:
                 view = view[os.write(w, view):]
@@ -283,7 +329,7 @@ def _checked_elsewhere(data: bytes, bounds: list[tuple[int, int]]) -> Iterator[C
             parts.append(part)
         got = b"".join(parts)
         if len(got) != len(bounds):  # the child failed: check here
-            return _check_here(data, bounds)
+            return _check_here(data, bounds, alike)
         return [c == 1 for c in got]
 
     try:
@@ -293,8 +339,10 @@ def _checked_elsewhere(data: bytes, bounds: list[tuple[int, int]]) -> Iterator[C
         os.waitpid(pid, 0)
 
 
-def _check_here(data: bytes, bounds: list[tuple[int, int]]) -> list[bool]:
-    return [_alike(data, a, b) for a, b in bounds]
+def _check_here(data: bytes, bounds: list[tuple[int, int]],
+                alike: Callable[[bytes, int, int], bool] | None = None) -> list[bool]:
+    alike = alike or _alike
+    return [alike(data, a, b) for a, b in bounds]
 
 
 def _alike(data: bytes, a: int, b: int) -> bool:
@@ -318,15 +366,13 @@ def _long_key(data: bytes, start: int, b: int) -> bool:
     return colon is not None and colon.start() - node >= 1000
 
 
-def _ryml_items(piece: bytes | memoryview) -> list[Any] | None:
+def _ryml_items(piece: bytes | memoryview, reader: _Reader | None = None) -> list[Any] | None:
     """The items of ``piece`` by way of rapidyaml and its JSON; None if either refuses."""
     try:
         with _quiet_stderr():  # (its writer refuses more than 64 levels of nesting)
-            tree = ryml.parse_in_arena(piece)
-            js = ryml.emit_json_malloc(tree, tree.root_id())
-        del tree
-        items = _DECODER.decode(js)
-    except (ryml.ExceptionBasic, msgspec.DecodeError, msgspec.ValidationError, _NotAlike, RuntimeError, UnicodeError):
+            items = _DECODER.decode((reader or _Reader()).json(memoryview(piece)))
+    except (ryml.ExceptionBasic, msgspec.DecodeError, msgspec.ValidationError, _NotAlike, RuntimeError, UnicodeError,
+            IndexError):
         return None
     return items if isinstance(items, list) else None
 
@@ -351,3 +397,233 @@ def _quiet_stderr() -> Iterator[None]:
     finally:
         os.dup2(saved, 2)
         os.close(saved)
+
+
+# --- multi-document streams ----------------------------------------------------------------
+
+# A document marker: "---" or "..." at a line's start, then a blank or the end (as libyaml
+# takes it); the text before the first one is searched for with "\n" put in front.
+_MARKER = re.compile(rb"\n(?:---|\.\.\.)(?=[ \t\r\n]|\Z)")
+# A "---" line that holds nothing but a comment (the document starts on the next line).
+_BARE_MARKER = re.compile(rb"---[ ]*+(?:\#[^\n]*+)?+(?:\n|\Z)")
+_BARE_END = re.compile(rb"\.\.\.[ ]*+(?:\#[^\n]*+)?+(?:\n|\Z)")
+# Blank and comment lines (what an empty document holds).
+_NOTHING = re.compile(rb"(?:[ ]*+(?:\#[^\n]*+)?+\n)*+[ ]*+(?:\#[^\n]*+)?+")
+# A line at column 0 that the top level of a taken document may not hold: anything but a
+# comment, an item, a bare "---" or a plain key of letters, digits and -_./ (a longer
+# line is looked at again by the other checks: values, key words).
+_ODD_TOP = re.compile(rb"\n(?!\Z|[ \n\#]|-[ \n]|---[ ]*+(?:\#[^\n]*+)?+(?:\n|\Z)|[A-Za-z_/][-A-Za-z0-9_./]*+:(?:[ \n]|\Z))")
+_RISKY_IN_DOCUMENT = re.compile(rb"\n(?:[ ]*+(?:-[ ]++)*+" + _FIRST + rb"(?:" + _RISKY_VALUE + rb"|" + _RISKY_KEY
+                                + rb"|" + _NOT_TAKEN + rb"|" + _MULTILINE_QUOTED + rb"))")
+LIST_FROM = 1 << 20  # a document from this size on is tried as a `kind: List` (load_list)
+
+
+class _Document:
+    """One document of a stream: its text ``data[start:end]`` (after its marker line),
+    where its content starts (``first``, on line ``line``), and whether only the exact
+    loader may read it (its marker line holds more than a comment)."""
+
+    __slots__ = ("start", "end", "first", "line", "exact_only")
+
+    def __init__(self, start: int, end: int, first: int, line: int, exact_only: bool) -> None:
+        self.start, self.end, self.first, self.line, self.exact_only = start, end, first, line, exact_only
+
+
+def load_stream(data: bytes, exact: ExactLoader,
+                progress: Callable[[int], None] | None = None) -> list[tuple[Any, int]] | None:
+    """The documents of ``data`` as ``yaml.safe_load_all`` gives them (with the line each
+    starts on), read a piece of documents at a time by rapidyaml where that is shown to
+    read alike; None when the text is not for this path (the caller loads it exactly).
+    ``exact`` loads a text exactly (it raises on bad YAML)."""
+    if not _plain_text(data) or b"\r" in data or _directive(data):
+        return None  # directives, carriage returns (line breaks the cut doesn't see): exact
+    docs = _documents(data)
+    if docs is None:
+        return None
+    if len(docs) == 1 and docs[0].start == 0:
+        return _list_document(data, exact, progress)  # one document: a List or nothing for this path
+    out: list[tuple[Any, int]] = []
+    try:
+        groups = list(_groups(data, docs))
+        # (a large List's pieces are checked by load_list)
+        bounds = [(g[0].first, g[0].first if _is_large(g) else g[-1].end) for g in groups]
+        reader = _Reader()
+        with _checked_elsewhere(data, bounds, _alike_documents) as alike:
+            read = []
+            for group in groups:
+                read.append(None if group[0].exact_only else _ryml_documents(data, group, reader))
+                if progress is not None:
+                    progress(group[-1].end)
+            verdicts = alike()
+        for group, fast, ok in zip(groups, read, verdicts, strict=True):
+            if fast is not None and ok:
+                _share(fast)
+                out.extend((doc, d.line) for doc, d in zip(fast, group, strict=True) if doc is not None)
+            else:
+                read_exactly = _exact_documents(data, group, exact)
+                _share([doc for doc, _ in read_exactly])
+                out.extend(read_exactly)
+    except (yaml.YAMLError, _NotAlike):
+        return None
+    return out
+
+
+def _directive(data: bytes) -> bool:
+    """Whether a line of ``data`` starts with "%" (a directive, or text that looks like one)."""
+    at = data.find(b"%")  # (rare, and found by memchr: faster than searching for "\n%")
+    while at >= 0:
+        if at == 0 or data[at - 1] == 0x0A:
+            return True
+        at = data.find(b"%", at + 1)
+    return False
+
+
+def _documents(data: bytes) -> list[_Document] | None:
+    """The documents of content in ``data``, cut at its marker lines; None where the cut
+    might not be libyaml's: content after a "..." line (PyYAML wants "---" there), a
+    "..." that ends no document."""
+    docs: list[_Document] = []
+    start, line, exact_only, ended, opened = 0, 1, False, False, False
+    at = 0 if data[:3] in (b"---", b"...") and _MARKER.match(b"\n" + data[:4]) else None
+    marks = [0] if at == 0 else []
+    marks.extend(m.start() + 1 for m in _MARKER.finditer(data))
+    newline_count = data.count
+    counted = 0
+    for mark in [*marks, len(data)]:
+        first = _NOTHING.match(data, start, mark).end()  # type: ignore[union-attr]  # (it matches the empty string)
+        if first < mark or exact_only:
+            if ended:
+                return None
+            # Content that does not start at column 0: from its line's start, and read by the
+            # exact loader (which says how the lines nest).
+            indented = first > start and data[first - 1] == 0x20
+            if indented:
+                first = data.rfind(b"\n", start, first) + 1 or start
+            line += newline_count(b"\n", counted, first)
+            counted = first
+            docs.append(_Document(start, mark, first, line, exact_only or indented))
+            opened = True
+        if mark == len(data):
+            break
+        if data[mark:mark + 1] == b"-":
+            exact_only = _BARE_MARKER.match(data, mark) is None
+            ended, opened = False, True
+        else:
+            if _BARE_END.match(data, mark) is None or not opened:
+                return None
+            ended, opened, exact_only = True, False, False
+        nl = data.find(b"\n", mark)
+        start = nl + 1 if nl >= 0 else len(data)
+    return docs
+
+
+def _groups(data: bytes, docs: list[_Document]) -> Iterator[list[_Document]]:
+    """The documents in runs of about ``PIECE`` bytes that rapidyaml reads at once: next
+    to each other (no empty document between them), each taken alone when its marker
+    line holds more than a comment or it is a large List."""
+    group: list[_Document] = []
+    size = 0
+    for doc in docs:
+        alone = doc.exact_only or doc.end - doc.first >= LIST_FROM
+        joins = group and not alone and group[-1].end == doc.start - _marker_length(data, doc.start) \
+            and size + doc.end - doc.first <= PIECE
+        if group and not joins:
+            yield group
+            group, size = [], 0
+        group.append(doc)
+        size += doc.end - doc.first
+        if alone:
+            yield group
+            group, size = [], 0
+    if group:
+        yield group
+
+
+def _is_large(group: list[_Document]) -> bool:
+    """Whether the group is one large document with a column-0 ``items:`` (maybe a List)."""
+    doc = group[0]
+    return len(group) == 1 and not doc.exact_only and doc.end - doc.first >= LIST_FROM
+
+
+def _marker_length(data: bytes, start: int) -> int:
+    """The length of the marker line that ends just before ``start``."""
+    return start - (data.rfind(b"\n", 0, start - 1) + 1)
+
+
+class _Reader:
+    """rapidyaml's tree and a buffer for its JSON, kept from piece to piece: allocated
+    anew for each, they leave the heap full of holes between the objects built meanwhile
+    (a fifth more memory at the end)."""
+
+    def __init__(self) -> None:
+        self.tree = ryml.Tree()
+        self.buf = bytearray(4 * PIECE)
+
+    def json(self, text: memoryview) -> memoryview:
+        """rapidyaml's JSON of ``text`` (of a stream: the array of its documents); it
+        raises what rapidyaml raises."""
+        tree = self.tree
+        tree.clear()
+        tree.clear_arena()
+        ryml.parse_in_arena(text, tree=tree)
+        root = tree.root_id()
+        failed, size = ryml.emit_json_to_substr(tree, root, memoryview(self.buf))
+        if failed:  # (it says how much it needs: written again into a buffer that large)
+            self.buf = bytearray(size + size // 4)
+            failed, size = ryml.emit_json_to_substr(tree, root, memoryview(self.buf))
+            if failed:
+                raise IndexError(size)
+        return memoryview(self.buf)[:size]
+
+    def count(self) -> int:
+        """How many documents the last text held (0: it was no stream)."""
+        root = self.tree.root_id()
+        return int(self.tree.num_children(root)) if self.tree.is_stream(root) else 0
+
+
+def _ryml_documents(data: bytes, group: list[_Document], reader: _Reader) -> list[Any] | None:
+    """The documents of a group by way of rapidyaml; None if it refuses them or finds
+    another number of them (or the group is one large List, which load_list reads)."""
+    if _is_large(group):
+        return None  # (read by _exact_documents, which tries load_list first)
+    try:
+        with _quiet_stderr():
+            js = reader.json(memoryview(data)[group[0].first:group[-1].end])
+            if reader.count() != len(group):
+                if len(group) != 1 or reader.count() != 0:
+                    return None
+                docs = _DECODER.decode(b"[" + js + b"]")
+            else:
+                docs = _DECODER.decode(js)
+    except (ryml.ExceptionBasic, msgspec.DecodeError, msgspec.ValidationError, _NotAlike, RuntimeError, UnicodeError,
+            IndexError):
+        return None
+    return docs if isinstance(docs, list) and len(docs) == len(group) else None
+
+
+def _exact_documents(data: bytes, group: list[_Document], exact: ExactLoader) -> list[tuple[Any, int]]:
+    """The documents of a group read exactly (a large one as a List first), with their lines."""
+    if _is_large(group):
+        doc = group[0]
+        listed = _list_document(data[doc.first:doc.end], exact)
+        if listed is not None:
+            return [(d, line + doc.line - 1) for d, line in listed]
+    # The text from the group's first content line on (or from the marker line of a
+    # document that starts there), with the lines counted from there.
+    doc = group[0]
+    begin = doc.first
+    if doc.exact_only and doc.start > 0:
+        begin = doc.start - _marker_length(data, doc.start)
+    offset = doc.line - 1 - data.count(b"\n", begin, doc.first)
+    return [(d, line + offset) for d, line in exact(data[begin:group[-1].end])]
+
+
+def _alike_documents(data: bytes, a: int, b: int) -> bool:
+    """``_alike`` for a piece of whole documents (``data[a:b]`` starts at a line)."""
+    if a == 0:  # (the searches look for a newline before each line)
+        data, b = b"\n" + data[:b], b + 1
+        a = 1
+    return _ODD_TOP.search(data, a - 1, b) is None and _RISKY_IN_DOCUMENT.search(data, a - 1, b) is None \
+        and _RISKY_AFTER_KEY.search(data, a, b) is None \
+        and _ODD_ESCAPE.search(data, a, b) is None and data.find(b"\t", a, b) < 0 \
+        and not any(_long_key(data, m.start() + 1, b) for m in _LONG_LINE.finditer(data, a - 1, b))

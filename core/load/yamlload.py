@@ -41,7 +41,7 @@ from yaml.events import (
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.resolver import Resolver
 
-from kschedx.core.load.fastyaml import load_list
+from kschedx.core.load.fastyaml import load_stream
 
 try:  # pragma: no cover - depends on how PyYAML was built
     _Base: Any = yaml.CSafeLoader
@@ -138,7 +138,8 @@ _SCALAR_CONSTRUCTORS = {
 _PROGRESS_EVERY = 1 << 16  # events between progress reports
 
 
-# Texts from this size on try core/load/fastyaml.py first (a `kubectl get -o yaml` List).
+# Texts from this size on try core/load/fastyaml.py first (a `kubectl get -o yaml` List, or a
+# stream of documents).
 FAST_FROM = 1 << 20
 
 
@@ -147,7 +148,7 @@ def load_all(text: str | bytes, progress: Callable[[int], None] | None = None) -
     ``yaml.safe_load_all`` would build them. ``progress`` is called now and then with how
     many characters have been read. Raises PyYAML's errors (with marks) on bad input."""
     if isinstance(text, bytes) and len(text) >= FAST_FROM:
-        docs = load_list(text, load_exact, progress)
+        docs = load_stream(text, load_exact, progress)
         if docs is not None:
             return docs
     return load_exact(text, progress)

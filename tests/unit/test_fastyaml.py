@@ -294,6 +294,15 @@ def test_invalid_utf8_is_refused() -> None:
     ("items:\n- a: 1\n  " + "k:" * 600 + " v\n", None),
     ("items:\n- a: 1\n  - - '" + "k" * 1100 + "' : v\n", None),
     ("items:\n- a: 1\nkind: List\nother:\n- b\n", None),
+    # multi-document streams (fastyaml.load_stream)
+    ("a: 1\n---\nb: [1, 2\n---\nc: 3\n", 4),
+    ("a: 1\n---\nb: \"x\n---\ny\"\n", None),
+    ("a: 1\n---\nb: 1\n c: 2\n", None),
+    ("a: 1\n---\nb: *nowhere\n", 3),
+    ("a: 1\n...\nb: 2\n", None),
+    ("a: 1\n---\nb\nc: 1\n", None),
+    ("a: 1\n--- |\nx\n", None),
+    ("a: 1\n---\nb: 1\n- c\n", None),
 ])
 def test_errors_name_the_same_line_as_the_exact_loader(text: str, line: int | None, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(yamlload, "FAST_FROM", 0)
@@ -338,7 +347,7 @@ def test_checks_run_in_a_child_process(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(fastyaml, "PIECE", 1)
     here: list[int] = []
     real = fastyaml._check_here
-    monkeypatch.setattr(fastyaml, "_check_here", lambda data, bounds: here.append(1) or real(data, bounds))
+    monkeypatch.setattr(fastyaml, "_check_here", lambda data, bounds, *check: here.append(1) or real(data, bounds, *check))
     data = ("items:\n" + "".join(f"- a: {v}\n" for v in ["x", "yes", "1", "~", "0x1", "b"] * 3)).encode()
     bounds = list(fastyaml._pieces(data, 7, len(data)))
     assert len(bounds) >= 8
@@ -372,34 +381,230 @@ KEYS = ["a", "b", "yes", "1", "-1", "1.5", "null", "~", '"q"', "'s'", "nan", '"i
         "[k]", "", ".inf", "2001-12-14"]
 
 
-def _random_list(rng: Any) -> str:
-    def node(depth: int, indent: str) -> str:
-        r = rng.random()
-        if depth > 2 or r < 0.4:
-            return " " + rng.choice(TOKENS)
-        if r < 0.7:
-            return "".join(f"\n{indent}{rng.choice(KEYS)}:{node(depth + 1, indent + '  ')}" for _ in range(rng.randint(1, 3)))
-        return "".join(f"\n{indent}-{node(depth + 1, indent + '  ')}" for _ in range(rng.randint(1, 3)))
+def _random_node(rng: Any, depth: int, indent: str) -> str:
+    r = rng.random()
+    if depth > 2 or r < 0.4:
+        return " " + rng.choice(TOKENS)
+    if r < 0.7:
+        return "".join(f"\n{indent}{rng.choice(KEYS)}:{_random_node(rng, depth + 1, indent + '  ')}"
+                       for _ in range(rng.randint(1, 3)))
+    return "".join(f"\n{indent}-{_random_node(rng, depth + 1, indent + '  ')}" for _ in range(rng.randint(1, 3)))
 
+
+def _random_list(rng: Any) -> str:
     items = []
     for _ in range(rng.randint(1, 4)):
-        body = node(0, "  ")
+        body = _random_node(rng, 0, "  ")
         items.append("-" + (" " + body[3:] if body.startswith("\n  ") else body))
     return "apiVersion: v1\nitems:\n" + "\n".join(items) + "\nkind: List\n"
 
 
 def test_random_lists_read_alike(spy: Spy) -> None:
+
+    taken = _taken_alike(400, _random_list, fastyaml.load_list, lambda text: yamlload.load_exact(text.encode()))
+    assert taken > 50 and spy.fast
+
+
+def _taken_alike(seeds: int, make: Any, load: Any, reference: Any) -> int:
+    """How many of the random texts ``make`` gives ``load`` took, each checked to be what
+    ``reference`` reads (and refused where that raises)."""
     import random
 
     taken = 0
-    for seed in range(400):
-        data = _random_list(random.Random(seed)).encode()
+    for seed in range(seeds):
+        text = make(random.Random(seed))
         try:
-            ref = repr(yamlload.load_exact(data))
+            ref = repr(reference(text))
         except yaml.YAMLError:
             ref = None
-        result = fastyaml.load_list(data, yamlload.load_exact)
+        result = load(text.encode(), yamlload.load_exact)
         if result is not None:
-            assert repr(result) == ref, data
+            assert repr(result) == ref, text
             taken += 1
-    assert taken > 50 and spy.fast
+    return taken
+
+
+# --- multi-document streams (fastyaml.load_stream) -------------------------------------------
+
+
+def stream_alike(text: str) -> list[tuple[Any, int]] | None:
+    """``load_stream`` reads ``text`` as PyYAML does (lines included), or refuses it; on
+    bad YAML it refuses it (libyaml takes a few texts PyYAML refuses, tabs before a value:
+    there it reads what the exact loader reads)."""
+    data = text.encode()
+    try:
+        ref = _reference(text)
+    except yaml.YAMLError:
+        assert fastyaml.load_stream(data, yamlload.load_exact) is None
+        return None
+    result = fastyaml.load_stream(data, yamlload.load_exact)
+    if result is not None:
+        assert repr(result) == repr(ref), text
+    return result
+
+
+def _reference(text: str) -> list[tuple[Any, int]]:
+    """What PyYAML reads, or where only libyaml takes the text, what the exact loader reads."""
+    try:
+        return expected(text)
+    except yaml.YAMLError:
+        return yamlload.load_exact(text.encode())
+
+
+class StreamSpy:
+    """Which groups of documents rapidyaml's reading was taken for."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.exact: list[int] = []
+        self.groups = 0
+        real, real_groups = fastyaml._exact_documents, fastyaml._groups
+
+        def groups(data: bytes, docs: list[Any]) -> Any:
+            for group in real_groups(data, docs):
+                self.groups += 1
+                yield group
+
+        def exact_documents(data: bytes, group: list[Any], exact: Any) -> Any:
+            self.exact.append(len(group))
+            return real(data, group, exact)
+
+        monkeypatch.setattr(fastyaml, "_exact_documents", exact_documents)
+        monkeypatch.setattr(fastyaml, "_groups", groups)
+
+
+def test_generated_cluster_as_a_stream_goes_the_fast_way(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(fastyaml, "PIECE", 4000)
+    spy = StreamSpy(monkeypatch)
+    objs = gen.generate(4, pods_per_node=3)
+    text = gen.multidoc_yaml(objs)
+    assert text.count("\n---\n") == len(objs) - 1
+    docs = stream_alike(text)
+    assert docs is not None and [d for d, _ in docs] == json.loads(json.dumps(objs))
+    assert spy.exact == []  # every document went the fast way
+    # with a leading "---", a trailing "...", comments and blank documents between
+    text = "--- # first\n" + text.replace("\n---\n", "\n# between\n---\n\n---\n#c\n\n", 3) + "...\n# end\n"
+    docs = stream_alike(text)
+    assert docs is not None and len(docs) == len(objs) and spy.exact == []
+
+
+@pytest.mark.parametrize("text", [
+    # a block scalar ended by a marker; "---" inside one (indented: a line of the text)
+    "a: |\n  x\n  ---\n  --- y\n---\nb: |-\n  z\n---\nc: >\n  f\n...\n",
+    "a: |\n  x\n---\n  y\n", "a: |\n---\n",
+    # "--- " and content on the same line
+    "a: 1\n--- {b: 2}\n---\nc: 3\n", "a: 1\n--- |\n  text\n---\nb: 1\n", "--- !!map\na: 1\n---\nb: 2\n",
+    "a: 1\n--- b\n", "a: 1\n--- - x\n- y\n", "--- >\n f\n", "a: 1\n---\tb: 2\n", "a: 1\n--- # c\nb: 2\n",
+    "a: 1\n---\n", "a: 1\n---", "---", "--- ", "...", "a: 1\n...", "a: 1\n... # c\n---\nb: 2\n",
+    # markers in quoted strings, markers that aren't ("---x", "----", indented)
+    "a: \"x\n---\ny\"\n", "a: 'x\n--- y'\n", "a: \"--- x\"\nb: '---'\nc: \"...\"\n", "a: x\n---x\n", "a: x\n----\n",
+    "a:\n  ---\n", "a: b\n  ---\n", "a: [1,\n---\n2]\n", "- a\n---\n- b\n", "a: x\n...x\n", "a: '\n...\n'\n",
+    # document-level anchors, aliases, the same anchor in two documents
+    "--- &a\nb: 1\n---\nc: 2\n", "a: &x 1\nb: *x\n---\na: &x 2\n", "&a\nb: 1\n", "a: *x\n---\nb: &x 1\n",
+    # directives, content after "..."
+    "%YAML 1.1\n---\na: 1\n", "a: 1\n...\n%YAML 1.1\n---\nb: 2\n", "a: 1\n...\nb: 2\n", "a: 1\n%TAG ! x\n---\nb: 2\n",
+    "%YAML 1.1\n---\na: 1\n...\n%YAML 1.1\n---\nb: 1\n",
+    # empty and null documents, comments only
+    "---\n---\na: 1\n---\n# c\n---\n~\n---\nnull\n---\n", "# only\n# comments\n", "", "\n\n",
+    # top levels that are not plain-keyed mappings
+    "yes: 1\n---\n1: x\n---\n~: y\n---\nnull: z\n---\n\"q\": 1\n---\n'yes': 2\n---\n1.5: x\n---\n? a\n: b\n",
+    "- 1\n- yes\n---\nfoo\n---\nfoo\nbar\n---\n\"s\"\n---\n|\n  x\n---\n[1, 2]\n---\n{a: 1}\n",
+    "  a: 1\n  b: 2\n---\n  a: 1\nb: 2\n", "  a: 1\n  b: 2\n---\n  c: 3\n", "x: 1\n---\n  a: 1\n  b: 2\n---\ny: 1\n",
+    "# c\n  - a\n  - b\n---\n  # c\n   k: v\n", "a: 1\nb\n", "a: 1\n- b\n", "a:\n- b\nc: 1\n- d\n", "a: |\nx\n",
+    "a: 1\n b: 2\n", "a: 1\n  b: 2\n", "a b: 1\n", "a:b: 1\n", "a: 1\n#c\n  # d\nb: 2\n",
+    # tabs, long keys, escapes, Lists inside the stream
+    "a: 1\n---\nb:\t2\n", "a: \"\\q\"\n---\nb: 1\n", "k" * 1100 + ": v\n---\nb: 1\n",
+    "apiVersion: v1\nitems:\n- a: 1\n- b: yes\nkind: List\n---\nitems:\n- c\n---\nkind: Pod\n",
+])
+def test_tricky_streams_read_alike(text: str) -> None:
+    stream_alike(text)
+
+
+def test_directives_send_the_whole_stream_to_the_exact_loader() -> None:
+    for text in ("%YAML 1.1\n---\na: 1\n", "a: 1\n...\n%YAML 1.1\n---\nb: 2\n", "a: 1\r\n---\r\nb: 2\r\n"):
+        assert fastyaml.load_stream(text.encode(), yamlload.load_exact) is None
+
+
+def test_documents_with_content_on_their_marker_line_are_read_exactly(monkeypatch: pytest.MonkeyPatch) -> None:
+    spy = StreamSpy(monkeypatch)
+    docs = stream_alike("a: 1\n--- |\n  text\n---\nb: 2\n--- !!str 5\n")
+    assert docs is not None and [d for d, _ in docs] == [{"a": 1}, "text\n", {"b": 2}, "5"]
+    assert spy.exact == [1, 1]
+
+
+def test_a_list_in_a_stream_goes_through_its_pieces(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(fastyaml, "LIST_FROM", 2000)
+    monkeypatch.setattr(fastyaml, "PIECE", 1)
+    spy = Spy(monkeypatch)
+    objs = gen.generate(2, pods_per_node=2)
+    text = gen.multidoc_yaml(objs[:3]) + "---\n" + kubectl_list(objs) + "---\n# tail\n" + gen.multidoc_yaml(objs[:2])
+    docs = stream_alike(text)
+    assert docs is not None and len(docs) == 6 and docs[3][0]["items"] == json.loads(json.dumps(objs))
+    assert len(spy.fast) == len(objs)  # the List's items each went the fast way
+
+
+def test_large_stream_goes_the_fast_way_through_load_all(monkeypatch: pytest.MonkeyPatch) -> None:
+    spy = StreamSpy(monkeypatch)
+    monkeypatch.setattr(yamlload, "FAST_FROM", 100_000)
+    monkeypatch.setattr(fastyaml, "PIECE", 10_000)
+    objs = gen.generate(6, pods_per_node=6)
+    data = gen.multidoc_yaml(objs).encode()
+    assert len(data) >= yamlload.FAST_FROM
+    progress: list[int] = []
+    docs = yamlload.load_all(data, progress.append)
+    assert repr(docs) == repr(expected(data.decode())) and not spy.exact
+    assert progress == sorted(progress) and progress[-1] <= len(data)
+
+
+def _random_stream(rng: Any) -> str:
+    """Documents from ``_random_node`` (mappings at column 0 mostly) with markers, comments,
+    blank and empty documents between them."""
+    parts = []
+    for i in range(rng.randint(1, 6)):
+        r = rng.random()
+        if i or r < 0.5:
+            parts.append(rng.choice(["---\n", "--- # c\n", "---\n# c\n\n", "\n---\n", "---\n---\n", "...\n---\n",
+                                     "--- ", "--- |\n ", "---  \n", "# c\n---\n"]))
+        body = _random_node(rng, 0, "")
+        body = body[1:] if body.startswith("\n") else body.lstrip(" ")
+        if rng.random() < 0.15:  # the whole document indented
+            body = "  " + body.replace("\n", "\n  ")
+        parts.append(body + "\n")
+    if rng.random() < 0.3:
+        parts.append(rng.choice(["...\n", "---\n", "# end\n", "...\n# c\n"]))
+    return "".join(parts)
+
+
+def test_random_streams_read_alike(monkeypatch: pytest.MonkeyPatch) -> None:
+
+    monkeypatch.setattr(fastyaml, "PIECE", 60)
+    spy = StreamSpy(monkeypatch)
+    taken = _taken_alike(1200, _random_stream, fastyaml.load_stream, _reference)
+    assert taken > 150 and spy.groups - len(spy.exact) > 1000  # (groups of documents rapidyaml's reading was taken for)
+
+
+
+# Lines a document's top level may hold, odd ones among them (column 0 and indented).
+TOP_LINES = ["a: 1", "b:", "- x", "-", "  c: 2", "  - y", '"q": 1', "'s': 2", "k v: 3", "x", "x y", "a:b", "a: b: c", "#c",
+             "", "k:   v", "z: |", "  text", "w: >", "a b c", "- - z", "?", "? k", ": v", "-x", "1x: 2", "x:y", 'k: "m',
+             '  n"', "k: [1,", "  2]", "@x", "k: v #c", "k:v", "k: - a", "k: v", " - z", "yes: 1", "j: 2"]
+
+
+def test_random_top_levels_read_alike(monkeypatch: pytest.MonkeyPatch) -> None:
+    spy = StreamSpy(monkeypatch)
+
+    def make(rng: Any) -> str:
+        return "a: 0\n---\n" + "\n".join(rng.choice(TOP_LINES) for _ in range(rng.randint(1, 6))) + "\n---\nb: 0\n"
+
+    taken = _taken_alike(3000, make, fastyaml.load_stream, lambda text: yamlload.load_exact(text.encode()))
+    assert taken > 500 and spy.groups - len(spy.exact) > 500
+
+
+def test_pods_repeated_strings_are_shared_as_on_the_json_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(fastyaml, "PIECE", 1)
+    pods = [o for o in gen.generate(2, pods_per_node=3) if o["kind"] == "Pod"]
+    for load, text in ((fastyaml.load_stream, gen.multidoc_yaml(pods)), (fastyaml.load_list, kubectl_list(pods))):
+        docs = load(text.encode(), yamlload.load_exact)
+        assert docs is not None
+        read = [d for d, _ in docs] if load is fastyaml.load_stream else docs[0][0]["items"]
+        names = {id(p["spec"]["nodeName"]) for p in read if p["spec"]["nodeName"] == pods[0]["spec"]["nodeName"]}
+        assert len(read) == len(pods) and len(names) == 1
