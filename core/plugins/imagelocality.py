@@ -52,17 +52,22 @@ class ImageLocality(Plugin):
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> tuple[int, Status]:
         snapshot = self.handle.snapshot
-        total_nodes = len(snapshot.nodes())
         spread = snapshot.image_num_nodes()
+        images, num_containers = self._images(pod)
+        # Only images some node holds can count: a pod whose images no node holds (a new
+        # tag, as most rollouts bring) scores the floor everywhere without reading the
+        # node's image list.
+        wanted = [name for name in map(normalized_image_name, images) if spread.get(name)]
+        if not wanted:
+            return calculate_priority(0, num_containers), Status.success()
+        total_nodes = len(snapshot.nodes())
         sizes: dict[str, int] = {}
         for names, size in node.node.images:
             for n in names:
                 sizes[n] = size
-        images, num_containers = self._images(pod)
         total = 0
-        for image in images:
-            name = normalized_image_name(image)
+        for name in wanted:
             held = sizes.get(name)
             if held is not None:
-                total += int(held * (spread.get(name, 0) / total_nodes))
+                total += int(held * (spread[name] / total_nodes))
         return calculate_priority(total, num_containers), Status.success()
