@@ -11,7 +11,8 @@ as a multi-document YAML stream (with CPU times: the YAML checks run in a child 
 one explain cycle and its rendering (table, wide, JSON, and HTML with the report's size),
 ``--replicas 100``, the cost of each extra copy of ``--replicas N`` (N in the thousands)
 against one independent full cycle, ``check`` over 50 manifests (as one release, and
-``--separately``), ``pending`` with 1,000
+``--separately``), ``check`` of 50 rollouts of Deployments that run (in CPU time too, set
+against the 50-manifest check), ``pending`` with 1,000
 pending pods from 40 workloads, the peak RSS of each step's process, and the start-up of
 ``kschedx --help`` and of a 3-node explain. Each figure runs in a fresh process so that
 memory and caches don't leak between them; the last table sets each of issue 19's rows
@@ -182,10 +183,44 @@ from kschedx.core.explain import front as e
 from kschedx.core.explain.check import check_paths
 objs = e.load_cluster_files([sys.argv[1]])
 t = time.perf_counter()
+c = time.process_time()
 rep = check_paths([sys.argv[2]], objs, separately=sys.argv[3:] == ["separately"])
 r = rep.release_json()
-print(json.dumps({"check": time.perf_counter() - t, "n": len(rep.entries), "rss": rss(),
+print(json.dumps({"check": time.perf_counter() - t, "cpu": time.process_time() - c, "n": len(rep.entries),
+                  "rss": rss(),
                   "new": r["pods"]["new"], "placed": r["pods"]["placed"]}))
+"""
+
+
+# ``check`` of 50 rollouts (argv[2], a folder written here): Deployments that run in the
+# cluster (argv[1]; the first 50 known through their ReplicaSets), each manifest their
+# running template with a new image, at 1-3 replicas.
+CHECK_ROLLOUTS = """
+import copy, os, yaml
+from kschedx.core.explain import front as e
+from kschedx.core.explain.check import check_paths
+objs = e.load_cluster_files([sys.argv[1]])
+owned = [rs for rs in objs.of("ReplicaSet")
+         if ((rs.get("metadata") or {}).get("ownerReferences") or [{}])[0].get("kind") == "Deployment"][:50]
+os.makedirs(sys.argv[2], exist_ok=True)
+for i, rs in enumerate(owned):
+    tpl = copy.deepcopy(rs["spec"]["template"])
+    tpl["metadata"]["labels"] = {k: v for k, v in tpl["metadata"]["labels"].items() if k != "pod-template-hash"}
+    tpl["spec"]["containers"][0]["image"] += "-next"
+    dep = {"apiVersion": "apps/v1", "kind": "Deployment",
+           "metadata": {"name": rs["metadata"]["ownerReferences"][0]["name"], "namespace": rs["metadata"]["namespace"]},
+           "spec": {"replicas": 1 + i % 3, "selector": {"matchLabels": {"app": tpl["metadata"]["labels"]["app"]}},
+                    "template": tpl}}
+    with open(os.path.join(sys.argv[2], f"r{i:02d}.yaml"), "w") as f:
+        yaml.safe_dump(dep, f, sort_keys=False)
+t = time.perf_counter()
+c = time.process_time()
+rep = check_paths([sys.argv[2]], objs)
+r = rep.release_json()
+print(json.dumps({"check": time.perf_counter() - t, "cpu": time.process_time() - c, "n": len(rep.entries),
+                  "rss": rss(), "new": r["pods"]["new"], "placed": r["pods"]["placed"],
+                  "rollouts": sum(1 for x in rep.entries if x.explanation is not None
+                                  and x.explanation.workload is not None and x.explanation.workload.rule == "rollout")}))
 """
 
 
@@ -356,6 +391,11 @@ def slow(args: argparse.Namespace, tmp: Path, pod: Path) -> None:
     sep = child(CHECK, str(path), str(mdir), "separately")
     print(f"  check over {chk['n']:.0f} manifests as one release {chk['check']:.1f} s ({chk['placed']:.0f} of "
           f"{chk['new']:.0f} copies placed); --separately {sep['check']:.1f} s; peak {max(chk['rss'], sep['rss']):.0f} MB")
+    roll = child(CHECK_ROLLOUTS, str(path), str(tmp / "rollouts"))
+    print(f"  check of {roll['n']:.0f} rollouts (Deployments that run, new image, 1-3 replicas) {roll['check']:.1f} s "
+          f"({roll['cpu']:.1f} s CPU; {roll['rollouts']:.0f} rollouts, {roll['placed']:.0f} of {roll['new']:.0f} new "
+          f"pods placed), against {chk['check']:.1f} s ({chk['cpu']:.1f} s CPU) for {cycles} new copies; "
+          f"peak {roll['rss']:.0f} MB")
     pdump = dump(n, "json", args.pending, args.pending_workloads)
     pen = child(PENDING, str(pdump))
     print(f"  pending: {pen['n']:.0f} pending pods ({pen['fit']:.0f} would fit) {pen['pending']:.1f} s; "
@@ -363,7 +403,8 @@ def slow(args: argparse.Namespace, tmp: Path, pod: Path) -> None:
 
     # Issue 19's rows: each figure, what it is set against in this run, and the target.
     # Every process that loaded a JSON dump of this cluster (pending's has its pending pods too).
-    peak = max(ours["rss"], cyc["rss"], cop["rss"], cop2["rss"], cli_peak, chk["rss"], sep["rss"], pen["rss"])
+    peak = max(ours["rss"], cyc["rss"], cop["rss"], cop2["rss"], cli_peak, chk["rss"], sep["rss"], roll["rss"],
+               pen["rss"])
     rows = []
     if yaml_fig is not None:
         rows.append(("YAML dump: load + snapshot", f"{yaml_fig['total']:.1f} s, peak {gib(yaml_fig['rss'])}",
@@ -381,6 +422,10 @@ def slow(args: argparse.Namespace, tmp: Path, pod: Path) -> None:
                  pen["pending"] <= 15))
     rows.append((f"check, {chk['n']:.0f} manifests (one release)", f"{chk['check']:.1f} s",
                  f"{chk['check'] / (cycles * cop['full']):.2f}x {cycles} full cycles", "<= 3 s", chk["check"] <= 3))
+    rows.append((f"check of {roll['n']:.0f} rollouts after loading", f"{roll['check']:.1f} s ({roll['cpu']:.1f} s CPU)",
+                 f"CPU {roll['cpu'] / chk['cpu']:.2f}x the check above; "
+                 f"{roll['check'] / (roll['new'] * cop['full']):.1f}x {roll['new']:.0f} full cycles", "<= 3 s",
+                 roll["check"] <= 3))
     rows.append((f"check, {chk['n']:.0f} manifests, --separately", f"{sep['check']:.1f} s",
                  f"the release {chk['check'] / sep['check']:.2f}x this", "<= 3 s", sep["check"] <= 3))
     rows.append(("peak RSS, JSON dump (any step)", gib(peak), f"{peak / base['rss']:.2f}x json.load + snapshot "

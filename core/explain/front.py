@@ -844,6 +844,15 @@ def _whole_rollout(plan: WorkloadPlan | None, replicas: int | str | None) -> boo
         and replicas.strip().lower() == "auto"
 
 
+# The replica engine (core/framework/replica_inc.py) is started for a template once this
+# many of its copies are placed in a row (the copy about to be placed and those known to
+# follow it included). Its first cycle judges every node and keeps what it needs to
+# update the next copy's cycle, which costs more than an ordinary cycle: a copy placed
+# alone (a rollout's new pod between deletions of old ones, a workload of one replica)
+# runs the ordinary cycle. Both give the same answer; 1 starts it for every copy.
+ENGINE_FROM = 2
+
+
 class _RolloutCluster:
     """The snapshot under a simulated rollout (core/explain/rollout_run.py Cluster): real
     cycles bind new pods, deletions take pods out, and :meth:`restore` puts it all back.
@@ -884,7 +893,7 @@ class _RolloutCluster:
         self.created.add(key)
         return None
 
-    def place(self, pod: Dict) -> CycleResult:
+    def place(self, pod: Dict, more: int = 0) -> CycleResult:
         refused = self._create(pod)
         if refused is not None:
             return refused
@@ -893,6 +902,7 @@ class _RolloutCluster:
             self.memo, self.owner = None, owner
         if self.memo is None:
             self.memo = ReplicaMemo()
+        if self.memo.engine is None and len(self.memo.bound) + 1 + more >= ENGINE_FROM:
             self.memo.engine = ReplicaEngine()
         self.cycles += 1
         report(f"rolling out {self.incoming.source_name}: cycle {self.cycles}")
@@ -1118,7 +1128,8 @@ def run_replicas(
     # The copies differ only by name and uid: node-local answers carry over between cycles,
     # and each cycle updates the previous copy's (kschedx.core.framework.replica_inc).
     memo = ReplicaMemo()
-    memo.engine = ReplicaEngine()
+    if replicas >= ENGINE_FROM:
+        memo.engine = ReplicaEngine()
     ordinals = incoming.ordinals or list(range(replicas))
     for i in range(replicas):
         report(f"placing {base_name}: copy {i + 1} of {replicas}", i, replicas)

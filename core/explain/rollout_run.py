@@ -49,8 +49,10 @@ DELETION_COST = "controller.kubernetes.io/pod-deletion-cost"
 class Cluster(Protocol):
     """The snapshot as the simulated controllers see it."""
 
-    def place(self, pod: Dict) -> CycleResult:
-        """One scheduling cycle of ``pod``; a pod that fits is bound to the selected node."""
+    def place(self, pod: Dict, more: int = 0) -> CycleResult:
+        """One scheduling cycle of ``pod``; a pod that fits is bound to the selected node.
+        ``more``: the copies of its template the controller creates right after it (a hint
+        for how the cycles are run, never for their answers)."""
 
     def delete(self, pod: Dict) -> None:
         """The pod is gone (its controller deleted it)."""
@@ -287,16 +289,16 @@ class _NewPods:
     refused: set[int] = field(default_factory=set)
 
 
-def place(cluster: Cluster, pod: Dict, events: list[RolloutEvent]) -> CycleResult:
+def place(cluster: Cluster, pod: Dict, events: list[RolloutEvent], more: int = 0) -> CycleResult:
     """One cycle of ``pod``; when it does not fit but preemption nominates a node, the
     victims are evicted and the pod is scheduled again (its next cycle), as the scheduler
     does once they are gone."""
-    result = cluster.place(pod)
+    result = cluster.place(pod, more)
     pre = result.preemption
     if result.selected_node is None and pre is not None and pre.nominated_node and pre.victims:
         for victim in cluster.evict(pre.nominated_node, list(pre.victims)):
             events.append(RolloutEvent("preempted", victim, pre.nominated_node))
-        result = cluster.place(pod)
+        result = cluster.place(pod, more)
     return result
 
 
@@ -305,9 +307,9 @@ def _unplaced(result: CycleResult) -> str:
     return "refused" if result.refused else "pending"
 
 
-def _try(cluster: Cluster, new: _NewPods, pod: Dict, events: list[RolloutEvent]) -> bool:
+def _try(cluster: Cluster, new: _NewPods, pod: Dict, events: list[RolloutEvent], more: int = 0) -> bool:
     if new.blocked is None:
-        result = place(cluster, pod, events)
+        result = place(cluster, pod, events, more)
         if result.selected_node is not None:
             pod.setdefault("spec", {})["nodeName"] = result.selected_node
             new.running.append(pod)
@@ -376,10 +378,10 @@ def run_deployment(d: DeploymentRollout, make_pod: Callable[[int], Dict], cluste
     lowest = initial = available()
 
     def create(count: int) -> None:
-        for _ in range(count):
+        for i in range(count):
             pod = make_pod(new.made)
             new.made += 1
-            if _try(cluster, new, pod, events):
+            if _try(cluster, new, pod, events, count - 1 - i):
                 per_node[node_of(pod)] += 1
 
     def settle_pending() -> None:

@@ -33,6 +33,8 @@ def calculate_priority(sum_scores: int, num_containers: int) -> int:
 class ImageLocality(Plugin):
     name = NAME
     node_local = True
+    # _held's last answer: (pod, image summary, names, containers).
+    _last_held: tuple[PodInfo, dict[str, int], list[str], int] | None = None
 
     def _images(self, pod: PodInfo) -> tuple[tuple[str, ...], int]:
         """The images the pod pulls, and its number of containers."""
@@ -50,19 +52,33 @@ class ImageLocality(Plugin):
         also reads belongs to the snapshot's node set."""
         return self._images(pod)
 
+    def _held(self, pod: PodInfo, spread: dict[str, int]) -> tuple[list[str], int]:
+        """The pod's normalized image names that some node holds, and its number of
+        containers: only those can count. Worked out once per pod and image summary, not
+        per node (a pod whose images no node holds, a new tag as most rollouts bring,
+        then scores the floor everywhere without reading any node's image list)."""
+        last = self._last_held
+        if last is not None and last[0] is pod and last[1] is spread:
+            return last[2], last[3]
+        images, num_containers = self._images(pod)
+        wanted = [name for name in map(normalized_image_name, images) if spread.get(name)]
+        self._last_held = (pod, spread, wanted, num_containers)
+        return wanted, num_containers
+
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> tuple[int, Status]:
         snapshot = self.handle.snapshot
-        total_nodes = len(snapshot.nodes())
         spread = snapshot.image_num_nodes()
+        wanted, num_containers = self._held(pod, spread)
+        if not wanted:
+            return calculate_priority(0, num_containers), Status.success()
+        total_nodes = len(snapshot.nodes())
         sizes: dict[str, int] = {}
         for names, size in node.node.images:
             for n in names:
                 sizes[n] = size
-        images, num_containers = self._images(pod)
         total = 0
-        for image in images:
-            name = normalized_image_name(image)
+        for name in wanted:
             held = sizes.get(name)
             if held is not None:
-                total += int(held * (spread.get(name, 0) / total_nodes))
+                total += int(held * (spread[name] / total_nodes))
         return calculate_priority(total, num_containers), Status.success()

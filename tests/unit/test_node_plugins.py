@@ -172,6 +172,33 @@ def test_image_locality() -> None:
     assert il.scores["c"].raw == 0
 
 
+def test_image_locality_of_images_no_node_holds_reads_no_node() -> None:
+    """A pod whose images no node holds (a rollout's new tag) scores 0 on every node
+    without reading each node's image list; one that some node holds still reads them."""
+    mb = 1024 * 1024
+
+    class Unread(list):  # type: ignore[type-arg]
+        reads = 0
+
+        def __iter__(self):  # type: ignore[no-untyped-def]
+            Unread.reads += 1
+            return super().__iter__()
+
+    snap = snapshot(node("a", images=[{"names": ["busybox:1.36"], "sizeBytes": 800 * mb}]), node("b"))
+    snap.image_num_nodes()  # the cluster-wide summary is built once, before any cycle
+    for ni in snap.nodes():
+        ni.node.images = Unread(ni.node.images)
+    new = pod("p", cpu="100m", memory="100Mi")
+    new["spec"]["containers"][0]["image"] = "registry.example.com/app:v2"
+    r = cycle(snap, new)
+    il = next(p for p in r.score_plugins if p.name == "ImageLocality")
+    assert {n: s.raw for n, s in il.scores.items()} == {"a": 0, "b": 0}
+    assert Unread.reads == 0
+    r = cycle(snap, pod("q", cpu="100m", memory="100Mi"))
+    il = next(p for p in r.score_plugins if p.name == "ImageLocality")
+    assert il.scores["a"].raw == 100 * (400 * mb - 23 * mb) // (977 * mb) and il.scores["b"].raw == 0
+    assert Unread.reads == 2
+
 def test_default_normalize() -> None:
     s = {"a": 0, "b": 5, "c": 10}
     default_normalize(s, reverse=False)
