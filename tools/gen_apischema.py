@@ -24,6 +24,7 @@ PACKAGES = {
     "storage": "api/storage/v1/types.go", "policy": "api/policy/v1/types.go",
     "scheduling": "api/scheduling/v1/types.go", "resource": "api/resource/v1/types.go",
     "events": "api/events/v1/types.go", "meta": "apimachinery/pkg/apis/meta/v1/types.go",
+    "node": "api/node/v1/types.go", "autoscaling": "api/autoscaling/v2/types.go",
 }
 # Go import names as the types.go files write them.
 IMPORTS = {"v1": "core", "metav1": "meta", "corev1": "core", "apiv1": "core"}

@@ -1226,4 +1226,128 @@ STORED_EXTRA: dict[str, dict[str, str]] = {
     "storage.VolumeNodeResources": {
         "count": "int32",
     },
+    # LimitRange, ResourceQuota, RuntimeClass, HorizontalPodAutoscaler (admission, replica counts).
+    "autoscaling.ContainerResourceMetricSource": {
+        "name": "string:v1.ResourceName", "target": "S:autoscaling.MetricTarget", "container": "string",
+    },
+    "autoscaling.ContainerResourceMetricStatus": {
+        "name": "string:v1.ResourceName", "current": "S:autoscaling.MetricValueStatus", "container": "string",
+    },
+    "autoscaling.CrossVersionObjectReference": {
+        "kind": "string", "name": "string", "apiVersion": "string",
+    },
+    "autoscaling.ExternalMetricSource": {
+        "metric": "S:autoscaling.MetricIdentifier", "target": "S:autoscaling.MetricTarget",
+    },
+    "autoscaling.ExternalMetricStatus": {
+        "metric": "S:autoscaling.MetricIdentifier", "current": "S:autoscaling.MetricValueStatus",
+    },
+    "autoscaling.HPAScalingPolicy": {
+        "type": "string:v1.HPAScalingPolicyType", "value": "int32", "periodSeconds": "int32",
+    },
+    "autoscaling.HPAScalingRules": {
+        "stabilizationWindowSeconds": "int32", "selectPolicy": "string:v1.ScalingPolicySelect",
+        "policies": "[]S:autoscaling.HPAScalingPolicy", "tolerance": "quantity",
+    },
+    "autoscaling.HorizontalPodAutoscaler": {
+        "kind": "string", "apiVersion": "string", "metadata": "S:meta.ObjectMeta",
+        "spec": "S:autoscaling.HorizontalPodAutoscalerSpec", "status": "S:autoscaling.HorizontalPodAutoscalerStatus",
+    },
+    "autoscaling.HorizontalPodAutoscalerBehavior": {
+        "scaleUp": "S:autoscaling.HPAScalingRules", "scaleDown": "S:autoscaling.HPAScalingRules",
+    },
+    "autoscaling.HorizontalPodAutoscalerCondition": {
+        "type": "string:v1.HorizontalPodAutoscalerConditionType", "status": "string:v1.ConditionStatus",
+        "lastTransitionTime": "any", "reason": "string", "message": "string",
+    },
+    "autoscaling.HorizontalPodAutoscalerSpec": {
+        "scaleTargetRef": "S:autoscaling.CrossVersionObjectReference", "minReplicas": "int32", "maxReplicas": "int32",
+        "metrics": "[]S:autoscaling.MetricSpec", "behavior": "S:autoscaling.HorizontalPodAutoscalerBehavior",
+    },
+    "autoscaling.HorizontalPodAutoscalerStatus": {
+        "observedGeneration": "int64", "lastScaleTime": "any", "currentReplicas": "int32", "desiredReplicas": "int32",
+        "currentMetrics": "[]S:autoscaling.MetricStatus",
+        "conditions": "[]S:autoscaling.HorizontalPodAutoscalerCondition",
+    },
+    "autoscaling.MetricIdentifier": {
+        "name": "string", "selector": "S:meta.LabelSelector",
+    },
+    "autoscaling.MetricSpec": {
+        "type": "string:v1.MetricSourceType", "object": "S:autoscaling.ObjectMetricSource",
+        "pods": "S:autoscaling.PodsMetricSource", "resource": "S:autoscaling.ResourceMetricSource",
+        "containerResource": "S:autoscaling.ContainerResourceMetricSource",
+        "external": "S:autoscaling.ExternalMetricSource",
+    },
+    "autoscaling.MetricStatus": {
+        "type": "string:v1.MetricSourceType", "object": "S:autoscaling.ObjectMetricStatus",
+        "pods": "S:autoscaling.PodsMetricStatus", "resource": "S:autoscaling.ResourceMetricStatus",
+        "containerResource": "S:autoscaling.ContainerResourceMetricStatus",
+        "external": "S:autoscaling.ExternalMetricStatus",
+    },
+    "autoscaling.MetricTarget": {
+        "type": "string:v1.MetricTargetType", "value": "quantity", "averageValue": "quantity",
+        "averageUtilization": "int32",
+    },
+    "autoscaling.MetricValueStatus": {
+        "value": "quantity", "averageValue": "quantity", "averageUtilization": "int32",
+    },
+    "autoscaling.ObjectMetricSource": {
+        "describedObject": "S:autoscaling.CrossVersionObjectReference", "target": "S:autoscaling.MetricTarget",
+        "metric": "S:autoscaling.MetricIdentifier",
+    },
+    "autoscaling.ObjectMetricStatus": {
+        "metric": "S:autoscaling.MetricIdentifier", "current": "S:autoscaling.MetricValueStatus",
+        "describedObject": "S:autoscaling.CrossVersionObjectReference",
+    },
+    "autoscaling.PodsMetricSource": {
+        "metric": "S:autoscaling.MetricIdentifier", "target": "S:autoscaling.MetricTarget",
+    },
+    "autoscaling.PodsMetricStatus": {
+        "metric": "S:autoscaling.MetricIdentifier", "current": "S:autoscaling.MetricValueStatus",
+    },
+    "autoscaling.ResourceMetricSource": {
+        "name": "string:v1.ResourceName", "target": "S:autoscaling.MetricTarget",
+    },
+    "autoscaling.ResourceMetricStatus": {
+        "name": "string:v1.ResourceName", "current": "S:autoscaling.MetricValueStatus",
+    },
+    "core.LimitRange": {
+        "kind": "string", "apiVersion": "string", "metadata": "S:meta.ObjectMeta", "spec": "S:core.LimitRangeSpec",
+    },
+    "core.LimitRangeItem": {
+        "type": "string:v1.LimitType", "max": "map:quantity@v1.ResourceList", "min": "map:quantity@v1.ResourceList",
+        "default": "map:quantity@v1.ResourceList", "defaultRequest": "map:quantity@v1.ResourceList",
+        "maxLimitRequestRatio": "map:quantity@v1.ResourceList",
+    },
+    "core.LimitRangeSpec": {
+        "limits": "[]S:core.LimitRangeItem",
+    },
+    "core.ResourceQuota": {
+        "kind": "string", "apiVersion": "string", "metadata": "S:meta.ObjectMeta", "spec": "S:core.ResourceQuotaSpec",
+        "status": "S:core.ResourceQuotaStatus",
+    },
+    "core.ResourceQuotaSpec": {
+        "hard": "map:quantity@v1.ResourceList", "scopes": "[]string:v1.ResourceQuotaScope",
+        "scopeSelector": "S:core.ScopeSelector",
+    },
+    "core.ResourceQuotaStatus": {
+        "hard": "map:quantity@v1.ResourceList", "used": "map:quantity@v1.ResourceList",
+    },
+    "core.ScopeSelector": {
+        "matchExpressions": "[]S:core.ScopedResourceSelectorRequirement",
+    },
+    "core.ScopedResourceSelectorRequirement": {
+        "scopeName": "string:v1.ResourceQuotaScope", "operator": "string:v1.ScopeSelectorOperator",
+        "values": "[]string",
+    },
+    "node.Overhead": {
+        "podFixed": "map:quantity@v1.ResourceList",
+    },
+    "node.RuntimeClass": {
+        "kind": "string", "apiVersion": "string", "metadata": "S:meta.ObjectMeta", "handler": "string",
+        "overhead": "S:node.Overhead", "scheduling": "S:node.Scheduling",
+    },
+    "node.Scheduling": {
+        "nodeSelector": "map:string", "tolerations": "[]S:core.Toleration",
+    },
 }

@@ -172,6 +172,11 @@ STORED_KINDS: dict[tuple[str, str], str] = {
     **{("resource.k8s.io/v1", k): f"resource.{k}" for k in (
         "ResourceSlice", "ResourceClaim", "ResourceClaimTemplate", "DeviceClass")},
     ("events.k8s.io/v1", "Event"): "events.Event",
+    # Read by admission and the replica counts (core/admission, core/explain/replicas.py).
+    ("v1", "LimitRange"): "core.LimitRange",
+    ("v1", "ResourceQuota"): "core.ResourceQuota",
+    ("node.k8s.io/v1", "RuntimeClass"): "node.RuntimeClass",
+    ("autoscaling/v2", "HorizontalPodAutoscaler"): "autoscaling.HorizontalPodAutoscaler",
 }
 
 # An object without apiVersion (a hand-written dump) is read as its kind's usual version.

@@ -247,14 +247,24 @@ def get(conn: Connection, path: str, query: list[tuple[str, str]]) -> tuple[int,
         # Clients before v30 raise an HTTP error status instead of returning it.
         body = e.body or b""
         return int(e.status), body.encode() if isinstance(body, str) else bytes(body)
+    except _BodyTooLarge:
+        raise ClusterAccessError(f"the server {server_address(conn.server)} answered GET {path} with a body larger "
+                                 f"than {MAX_RESPONSE >> 20} MiB: no list page is that large", hint=False) from None
     except (urllib3.exceptions.HTTPError, OSError, _BodyTimeout, _BodyCut) as e:
         raise unreachable_for(conn.server, e) from None
+
+
+# The largest answer kschedx takes from the server: a page of 500 objects is at most 500
+# times etcd's 1.5 MiB object limit (750 MiB); a body past this bound is no list page (a
+# misbehaving server or proxy streaming without end) and would only exhaust memory.
+MAX_RESPONSE = 1 << 30
 
 
 def _read_body(resp: Any, deadline: float | None) -> bytes:
     from urllib3 import exceptions as u3
 
     chunks = []
+    size = 0
     try:
         while True:
             if deadline is not None and time.monotonic() > deadline:
@@ -262,6 +272,9 @@ def _read_body(resp: Any, deadline: float | None) -> bytes:
             chunk = resp.read(_CHUNK)
             if not chunk:
                 break
+            size += len(chunk)
+            if size > MAX_RESPONSE:
+                raise _BodyTooLarge
             chunks.append(chunk)
     except (u3.ReadTimeoutError, TimeoutError):
         raise _BodyTimeout from None
@@ -270,6 +283,10 @@ def _read_body(resp: Any, deadline: float | None) -> bytes:
     finally:
         resp.release_conn()
     return b"".join(chunks)
+
+
+class _BodyTooLarge(Exception):
+    """The body grew past MAX_RESPONSE."""
 
 
 class _BodyCut(Exception):

@@ -127,10 +127,32 @@ WRONG_TYPES = [
 ]
 
 
+# The kinds admission and the replica counts read are decoded as their types too.
+LIMIT_RANGE: dict[str, Any] = {"apiVersion": "v1", "kind": "LimitRange", "metadata": {"name": "lr", "namespace": "default"},
+                               "spec": {"limits": [{"type": "Container", "default": {"cpu": "500m"}}]}}
+QUOTA: dict[str, Any] = {"apiVersion": "v1", "kind": "ResourceQuota", "metadata": {"name": "q", "namespace": "default"},
+                         "spec": {"hard": {"pods": "10"}}}
+RUNTIME_CLASS: dict[str, Any] = {"apiVersion": "node.k8s.io/v1", "kind": "RuntimeClass", "metadata": {"name": "kata"},
+                                 "handler": "kata", "overhead": {"podFixed": {"cpu": "250m"}}}
+HPA: dict[str, Any] = {"apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler",
+                       "metadata": {"name": "web", "namespace": "default"},
+                       "spec": {"scaleTargetRef": {"kind": "Deployment", "name": "web"}, "maxReplicas": 5}}
+WRONG_TYPES += [
+    (LIMIT_RANGE, ("spec", "limits"), {"type": "Container"}, "LimitRange default/lr: json: cannot unmarshal object "
+     "into Go struct field LimitRangeSpec.spec.limits of type []v1.LimitRangeItem"),
+    (QUOTA, ("spec", "hard"), ["pods"], "ResourceQuota default/q: json: cannot unmarshal array into Go struct field "
+     "ResourceQuotaSpec.spec.hard of type v1.ResourceList"),
+    (RUNTIME_CLASS, ("handler",), 1, "RuntimeClass kata: json: cannot unmarshal number into Go struct field "
+     "RuntimeClass.handler of type string"),
+    (HPA, ("spec", "maxReplicas"), "five", "HorizontalPodAutoscaler default/web: json: cannot unmarshal string into "
+     "Go struct field HorizontalPodAutoscalerSpec.spec.maxReplicas of type int32"),
+]
+
+
 @pytest.mark.parametrize("case", WRONG_TYPES, ids=lambda c: ".".join(map(str, c[1])) + f"={c[2]!r}")
 def test_a_stored_value_of_the_wrong_type_is_an_error_naming_the_dump(tmp_path: Path, case: Any) -> None:
     base, where, value, message = case
-    objects = [NODE, POD, SLICE, PVC]
+    objects = [NODE, POD, SLICE, PVC, LIMIT_RANGE, QUOTA, RUNTIME_CLASS, HPA]
     bad = [changed(o, where, value) if o is base else o for o in objects]
     path = dump(tmp_path / "cluster.json", *bad)
     line = one_error_line(explain(tmp_path, path))

@@ -21,6 +21,7 @@ import socket
 import ssl
 import subprocess
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -198,7 +199,8 @@ class MisbehavingServer:
     handshake), ``stall-headers`` completes the handshake and reads the request but never
     answers, ``stall-body`` sends the headers of a 200 and then nothing, ``close`` closes each
     connection at once, ``garbage`` answers bytes that are neither HTTP nor TLS, ``not-json``
-    answers 200 with a body that is not JSON. Connections are held until the server stops."""
+    answers 200 with a body that is not JSON, ``endless`` answers 200 with a body that never
+ends (for at most 20 s). Connections are held until the server stops."""
 
     def __init__(self, mode: str, certs: tuple[Path, Path, Path] | None = None) -> None:
         self.mode = mode
@@ -244,6 +246,13 @@ class MisbehavingServer:
             conn.settimeout(5)
             conn.recv(65536)  # the request
             if self.mode == "stall-headers":
+                return
+            if self.mode == "endless":
+                conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n[")
+                chunk = b"0," * 32768
+                deadline = time.monotonic() + 20  # bounded: the test's client gives up long before
+                while not self.stopping.is_set() and time.monotonic() < deadline:
+                    conn.sendall(chunk)
                 return
             if self.mode == "stall-body":
                 conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{")

@@ -226,3 +226,16 @@ def test_an_exec_plugin_runs_once_a_run(tmp_path: Path, server: Any, certs: tupl
     res = run("explain", "pod/web-jhpfjcnhhl-2blqj", "-n", "shop", "--kubeconfig", str(kc), "-o", "json")
     assert res.exit_code == 0, res.output
     assert runs.read_text() == "run\n"
+
+
+def test_an_endless_body_is_refused_past_the_bound(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server (or proxy) streaming a body without end: past MAX_RESPONSE the run ends
+    with one line, exit 3, before memory runs out (the bound is lowered for the test)."""
+    from kschedx.core.load import live_http
+
+    monkeypatch.setattr(live_http, "MAX_RESPONSE", 4 << 20)
+    with MisbehavingServer("endless") as srv:
+        kc = kubeconfig(tmp_path / "kc", srv.url)
+        res = run("explain", WEB, "--kubeconfig", str(kc), "--request-timeout", "10s")
+    line = one_clean_error(res)
+    assert "answered GET /version with a body larger than 4 MiB: no list page is that large" in line, line
