@@ -50,6 +50,18 @@ def _copies_label(first: str, want: int) -> str:
     return f"{prefix}-{{{start}…{start + want - 1}}}" if want > 1 else first
 
 
+# The tied nodes a replica row names before it gives their count (-o json lists them all).
+TIE_NAMES = 3
+
+
+def tie_cell(tie: list[str]) -> str:
+    """The nodes tied with the chosen one: all of a few; of many (default spreading ties
+    hundreds) their count and the first names, so the column stays narrow."""
+    if len(tie) <= TIE_NAMES:
+        return ", ".join(tie)
+    return f"{len(tie)} nodes: {', '.join(tie[:TIE_NAMES])}, …"
+
+
 def build_replicas(expl: Explanation, width: int = fit.UNLIMITED) -> list[RenderableType]:
     steps = expl.steps
     if not steps:
@@ -84,7 +96,7 @@ def build_replicas(expl: Explanation, width: int = fit.UNLIMITED) -> list[Render
             str(sm.total),
             f"{sm.runner_up} ({sm.runner_up_total})" if sm.runner_up else "—",
             str(sm.margin) if sm.margin is not None else "—",
-            ", ".join(sm.tie) if sm.tie else "",
+            tie_cell(sm.tie),
         ])
     parts.append(span("Replica placement", style=S_LABEL))
     t = fit.table_or_stacked(cols, rows, width)

@@ -49,11 +49,13 @@ def summarize_step(result: CycleResult) -> StepSummary:
     if node is None:
         return StepSummary(result.pod, None, None, None, None, [])
     # The runner-up: the best total after the selected node's, ties by name (one pass, no
-    # sort: a replica table summarizes thousands of steps of thousands of nodes).
-    best = min(((-t, n) for n, t in result.totals.items() if n != node), default=None)
-    runner = (best[1], -best[0]) if best is not None else (None, None)
+    # sort: a replica table summarizes thousands of steps of thousands of nodes; a replica
+    # step knows it without building its totals).
+    second = result.runner_up()
+    runner = second if second is not None else (None, None)
     ties = [n for n in result.best_nodes if n != node]
-    return StepSummary(result.pod, node, result.totals[node], runner[0], runner[1], ties)
+    total = getattr(result, "best_total", None)
+    return StepSummary(result.pod, node, result.totals[node] if total is None else total, runner[0], runner[1], ties)
 
 
 @dataclass
