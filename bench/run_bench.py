@@ -82,7 +82,9 @@ def child(code: str, *args: str) -> dict[str, float]:
         def rss(): return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         """)
     out = subprocess.run([sys.executable, "-c", prologue + textwrap.dedent(code), *args],
-                         check=True, capture_output=True, text=True)
+                         capture_output=True, text=True)
+    if out.returncode != 0:
+        sys.exit(f"a bench step failed (exit {out.returncode}):\n{out.stderr}")
     result: dict[str, float] = json.loads(out.stdout.strip().splitlines()[-1])
     return result
 

@@ -20,6 +20,10 @@ from kschedx.core.framework.result import CycleResult
 DAEMON_NOT_TARGETED_PLUGINS = frozenset({"TaintToleration", "NodeAffinity"})
 
 
+# How the warning about tied best nodes ends (a replica table sums these up in one line).
+TIE_WARNING_END = ": the real scheduler picks one of them at random; kschedx reports the first by name"
+
+
 @dataclass
 class StepSummary:
     """One replica step in a line: where the copy went and by how much it won."""

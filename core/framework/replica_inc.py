@@ -633,14 +633,16 @@ class ReplicaEngine:
                 index = self.index
                 for i in {self.bound_index, *(index[ni.name] for ni in todo)}:
                     ids[i] = ident.setdefault(key_of(nodes[i]), len(ident))
-            values: list[Hashable] = list(compress(ids, self.feas))
+            present: list[int] = list(compress(ids, self.feas))
             by_id = {v: k for k, v in ident.items()}
-            rawmap = {v: raw_of(by_id[v]) for v in set(values)}
+            values: list[Any] = present
+            rawmap = {v: raw_of(by_id[v]) for v in set(present)}
         else:
             if self._wide_raw(pl, state, pod, todo, full, prev_state) is None:
                 return None
-            values = list(map(self.cur[pl.name].__getitem__, fl))
-            rawmap = {v: v for v in set(values)}  # type: ignore[misc]
+            raws = list(map(self.cur[pl.name].__getitem__, fl))
+            values = raws
+            rawmap = {v: v for v in set(raws)}
         if norm is None:
             table = {v: raw * w for v, raw in rawmap.items()}
             return list(map(table.__getitem__, values)), (values, rawmap)

@@ -539,3 +539,47 @@ def test_issue_shapes_equal_full_cycles(tmp_path: Path, shape: str, seed: int) -
     objs = _cluster(racks=rng.random() < 0.5, affinity=rng.random() < 0.5)
     deferred = _compare(tmp_path, _issue_shape(shape, f"s{seed}"), objs, 45 if shape != "hard" else 25)
     assert deferred  # the incremental path took the steps
+
+
+def test_runner_up_among_nodes_tied_below_the_best(tmp_path: Path) -> None:
+    """One node wins alone (it holds the image) while several tie behind it: each step's
+    runner-up is the first of them by name, as a summary over the full cycle's totals."""
+    objs = ClusterObjects()
+    objs.add(node("img", cpu="4", memory="8Gi",
+                  images=[{"names": ["registry.example.com/app:v1"], "sizeBytes": 900_000_000}]))
+    for i in range(5):
+        objs.add(node(f"n{i}", cpu="4", memory="8Gi"))
+    doc = _deployment("solo", {}, "100m")["spec"]["template"]
+    bare = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "solo", "namespace": "default", **doc["metadata"]},
+            "spec": doc["spec"]}
+    deferred = _compare(tmp_path, bare, objs, 4)
+    alone = [s for s in deferred if s.best_nodes == ["img"]]
+    assert alone
+    assert all(summarize_step(s).runner_up == "n0" for s in alone)
+
+
+def test_default_spreading_scores_each_class_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """PodTopologySpread scores a copy once per scoring class present (a zone and a hostname
+    count), not once per node of the zone the binding changed (30 nodes here)."""
+    from kschedx.core.plugins import podtopologyspread as pts
+
+    objs = ClusterObjects()
+    for i in range(90):
+        objs.add(node(f"n{i:02d}", cpu="8", memory="16Gi", labels={ZONE: f"z{i % 3}"}))
+    path = tmp_path / "pod.yaml"
+    path.write_text(yaml.safe_dump(_issue_shape("default-spreading", "cls")))
+    inc = prepare_pod(str(path), objs)
+    calls = [0]
+    raw_score = pts._raw_score
+
+    def counted(s: Any, parts: Any) -> int:
+        calls[0] += 1
+        return raw_score(s, parts)
+
+    monkeypatch.setattr(pts, "_raw_score", counted)
+    steps = run_replicas(build_snapshot(objs, inc), inc, select_profile(inc.pod, None), 30)
+    engine = [s for s in steps if "_build_score_plugins" in s.__dict__]
+    assert len(engine) >= 25
+    # The first copy's full cycle scores its 90 nodes; each engine step at most the 3 zones
+    # times the hostname counts 0 and 1.
+    assert calls[0] <= 90 + 6 * len(engine)
