@@ -9,7 +9,8 @@ Figures: JSON load (kschedx's loader + snapshot, against plain ``json.load`` of 
 file + the same snapshot construction), the same cluster as a kubectl-style YAML dump,
 one explain cycle and its rendering (table, wide, JSON, and HTML with the report's size),
 ``--replicas 100``, the cost of each extra copy of ``--replicas N`` (N in the thousands)
-against one independent full cycle, ``check`` over 50 manifests (as one release, and
+against one independent full cycle, the same for the whole ``explain --replicas N+1`` with
+its table by pod shape (``--shapes-only`` for those rows alone), ``check`` over 50 manifests (as one release, and
 ``--separately``), ``pending`` with 1,000
 pending pods from 40 workloads, the peak RSS of each step's process, and the start-up of
 ``kschedx --help`` and of a 3-node explain. Each figure runs in a fresh process so that

@@ -9,10 +9,15 @@ previous one plus what that binding can change:
   pairs whose nodes may get another answer, or ``None`` when every node may (a global
   minimum moved). A plugin whose answer depends only on a node's values for a few label
   keys says so through ``replica_class_keys`` and is asked once per domain, not per node.
-* Score: when every scoring plugin is node-local (or skipped) and normalizes with
-  ``default_normalize`` (or not at all), raw scores are kept per node and generation,
-  the maximum over the feasible set is taken again per copy, and a node's total is worked
-  out again only when its raw scores or a normalization maximum changed.
+* Score: node-local plugins normalizing with ``default_normalize`` (or not at all) keep
+  their raw scores per node and generation, the maximum over the feasible set is taken
+  again per copy, and a node's node-local total is worked out again only when its raw
+  scores or a normalization maximum changed. A plugin scoring beyond a node names the
+  domains a binding changed (``replica_score_changes``) and normalizes in parts
+  (``replica_normalizer``); one whose score is a function of a node's class
+  (``replica_score_classes``: PodTopologySpread, by the node's domains) is scored once per
+  class present, the others per node in the changed domains. Their bounds and shares are
+  taken per distinct class or raw score and laid over the feasible nodes in bulk.
 * Results: a step's per-node verdicts, score tables and totals are built on first access
   from what the step kept (its verdicts, its feasible nodes and their totals, and the raw
   score versions), so thousands of copies cost neither per-node work nor memory per copy.
