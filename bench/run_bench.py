@@ -239,28 +239,11 @@ _NODE_AFFINITY = """\
             - matchExpressions:
               - {key: node-pool, operator: In, values: [general, highmem]}
 """
-_BARE = """\
-apiVersion: v1
-kind: Pod
-metadata: {name: bench-probe, namespace: team-01, labels: {app: bench-probe}}
-spec:
-  containers:
-  - name: app
-    image: registry.example.com/team-01/svc-1:v2.1
-    resources: {requests: {cpu: 200m, memory: 256Mi}}
-  topologySpreadConstraints:
-  - maxSkew: 1
-    topologyKey: topology.kubernetes.io/zone
-    whenUnsatisfiable: DoNotSchedule
-    labelSelector: {matchLabels: {app: bench-probe}}
-  affinity:
-    podAntiAffinity:
-      preferredDuringSchedulingIgnoredDuringExecution:
-      - weight: 100
-        podAffinityTerm:
-          labelSelector: {matchLabels: {app: bench-probe}}
-          topologyKey: kubernetes.io/hostname
-"""
+# The bench's pod with a preferred anti-affinity, as a bare Pod: the soft preset's template
+# with its spread made hard.
+_BARE = ("apiVersion: v1\nkind: Pod\nmetadata: {name: bench-probe, namespace: team-01, labels: {app: bench-probe}}\n"
+         "spec:\n" + textwrap.indent(textwrap.dedent(
+             _BASE.split("    spec:\n")[-1] + _SOFT.replace("ScheduleAnyway", "DoNotSchedule")), "  "))
 SHAPES = {
     "a Deployment with no constraints of its own (system default spreading)": _BASE,
     "soft zone spread + preferred hostname anti-affinity": _BASE + _SOFT,
