@@ -55,7 +55,8 @@ def summarize_step(result: CycleResult) -> StepSummary:
     # The runner-up: the best total after the selected node's, ties by name (one pass, no
     # sort: a replica table summarizes thousands of steps of thousands of nodes; a replica
     # step knows it without building its totals).
-    second = result.runner_up()
+    own = getattr(result, "runner_up", None)
+    second = own() if own is not None else CycleResult.runner_up(result)
     runner = second if second is not None else (None, None)
     ties = [n for n in result.best_nodes if n != node]
     total = getattr(result, "best_total", None)
