@@ -217,12 +217,8 @@ print(json.dumps({"first": t_first, "all": t_all, "n": len(steps), "placed": pla
 # own terms, none (the system default spreading scores it), the "soft" preset of most charts,
 # a required node affinity alone, or its own hard terms; and the bench's pod as a bare Pod.
 _BASE = INCOMING.split("      topologySpreadConstraints:")[0]
-_SOFT = """\
-      topologySpreadConstraints:
-      - maxSkew: 1
-        topologyKey: topology.kubernetes.io/zone
-        whenUnsatisfiable: ScheduleAnyway
-        labelSelector: {matchLabels: {app: bench-probe}}
+# The zone spread of the bench's pod made soft, and a preferred hostname anti-affinity.
+_SOFT = INCOMING[len(_BASE):].split("      affinity:")[0].replace("DoNotSchedule", "ScheduleAnyway") + """\
       affinity:
         podAntiAffinity:
           preferredDuringSchedulingIgnoredDuringExecution:
