@@ -10,7 +10,7 @@ from rich.text import Text
 from kschedx.cli.render import fit
 from kschedx.cli.render.console import make_console
 from kschedx.cli.render.table import S_BAD, S_BEST, S_DIM, S_LABEL, S_OK, S_PLUGIN, S_WARN, big, span
-from kschedx.core.explain.report import Explanation, summarize_step
+from kschedx.core.explain.report import TIE_WARNING_END, Explanation, summarize_step
 from kschedx.core.framework.result import CycleResult
 
 
@@ -28,12 +28,20 @@ def _header(first: CycleResult, rows: list[tuple[str, Text]]) -> Table:
     return grid
 
 
-def _warnings(results: list[CycleResult]) -> list[RenderableType]:
-    seen: list[str] = []
+def _warnings(results: list[CycleResult], ties: bool = False) -> list[RenderableType]:
+    """Each distinct warning once; with ``ties`` (a replica table, whose Tie column names
+    them), the tied best nodes of every copy summed up in one line."""
+    seen: dict[str, None] = {}
+    tied = 0
     for r in results:
         for w in r.warnings:
-            if w not in seen:
-                seen.append(w)
+            if ties and w.endswith(TIE_WARNING_END):
+                tied += 1
+            else:
+                seen[w] = None
+    if tied:
+        seen[f"{tied} of {len(results)} {'copy ties' if len(results) == 1 else 'copies tie'} on the best total "
+             f"with other nodes (the Tie column){TIE_WARNING_END}"] = None
     out: list[RenderableType] = []
     for w in seen:
         t = span("warning: ", style=S_WARN)
@@ -48,6 +56,18 @@ def _copies_label(first: str, want: int) -> str:
     prefix, _, index = first.rpartition("-")
     start = int(index) if index.isdigit() else 0
     return f"{prefix}-{{{start}…{start + want - 1}}}" if want > 1 else first
+
+
+# The tied nodes a replica row names before it gives their count (-o json lists them all).
+TIE_NAMES = 3
+
+
+def tie_cell(tie: list[str]) -> str:
+    """The nodes tied with the chosen one: all of a few; of many (default spreading ties
+    hundreds) their count and the first names, so the column stays narrow."""
+    if len(tie) <= TIE_NAMES:
+        return ", ".join(tie)
+    return f"{len(tie)} nodes: {', '.join(tie[:TIE_NAMES])}, …"
 
 
 def build_replicas(expl: Explanation, width: int = fit.UNLIMITED) -> list[RenderableType]:
@@ -85,7 +105,7 @@ def build_replicas(expl: Explanation, width: int = fit.UNLIMITED) -> list[Render
             str(sm.total),
             f"{sm.runner_up} ({sm.runner_up_total})" if sm.runner_up else "—",
             str(sm.margin) if sm.margin is not None else "—",
-            ", ".join(sm.tie) if sm.tie else "",
+            tie_cell(sm.tie),
         ])
     parts.append(span("Replica placement", style=S_LABEL))
     t = fit.table_or_stacked(cols, rows, width)
@@ -105,7 +125,7 @@ def build_replicas(expl: Explanation, width: int = fit.UNLIMITED) -> list[Render
     parts.append(fit.Hanging(Text("Each copy is bound to the first best node by name before the next cycle; "
                       "-o json has every cycle in full.", style=S_DIM)))
     parts.extend(_rollout(expl))
-    parts.extend(_warnings(steps))
+    parts.extend(_warnings(steps, ties=True))
     return parts
 
 

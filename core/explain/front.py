@@ -21,7 +21,14 @@ from kschedx.core.config.profile import Profile, default_profile
 from kschedx.core.errors import InputError
 from kschedx.core.explain import existing
 from kschedx.core.explain.replicas import resolve_replica_count
-from kschedx.core.explain.report import FAILED_CREATE, DaemonNodeVerdict, Explanation, daemon_verdict, finish_plan
+from kschedx.core.explain.report import (
+    FAILED_CREATE,
+    TIE_WARNING_END,
+    DaemonNodeVerdict,
+    Explanation,
+    daemon_verdict,
+    finish_plan,
+)
 from kschedx.core.explain.rollout import NEW, SCALE_UP, UNCHANGED, WorkloadPlan, plan_workload, resolve_count, taken_out
 from kschedx.core.explain.rollout_run import (
     DaemonSetRollout,
@@ -484,8 +491,7 @@ def _finish(
     if len(result.best_nodes) > 1:
         result.warnings.append(
             f"{len(result.best_nodes)} nodes tie at total {_best_total(result)} "
-            f"({', '.join(result.best_nodes)}): the real scheduler picks one of them at random; "
-            f"kschedx reports the first by name"
+            f"({', '.join(result.best_nodes)}){TIE_WARNING_END}"
         )
     if result.single_feasible_node:
         skipped = "PreScore and Score" if result.algorithm == "v1.35" else "the priority functions"

@@ -22,6 +22,10 @@ DAEMON_NOT_TARGETED_PLUGINS = frozenset({"TaintToleration", "NodeAffinity"})
 FAILED_CREATE = "FailedCreate"
 
 
+# How the warning about tied best nodes ends (a replica table sums these up in one line).
+TIE_WARNING_END = ": the real scheduler picks one of them at random; kschedx reports the first by name"
+
+
 @dataclass
 class StepSummary:
     """One replica step in a line: where the copy went and by how much it won."""
@@ -51,11 +55,14 @@ def summarize_step(result: CycleResult) -> StepSummary:
     if node is None:
         return StepSummary(result.pod, None, None, None, None, [])
     # The runner-up: the best total after the selected node's, ties by name (one pass, no
-    # sort: a replica table summarizes thousands of steps of thousands of nodes).
-    best = min(((-t, n) for n, t in result.totals.items() if n != node), default=None)
-    runner = (best[1], -best[0]) if best is not None else (None, None)
+    # sort: a replica table summarizes thousands of steps of thousands of nodes; a replica
+    # step knows it without building its totals).
+    own = getattr(result, "runner_up", None)
+    second = own() if own is not None else CycleResult.runner_up(result)
+    runner = second if second is not None else (None, None)
     ties = [n for n in result.best_nodes if n != node]
-    return StepSummary(result.pod, node, result.totals[node], runner[0], runner[1], ties)
+    total = getattr(result, "best_total", None)
+    return StepSummary(result.pod, node, result.totals[node] if total is None else total, runner[0], runner[1], ties)
 
 
 @dataclass

@@ -9,10 +9,15 @@ previous one plus what that binding can change:
   pairs whose nodes may get another answer, or ``None`` when every node may (a global
   minimum moved). A plugin whose answer depends only on a node's values for a few label
   keys says so through ``replica_class_keys`` and is asked once per domain, not per node.
-* Score: when every scoring plugin is node-local (or skipped) and normalizes with
-  ``default_normalize`` (or not at all), raw scores are kept per node and generation,
-  the maximum over the feasible set is taken again per copy, and a node's total is worked
-  out again only when its raw scores or a normalization maximum changed.
+* Score: node-local plugins normalizing with ``default_normalize`` (or not at all) keep
+  their raw scores per node and generation, the maximum over the feasible set is taken
+  again per copy, and a node's node-local total is worked out again only when its raw
+  scores or a normalization maximum changed. A plugin scoring beyond a node names the
+  domains a binding changed (``replica_score_changes``) and normalizes in parts
+  (``replica_normalizer``); one whose score is a function of a node's class
+  (``replica_score_classes``: PodTopologySpread, by the node's domains) is scored once per
+  class present, the others per node in the changed domains. Their bounds and shares are
+  taken per distinct class or raw score and laid over the feasible nodes in bulk.
 * Results: a step's per-node verdicts, score tables and totals are built on first access
   from what the step kept (its verdicts, its feasible nodes and their totals, and the raw
   score versions), so thousands of copies cost neither per-node work nor memory per copy.
@@ -28,6 +33,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Hashable
 from itertools import compress, pairwise
+from operator import add
 from typing import TYPE_CHECKING, Any
 
 from kschedx.core.framework.interface import CycleState, Plugin, Status, default_normalize
@@ -87,6 +93,14 @@ class LazyCycleResult(CycleResult):
     def defer(self, name: str, build: Any) -> None:
         self.__dict__.pop(name, None)
         self.__dict__["_build_" + name] = build
+
+    def runner_up(self) -> tuple[str, int] | None:
+        # From the step's kept totals (no dict of them), unless they were replaced.
+        build = self.__dict__.get("_runner_up")
+        if build is None or "totals" in self.__dict__:
+            return super().runner_up()
+        second: tuple[str, int] | None = build()
+        return second
 
     @property
     def best_total(self) -> int | None:
@@ -155,6 +169,9 @@ class ReplicaEngine:
         self.rawgen: dict[str, int] = {}
         # plugin -> node -> [(step, raw)], the raw score versions (newest last)
         self.hist: dict[str, dict[str, list[tuple[int, int]]]] = {}
+        # plugin scoring by class -> node index -> its class's number, and class -> number
+        self.wkeys: dict[str, list[int]] = {}
+        self.wident: dict[str, dict[Hashable, int]] = {}
         # The bound node of the last update, and the cycle state the last scored copy had
         # (what plugins scoring beyond a node compare the new one with).
         self.bound_index = -1
@@ -469,6 +486,7 @@ class ReplicaEngine:
         prev_state = self.score_state
         full = key != self.score_key or self.changed is None or (bool(wide) and prev_state is None)
         active = [(pl, w) for pl, w, s in plugins if not s]
+        local = [(pl, w) for pl, w in active if pl.name not in wide]
         norms = {pl.name: pl.replica_normalizer(state) for pl, _w in active
                  if pl.normalize_reverse is None and hasattr(pl, "replica_normalizer")}
         if full:
@@ -477,12 +495,12 @@ class ReplicaEngine:
             self.total = {}
             self.base = {}
             self.cur = {pl.name: {} for pl, _ in active}
-            self.contrib = {pl.name: {} for pl, _ in active
-                            if pl.normalize_reverse is not None or pl.name in norms}
-            self.vals = {pl.name: Counter() for pl, _ in active}
+            self.contrib = {pl.name: {} for pl, _ in local if pl.normalize_reverse is not None}
+            self.vals = {pl.name: Counter() for pl, _ in local}
             self.tstamp = {}
-            self.hist = {pl.name: {} for pl, _ in active}
+            self.hist = {pl.name: {} for pl, _ in local}
             self.rawgen = {}
+            self.wkeys = {}
             todo: Any = feasible
         else:
             feas = self.feas
@@ -494,9 +512,7 @@ class ReplicaEngine:
         work = [ni for ni in todo if rawgen.get(ni.name) != ni.generation]
         for ni in work:
             rawgen[ni.name] = ni.generation
-        for pl, _w in active:
-            if pl.name in wide:
-                continue
+        for pl, _w in local:
             cache = memo.scores.setdefault(pl.name, {})
             hist = self.hist[pl.name]
             cur = self.cur[pl.name]
@@ -519,31 +535,30 @@ class ReplicaEngine:
                     cur[ni.name] = raw
                     hist.setdefault(ni.name, []).append((step, raw))
         fresh = {ni.name for ni in work}
-        # Feasible nodes whose raw score of a plugin scoring beyond a node changed.
-        wide_got: set[str] = set()
-        for pl, _w in active:
+        # The plugins scoring beyond a node: their weighted shares of every feasible node's
+        # total, worked out in bulk per copy (by distinct raw score or scoring class).
+        shares: list[list[int]] = []
+        kept: dict[str, tuple[list[Hashable], dict[Hashable, int]]] = {}
+        for pl, w in active:
             if pl.name in wide:
-                got = self._wide_raw(pl, state, pod, todo, full, prev_state, step)
+                got = self._wide(pl, w, norms.get(pl.name), state, pod, todo, full, prev_state, fl)
                 if got is None:
                     return False
-                wide_got.update(got)
+                shares.append(got[0])
+                kept[pl.name] = got[1]
         total = self.total
         tstamp = self.tstamp
         # Each normalization's maximum over the feasible nodes (known without a pass when
         # every node scores alike); where it moved, the plugin's share of every feasible
         # node's total again, and every total stamped with the new epoch.
         normalized: list[tuple[dict[str, int], dict[str, int], int, bool, int]] = []
-        custom_norms: list[_Custom] = []
         moved = False
         # Nodes back in the feasible set whose total predates a move of some maximum (their
         # totals missed it while they were out): done again below, whatever moves now.
         stale = {ni.name for ni in todo if tstamp.get(ni.name) != self.epoch}
-        for pl, w in active:
+        for pl, w in local:
             reverse = pl.normalize_reverse
             if reverse is None:
-                norm = norms.get(pl.name)
-                if norm is not None:
-                    moved |= self._custom_share(pl.name, w, norm, fl, custom_norms)
                 continue
             cur = self.cur[pl.name]
             contrib = self.contrib[pl.name]
@@ -553,12 +568,12 @@ class ReplicaEngine:
             if self.tops.get(pl.name) != top:
                 self.tops[pl.name] = top
                 moved = True
-                shares: dict[int, int] = {}
+                by_raw: dict[int, int] = {}
                 for name in fl:
                     raw = cur[name]
-                    share = shares.get(raw)
+                    share = by_raw.get(raw)
                     if share is None:
-                        share = shares[raw] = _normalized(raw, top, reverse) * w
+                        share = by_raw[raw] = _normalized(raw, top, reverse) * w
                     old = contrib.get(name)
                     if old is not None and name in total:
                         total[name] += share - old
@@ -569,28 +584,10 @@ class ReplicaEngine:
             for name in fl:
                 tstamp[name] = epoch
         epoch = self.epoch
-        identity = [(self.cur[pl.name], w) for pl, w in active
-                    if pl.normalize_reverse is None and pl.name not in norms]
+        identity = [(self.cur[pl.name], w) for pl, w in local if pl.normalize_reverse is None]
         base = self.base
         # Back in the feasible set unchanged, a node's total stands unless a maximum moved.
-        redo = [ni.name for ni in todo if ni.name in fresh or ni.name in stale or ni.name in wide_got]
-        if wide_got:
-            # Feasible before and after, with only such a plugin's raw score changed: its
-            # share alone moves (unless its parameters moved: then it is already done).
-            seen = {ni.name for ni in todo}
-            for c in custom_norms:
-                if c.moved:
-                    continue
-                cur, contrib, table = c.cur, c.contrib, c.table
-                for name in wide_got:
-                    if name in seen:
-                        continue
-                    share = table.get(cur[name]) if not c.ignored else None
-                    if share is None:
-                        share = c.share(name, cur[name])
-                    total[name] += share - contrib[name]
-                    contrib[name] = share
-        for name in redo:
+        for name in [ni.name for ni in todo if ni.name in fresh or ni.name in stale]:
             b = 0
             for cur, w in identity:
                 b += cur[name] * w
@@ -599,33 +596,84 @@ class ReplicaEngine:
                 share = _normalized(cur[name], top, reverse) * w
                 contrib[name] = share
                 b += share
-            for c in custom_norms:
-                share = c.share(name, c.cur[name])
-                c.contrib[name] = share
-                b += share
             total[name] = b
             tstamp[name] = epoch
         tl = list(map(total.__getitem__, fl))
+        for part in shares:
+            tl = list(map(add, tl, part))
         best = max(tl)
         best_nodes = list(compress(fl, map(best.__eq__, tl)))
         result.best_nodes = best_nodes if self.names_sorted else sorted(best_nodes)
         result.selected_node = result.best_nodes[0]
-        self._defer(result, fl, tl, best, plugins, step, norms)
+        self._defer(result, fl, tl, best, plugins, step, norms, kept)
         self.score_state = state
         return True
 
+    def _wide(self, pl: Plugin, w: int, norm: Any, state: CycleState, pod: PodInfo, todo: list[NodeInfo],
+              full: bool, prev_state: CycleState | None, fl: list[str],
+              ) -> tuple[list[int], tuple[list[Hashable], dict[Hashable, int]]] | None:
+        """A plugin scoring beyond a node: its weighted share of each feasible node's total
+        (in ``fl``'s order), and what the step keeps to build its score table (a value per
+        feasible node and the raw score of each value); None on an error status.
+
+        A plugin scoring by class (``replica_score_classes``: PodTopologySpread, whose score
+        is a function of the node's domains) has a class kept per node, worked out again
+        only for the nodes the binding or the feasible set changed, and is scored once per
+        class present; any other plugin keeps its raw scores per node (:meth:`_wide_raw`).
+        The normalization's bounds and the share of each distinct value are then taken over
+        the distinct values, not the nodes."""
+        nodes = self.node_list
+        classes = pl.replica_score_classes(state) if hasattr(pl, "replica_score_classes") else None
+        rawmap: dict[Hashable, int]
+        if classes is not None:
+            key_of, raw_of = classes
+            ids = self.wkeys.get(pl.name)
+            pairs = None if full or prev_state is None or ids is None else pl.replica_score_changes(  # type: ignore[attr-defined]
+                prev_state, state, nodes[self.bound_index])
+            ident = self.wident.setdefault(pl.name, {})
+            if pairs is None or ids is None:
+                ident = self.wident[pl.name] = {}
+                ids = self.wkeys[pl.name] = [ident.setdefault(key_of(ni), len(ident)) for ni in nodes]
+            else:
+                index = self.index
+                for i in {self.bound_index, *(index[ni.name] for ni in todo)}:
+                    ids[i] = ident.setdefault(key_of(nodes[i]), len(ident))
+            present: list[int] = list(compress(ids, self.feas))
+            by_id = {v: k for k, v in ident.items()}
+            values: list[Any] = present
+            rawmap = {v: raw_of(by_id[v]) for v in set(present)}
+        else:
+            if self._wide_raw(pl, state, pod, todo, full, prev_state) is None:
+                return None
+            raws = list(map(self.cur[pl.name].__getitem__, fl))
+            values = raws
+            rawmap = {v: v for v in set(raws)}
+        if norm is None:
+            table = {v: raw * w for v, raw in rawmap.items()}
+            return list(map(table.__getitem__, values)), (values, rawmap)
+        ignored = norm.ignored
+        if ignored:
+            params = norm.bounds([rawmap[v] for n, v in zip(fl, values, strict=True) if n not in ignored])
+        else:
+            params = norm.bounds(list(rawmap.values()))
+        # A node not ignored shares by its raw score alone.
+        table = {v: norm.share("", raw, params) * w for v, raw in rawmap.items()}
+        out = list(map(table.__getitem__, values))
+        if ignored:
+            for j, n in enumerate(fl):
+                if n in ignored:
+                    out[j] = norm.share(n, rawmap[values[j]], params) * w
+        return out, (values, rawmap)
+
     def _wide_raw(self, pl: Plugin, state: CycleState, pod: PodInfo, todo: list[NodeInfo], full: bool,
-                  prev_state: CycleState | None, step: int) -> set[str] | None:
+                  prev_state: CycleState | None) -> bool | None:
         """Raw scores of a plugin scoring beyond a node, for the nodes the binding may have
         changed: the feasible ones scored again, the others dropped (scored when they are
-        back). The feasible nodes scored, or None on an error status.
+        back). None on an error status.
 
         Every node holding a raw score has the current one: the plugin names the domains
         whose scores may have moved, or None when any may (its weights or domains changed)."""
-        name = pl.name
-        cur = self.cur[name]
-        vals = self.vals[name]
-        hist = self.hist[name]
+        cur = self.cur[pl.name]
         feas = self.feas
         nodes = self.node_list
         pairs = None if full or prev_state is None else pl.replica_score_changes(  # type: ignore[attr-defined]
@@ -640,69 +688,42 @@ class ReplicaEngine:
             index = self.index
             idx.update(index[ni.name] for ni in todo if ni.name not in cur)
             targets = idx
-        got: set[str] = set()
-        # A plugin may score many nodes at once alike (per domain): its own scorer.
-        scorer = pl.replica_scorer(state, pod) if hasattr(pl, "replica_scorer") else None
         for i in targets:
             ni = nodes[i]
-            n = ni.name
-            old = cur.get(n)
             if not feas[i]:
                 # Scoring an infeasible node may read domains PreScore left out.
-                if old is not None:
-                    del cur[n]
-                    vals[old] -= 1
-                    if not vals[old]:
-                        del vals[old]
+                cur.pop(ni.name, None)
                 continue
-            if scorer is not None:
-                raw = scorer(ni)
-                if raw is None:
-                    return None
-            else:
-                raw, st = pl.score(state, pod, ni)  # type: ignore[attr-defined]
-                if not st.is_success:
-                    return None
-            got.add(n)
-            if old != raw:
-                if old is not None:
-                    vals[old] -= 1
-                    if not vals[old]:
-                        del vals[old]
-                vals[raw] += 1
-                cur[n] = raw
-                hist.setdefault(n, []).append((step, raw))
-        return got
-
-    def _custom_share(self, name: str, w: int, norm: Any, fl: list[str], custom_norms: list[_Custom]) -> bool:
-        """A plugin normalizing its own way: its parameters over the feasible nodes (its
-        minimum and maximum); where they moved, its share of every feasible node's total
-        again (True)."""
-        cur = self.cur[name]
-        contrib = self.contrib[name]
-        params = norm.params(cur, fl)
-        c = _Custom(cur, contrib, w, norm, params)
-        custom_norms.append(c)
-        if self.tops.get(name) == params:
-            return False
-        self.tops[name] = params
-        c.moved = True
-        total = self.total
-        for n in fl:
-            share = c.share(n, cur[n])
-            old = contrib.get(n)
-            if old is not None and n in total:
-                total[n] += share - old
-            contrib[n] = share
+            raw, st = pl.score(state, pod, ni)  # type: ignore[attr-defined]
+            if not st.is_success:
+                return None
+            cur[ni.name] = raw
         return True
 
     def _defer(self, result: CycleResult, fl: list[str], tl: list[int], best: int,
-               plugins: list[tuple[Plugin, int, bool]], step: int, norms: dict[str, Any]) -> None:
+               plugins: list[tuple[Plugin, int, bool]], step: int, norms: dict[str, Any],
+               kept: dict[str, tuple[list[Hashable], dict[Hashable, int]]]) -> None:
         hists = self.hist
         forms = [(pl.name, w, s, pl.normalize_reverse, norms.get(pl.name)) for pl, w, s in plugins]
 
         def build_totals() -> dict[str, int]:
             return dict(zip(fl, tl, strict=True))
+
+        best_nodes = result.best_nodes
+        names_sorted = self.names_sorted
+
+        def runner_up() -> tuple[str, int] | None:
+            # Another best node, else the first node by name with the next total.
+            if len(best_nodes) > 1:
+                return best_nodes[1], best
+            lower = set(tl)
+            lower.discard(best)
+            if not lower:
+                return None
+            second = max(lower)
+            if names_sorted:
+                return fl[tl.index(second)], second
+            return min(n for n, t in zip(fl, tl, strict=True) if t == second), second
 
         def build_scores() -> list[PluginScores]:
             out: list[PluginScores] = []
@@ -711,8 +732,12 @@ class ReplicaEngine:
                 out.append(ps)
                 if skipped:
                     continue
-                hist = hists[name]
-                raw = {n: _at(hist[n], step) for n in fl}
+                if name in kept:
+                    values, rawmap = kept[name]
+                    raw = {n: rawmap[v] for n, v in zip(fl, values, strict=True)}
+                else:
+                    hist = hists[name]
+                    raw = {n: _at(hist[n], step) for n in fl}
                 normalized = dict(raw)
                 if reverse is not None:
                     default_normalize(normalized, reverse)
@@ -725,6 +750,7 @@ class ReplicaEngine:
             result.defer("totals", build_totals)
             result.defer("score_plugins", build_scores)
             result.__dict__["_best_total"] = best
+            result.__dict__["_runner_up"] = runner_up
         else:
             result.totals = build_totals()
             result.score_plugins = build_scores()
@@ -740,32 +766,6 @@ class ReplicaEngine:
 
     def unschedulable_plugins(self) -> list[str]:
         return sorted(p for p, c in self.unsched.items() if p and c > 0)
-
-
-class _Custom:
-    """One copy's normalization of a plugin normalizing its own way (``replica_normalizer``):
-    its parameters and weighted shares, kept per raw score (the same for every node but the
-    ones the normalizer ignores)."""
-
-    __slots__ = ("cur", "contrib", "w", "norm", "params", "table", "ignored", "moved")
-
-    def __init__(self, cur: dict[str, int], contrib: dict[str, int], w: int, norm: Any, params: Any) -> None:
-        self.cur = cur
-        self.contrib = contrib
-        self.w = w
-        self.norm = norm
-        self.params = params
-        self.table: dict[int, int] = {}
-        self.ignored: set[str] = norm.ignored
-        self.moved = False
-
-    def share(self, name: str, raw: int) -> int:
-        if self.ignored and name in self.ignored:
-            return self.norm.share(name, raw, self.params) * self.w  # type: ignore[no-any-return]
-        v = self.table.get(raw)
-        if v is None:
-            v = self.table[raw] = self.norm.share(name, raw, self.params) * self.w
-        return v
 
 
 def _at(versions: list[tuple[int, int]], step: int) -> int:

@@ -341,6 +341,12 @@ class CycleResult:
     def feasible_nodes(self) -> list[str]:
         return [n for n, v in self.nodes.items() if v.feasible]
 
+    def runner_up(self) -> tuple[str, int] | None:
+        """The best node after the selected one and its total (ties by name), or None."""
+        node = self.selected_node
+        best = min(((-t, n) for n, t in self.totals.items() if n != node), default=None)
+        return (best[1], -best[0]) if best is not None else None
+
     @property
     def schedulable(self) -> bool:
         return self.selected_node is not None

@@ -21,7 +21,7 @@ the per-node lists of pods with (anti-)affinity for existing pods' terms.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -114,9 +114,13 @@ class AffinityNormalizer:
 
     ignored: frozenset[str] = frozenset()  # every scored node counts
 
+    @classmethod
+    def params(cls, raw: dict[str, int], names: list[str]) -> tuple[int, int]:
+        return cls.bounds(list(map(raw.__getitem__, names)))
+
     @staticmethod
-    def params(raw: dict[str, int], names: list[str]) -> tuple[int, int]:
-        values = list(map(raw.__getitem__, names))
+    def bounds(values: Collection[int]) -> tuple[int, int]:
+        """The parameters from the raw scores of the scored nodes."""
         return (min(values), max(values)) if values else (0, 0)
 
     @staticmethod

@@ -14,7 +14,7 @@ from __future__ import annotations
 import heapq
 import math
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -159,7 +159,11 @@ class SpreadNormalizer:
 
     def params(self, raw: dict[str, int], names: list[str]) -> tuple[int, int]:
         ign = self.ignored
-        values = [raw[n] for n in names if n not in ign] if ign else list(map(raw.__getitem__, names))
+        return self.bounds([raw[n] for n in names if n not in ign] if ign else list(map(raw.__getitem__, names)))
+
+    @staticmethod
+    def bounds(values: Collection[int]) -> tuple[int, int]:
+        """The parameters from the raw scores of the nodes not ignored."""
         if not values:
             return 0, 0
         return min(values), max(0, max(values))
@@ -196,6 +200,19 @@ def go_round(x: float) -> int:
     if x - r >= 0.5:
         r += 1
     return int(r)
+
+
+def _raw_score(s: PreScoreState, parts: Sequence[Any]) -> int:
+    """Score of a node given what it reads per constraint: None (no such key, not counted),
+    its hostname count as a 1-tuple, or its domain value (that domain's count)."""
+    total = 0.0
+    for i, c in enumerate(s.constraints):
+        part = parts[i]
+        if part is None:
+            continue
+        cnt = part[0] if isinstance(part, tuple) else s.counts[i][part]
+        total += score_for_count(cnt, c.max_skew, s.weights[i])
+    return go_round(total)
 
 
 # --------------------------------------------------------------------------- args
@@ -527,36 +544,35 @@ class PodTopologySpread(Plugin):
         memo.states[PRE_SCORE_KEY] = (len(memo.bound), (sig, nodes, s, True))
         return True
 
-    def replica_scorer(self, state: CycleState, pod: PodInfo) -> Callable[[NodeInfo], int | None] | None:
-        """Score for the nodes of one cycle, once per combination of what Score reads (the
-        node's domains, its own count for hostname constraints); None for an error."""
+    def replica_score_classes(
+        self, state: CycleState,
+    ) -> tuple[Callable[[NodeInfo], Hashable], Callable[[Hashable], int]] | None:
+        """Score by domain: what Score reads of a node (whether it is ignored, its value for
+        each constraint's key, its own count for hostname constraints) as a key, and the raw
+        score of a key, so that a copy scores each distinct key once however many nodes
+        share it. None without a PreScore state."""
         s: PreScoreState | None = state.data.get(PRE_SCORE_KEY)
         if s is None:
             return None
         ignored = s.ignored
         reads = [(c.topology_key, c.topology_key == LABEL_HOSTNAME, s.per_node[i])
                  for i, c in enumerate(s.constraints)]
-        known: dict[tuple[Any, ...], int] = {}
 
-        def scorer(ni: NodeInfo) -> int | None:
+        def key(ni: NodeInfo) -> Hashable:
             name = ni.name
             if name in ignored:
-                return 0
+                return None
             get = ni.node.labels.get
             parts: list[Any] = []
-            for key, host, per in reads:
-                v = get(key)
-                parts.append(per.get(name, 0) if host and v is not None else v)
-            t = tuple(parts)
-            raw = known.get(t)
-            if raw is None:
-                raw, st = self.score(state, pod, ni)
-                if not st.is_success:
-                    return None
-                known[t] = raw
-            return raw
+            for k, host, per in reads:
+                v = get(k)
+                parts.append(None if v is None else (per.get(name, 0),) if host else v)
+            return tuple(parts)
 
-        return scorer
+        def raw(k: Hashable) -> int:
+            return 0 if k is None else _raw_score(s, k)  # type: ignore[arg-type]
+
+        return key, raw
 
     def replica_normalizer(self, state: CycleState) -> SpreadNormalizer | None:
         s: PreScoreState | None = state.data.get(PRE_SCORE_KEY)
@@ -643,17 +659,12 @@ class PodTopologySpread(Plugin):
         if node.name in s.ignored:
             return 0, Status.success()
         labels = node.node.labels
-        total = 0.0
+        parts: list[Any] = []
         for i, c in enumerate(s.constraints):
             value = labels.get(c.topology_key)
-            if value is None:
-                continue
-            if c.topology_key == LABEL_HOSTNAME:
-                cnt = s.per_node[i].get(node.name, 0)
-            else:
-                cnt = s.counts[i][value]
-            total += score_for_count(cnt, c.max_skew, s.weights[i])
-        return go_round(total), Status.success()
+            parts.append(None if value is None else (s.per_node[i].get(node.name, 0),)
+                         if c.topology_key == LABEL_HOSTNAME else value)
+        return _raw_score(s, parts), Status.success()
 
     def normalize_score(self, state: CycleState, pod: PodInfo, scores: dict[str, int]) -> Status:
         s: PreScoreState | None = state.data.get(PRE_SCORE_KEY)

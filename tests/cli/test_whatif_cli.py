@@ -155,3 +155,32 @@ def test_no_preemption_skips_post_filter() -> None:
     code, data = as_json("explain", TOO_BIG, "--cluster", CLUSTER, "--no-preemption")
     assert code == 1 and data["preemption"] is None
     assert data["fitError"] == data["fitErrorBeforePostFilter"] and "preemption:" not in data["fitError"]
+
+
+def test_replica_tie_cell_counts_many_tied_nodes(tmp_path: Path) -> None:
+    """Eight alike nodes tie for every copy: the Tie cell gives their count and the first
+    names only (the table stays narrow however many tie); -o json still lists them all."""
+    alloc = {"cpu": "4", "memory": "8Gi", "pods": "110"}
+    nodes = [{"apiVersion": "v1", "kind": "Node",
+              "metadata": {"name": f"a{i}", "labels": {"kubernetes.io/hostname": f"a{i}"}},
+              "status": {"capacity": alloc, "allocatable": alloc, "conditions": [{"type": "Ready", "status": "True"}]}}
+             for i in range(8)]
+    cluster = write(tmp_path, "cluster.yaml", yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": nodes}))
+    pod = write(tmp_path, "pod.yaml", "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default}\n"
+                "spec:\n  containers: [{name: c, image: nginx, resources: {requests: {cpu: 100m}}}]\n")
+    res = run("explain", pod, "--cluster", cluster, "--replicas", "2")
+    assert res.exit_code == 0, res.output
+    # Copy 0 ties with a1…a7 and copy 1 with a2…a7: neither row names the last tied nodes,
+    # and the warnings sum the ties up instead of listing them per copy.
+    assert "a1" in res.output and "a5" not in res.output and "a7" not in res.output
+    assert "(the Tie column)" in " ".join(res.output.split())
+    _, data = as_json("explain", pod, "--cluster", cluster, "--replicas", "2")
+    assert data["steps"][0]["bestNodes"] == [f"a{i}" for i in range(8)]
+
+
+def test_tie_cell_format() -> None:
+    from kschedx.cli.render.steps import tie_cell
+
+    assert tie_cell([]) == ""
+    assert tie_cell(["a", "b", "c"]) == "a, b, c"
+    assert tie_cell([f"n{i}" for i in range(300)]) == "300 nodes: n0, n1, n2, …"

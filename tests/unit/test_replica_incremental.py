@@ -22,6 +22,7 @@ from kschedx.core.explain.front import (
     run_replicas,
     select_profile,
 )
+from kschedx.core.explain.report import summarize_step
 from kschedx.core.framework.replica_inc import LazyCycleResult
 from kschedx.core.load.manifest import IncomingPod
 
@@ -172,7 +173,7 @@ def _full_cycles(objs: ClusterObjects, inc: IncomingPod, profile: Any, n: int, o
         step = IncomingPod(pod_dict, inc.source_kind, inc.source_name, inc.rule,
                            warnings=list(inc.warnings) if i == 0 else [])
         r = run(snap, step, profile, options)
-        out.append(r.to_json())
+        out.append({**r.to_json(), "summary": summarize_step(r).to_json()})
         if r.selected_node is None:
             break
         pod_dict["spec"]["nodeName"] = r.selected_node
@@ -189,7 +190,9 @@ def _compare(tmp_path: Path, doc: Dict, objs: ClusterObjects, n: int, options: O
     profile = select_profile(inc.pod, None, profiles)
     steps = run_replicas(build_snapshot(objs, inc), inc, profile, n, options)
     deferred = [s for s in steps if "_build_score_plugins" in s.__dict__]
-    fast = [s.to_json() for s in steps]
+    # The table's summary first: a step answers it from what it kept, before its totals are built.
+    summaries = [summarize_step(s).to_json() for s in steps]
+    fast = [{**s.to_json(), "summary": sm} for s, sm in zip(steps, summaries, strict=True)]
     slow = _full_cycles(objs, inc, profile, n, options)
     assert len(fast) == len(slow)
     for i, (a, b) in enumerate(zip(fast, slow, strict=True)):
@@ -502,3 +505,81 @@ def test_random_templates_equal_full_cycles(tmp_path: Path, seed: int) -> None:
         doc = {"apiVersion": "v1", "kind": "Pod",
                "metadata": {"name": name, "namespace": "default", **tpl["metadata"]}, "spec": tpl["spec"]}
     _compare(tmp_path, doc, _cluster(racks=rng.random() < 0.5, affinity=rng.random() < 0.5), 30)
+
+
+def _issue_shape(shape: str, name: str) -> Dict:
+    """The pod shapes users run most (the bench's rows), on the test cluster."""
+    spec: Dict = {}
+    if shape in ("soft", "hard", "bare"):
+        spec["topologySpreadConstraints"] = [_spread(name, ZONE, "ScheduleAnyway" if shape == "soft" else "DoNotSchedule")]
+    if shape == "hard":
+        spec["affinity"] = {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [_term(name, HOST)]}}
+    elif shape in ("soft", "bare"):
+        spec["affinity"] = {"podAntiAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
+            _pref(100, name, HOST)]}}
+    elif shape == "node-affinity":
+        spec["affinity"] = {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
+            {"matchExpressions": [{"key": ZONE, "operator": "In", "values": ["z0", "z2"]}]}]}}}
+    doc = _deployment(name, spec, "150m")
+    if shape == "bare":
+        tpl = doc["spec"]["template"]
+        doc = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "namespace": "default", **tpl["metadata"]},
+               "spec": tpl["spec"]}
+    return doc
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("shape", ["default-spreading", "soft", "node-affinity", "hard", "bare"])
+def test_issue_shapes_equal_full_cycles(tmp_path: Path, shape: str, seed: int) -> None:
+    """Each shape of the bench: every step (and its table summary: runner-up, ties) equals a
+    full cycle on a fresh snapshot; enough copies that nodes fill, tie and take several."""
+    import random
+
+    rng = random.Random(seed)
+    objs = _cluster(racks=rng.random() < 0.5, affinity=rng.random() < 0.5)
+    deferred = _compare(tmp_path, _issue_shape(shape, f"s{seed}"), objs, 45 if shape != "hard" else 25)
+    assert deferred  # the incremental path took the steps
+
+
+def test_runner_up_among_nodes_tied_below_the_best(tmp_path: Path) -> None:
+    """One node wins alone (it holds the image) while several tie behind it: each step's
+    runner-up is the first of them by name, as a summary over the full cycle's totals."""
+    objs = ClusterObjects()
+    objs.add(node("img", cpu="4", memory="8Gi",
+                  images=[{"names": ["registry.example.com/app:v1"], "sizeBytes": 900_000_000}]))
+    for i in range(5):
+        objs.add(node(f"n{i}", cpu="4", memory="8Gi"))
+    doc = _deployment("solo", {}, "100m")["spec"]["template"]
+    bare = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "solo", "namespace": "default", **doc["metadata"]},
+            "spec": doc["spec"]}
+    deferred = _compare(tmp_path, bare, objs, 4)
+    alone = [s for s in deferred if s.best_nodes == ["img"]]
+    assert alone
+    assert all(summarize_step(s).runner_up == "n0" for s in alone)
+
+
+def test_default_spreading_scores_each_class_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """PodTopologySpread scores a copy once per scoring class present (a zone and a hostname
+    count), not once per node of the zone the binding changed (30 nodes here)."""
+    from kschedx.core.plugins import podtopologyspread as pts
+
+    objs = ClusterObjects()
+    for i in range(90):
+        objs.add(node(f"n{i:02d}", cpu="8", memory="16Gi", labels={ZONE: f"z{i % 3}"}))
+    path = tmp_path / "pod.yaml"
+    path.write_text(yaml.safe_dump(_issue_shape("default-spreading", "cls")))
+    inc = prepare_pod(str(path), objs)
+    calls = [0]
+    raw_score = pts._raw_score
+
+    def counted(s: Any, parts: Any) -> int:
+        calls[0] += 1
+        return raw_score(s, parts)
+
+    monkeypatch.setattr(pts, "_raw_score", counted)
+    steps = run_replicas(build_snapshot(objs, inc), inc, select_profile(inc.pod, None), 30)
+    engine = [s for s in steps if "_build_score_plugins" in s.__dict__]
+    assert len(engine) >= 25
+    # The first copy's full cycle scores its 90 nodes; each engine step at most the 3 zones
+    # times the hostname counts 0 and 1.
+    assert calls[0] <= 90 + 6 * len(engine)
