@@ -8,7 +8,7 @@ import sys
 from rich.text import Text
 
 from kschedx.cli.lines import print_records
-from kschedx.core.explain.check import ERROR, FITS, ORDER_RULE, PARTIAL, RELEASE, CheckReport
+from kschedx.core.explain.check import ERROR, FITS, ORDER_RULE, PARTIAL, RELEASE, UNSCHEDULABLE, CheckReport
 from kschedx.core.gcpause import without_gc
 
 _MARK = {FITS: ("✓", "bold green"), PARTIAL: ("◐", "bold yellow"), ERROR: ("!", "bold red")}
@@ -48,10 +48,7 @@ def _records(report: CheckReport) -> list[Text]:
             t.append(f" ({e.file}{f', priority {e.priority}' if priorities else ''})", style="dim")
         t.append(f"  {e.message()}")
         out.append(t)
-    s = report.to_json()["summary"]
-    out.append(Text(
-        f"{len(report.entries)} checked: {s[FITS]} fit, {s[PARTIAL]} fit partly, {s['unschedulable']} don't fit, "
-        f"{s[ERROR]} error(s)", style="dim"))
+    out.append(Text(checked_line(report), style="dim"))
     if report.overlaid:
         out.append(Text(f"Laid over the cluster first, as kubectl apply -f of these files would create them: "
                         f"{', '.join(report.overlaid)}", style="dim"))
@@ -74,17 +71,22 @@ def _md_cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def markdown_header(command: str, report: CheckReport, source: str | None) -> list[str]:
-    """What a CI job summary says first: the command, the Kubernetes version reproduced, the
-    cluster source and the counts."""
-    counts = {k: sum(1 for e in report.entries if e.verdict == k) for k in ("fits", "partial", "unschedulable", "error")}
-    parts = [f"**kschedx {command}**"]
+def checked_line(report: CheckReport) -> str:
+    """The counts line: how many entries were checked and how many have each verdict."""
+    c = report.counts()
+    return (f"{len(report.entries)} checked: {c[FITS]} fit, {c[PARTIAL]} fit partly, {c[UNSCHEDULABLE]} don't fit, "
+            f"{c[ERROR]} error(s)")
+
+
+def markdown_header(report: CheckReport, source: str | None) -> list[str]:
+    """What a CI job summary says first: the Kubernetes version reproduced, the cluster
+    source and the counts."""
+    parts = ["**kschedx check**"]
     if report.kubernetes_version:
         parts.append(f"Kubernetes {report.kubernetes_version}")
     if source:
         parts.append(f"cluster: `{_md_cell(source)}`")
-    parts.append(f"{len(report.entries)} checked: {counts['fits']} fit, {counts['partial']} fit partly, "
-                 f"{counts['unschedulable']} don't fit, {counts['error']} error(s)")
+    parts.append(checked_line(report))
     return [" · ".join(parts), ""]
 
 
@@ -95,7 +97,7 @@ COLUMNS_NOTE = ("Desired: the workload's replica count · Running: its pods of t
 
 
 def render_markdown(report: CheckReport, source: str | None = None) -> None:
-    out = markdown_header("check", report, source)
+    out = markdown_header(report, source)
     if report.mode == RELEASE:
         mark = _MD_MARK.get(report.release_verdict, "❌ doesn't fit").split(" ")[0]
         out += [f"**{mark} {_md_cell(report.release_line())}**", "", _md_cell(order_note(report)), ""]

@@ -250,9 +250,7 @@ class CheckReport:
         pending = sum(e.pending for e in checked)
         return {
             "order": [e.workload for e in checked], "orderedBy": ORDER_RULE, "verdict": self.release_verdict,
-            "counts": {"workloads": len(self.entries),
-                       **{k: sum(1 for e in self.entries if e.verdict == k) for k in (FITS, PARTIAL, UNSCHEDULABLE,
-                                                                                      ERROR)}},
+            "counts": {"workloads": len(self.entries), **self.counts()},
             "pods": {"new": wanted, "placed": wanted - pending, "pending": pending},
             "pending": [{"workload": e.workload, "pods": e.pending} for e in checked if e.pending],
         }
@@ -282,9 +280,13 @@ class CheckReport:
             return 1
         return 0
 
+    def counts(self) -> dict[str, int]:
+        """How many entries have each verdict."""
+        return {k: sum(1 for e in self.entries if e.verdict == k) for k in (FITS, PARTIAL, UNSCHEDULABLE, ERROR)}
+
     def to_json(self) -> dict[str, Any]:
-        counts = {k: sum(1 for e in self.entries if e.verdict == k) for k in (FITS, PARTIAL, UNSCHEDULABLE, ERROR)}
-        out: dict[str, Any] = {"mode": self.mode, "results": [e.to_json() for e in self.entries], "summary": counts,
+        out: dict[str, Any] = {"mode": self.mode, "results": [e.to_json() for e in self.entries],
+                               "summary": self.counts(),
                                "skipped": [{"file": f, "reason": r} for f, r in self.skipped],
                                "overlaid": list(self.overlaid),
                                "skippedFolders": [{"folder": f, "reason": r} for f, r in self.skipped_folders],
