@@ -127,13 +127,12 @@ def profiles(ctx: typer.Context, incomplete: str) -> list[str]:
 
 def _paths(incomplete: str) -> list[str]:
     """Files and folders starting with ``incomplete`` (folders with a trailing slash)."""
-    folder, _, start = incomplete.rpartition("/")
-    where = folder or "."
+    folder, slash, start = incomplete.rpartition("/")
+    prefix = folder + slash  # "dir/", "/" for the root, "" for the working directory
     try:
-        entries = sorted(os.listdir(where if folder or not incomplete.startswith("/") else "/"))
+        entries = sorted(os.listdir(prefix or "."))
     except OSError:
         return []
-    prefix = f"{folder}/" if folder else ("/" if incomplete.startswith("/") else "")
     out = []
     for e in entries:
         if e.startswith(start) and (start.startswith(".") or not e.startswith(".")):

@@ -99,9 +99,9 @@ def _shorten_nodes(body: list[list[str]], column: int) -> str:
     from kschedx.cli.render.table import common_suffix
 
     names = sorted({r[column].removesuffix(NOMINATED_MARK) for r in body if r[column] != "-"})
-    # One name alone shares its whole domain with itself.
-    suffix = common_suffix(names) if len(names) > 1 else names[0][names[0].find("."):] if (
-        names and names[0].find(".") > 0) else ""
+    suffix = common_suffix(names)
+    if len(names) == 1 and names[0].find(".") > 0:
+        suffix = names[0][names[0].find("."):]  # one name alone shares its whole domain with itself
     if suffix:
         for r in body:
             cell = r[column]

@@ -398,8 +398,8 @@ def run(
     if options.focus is not None and snapshot.get(options.focus) is None:
         from kschedx.core.explain.nodenames import resolve_node_name
 
-        focus = resolve_node_name(options.focus, [n.name for n in snapshot.nodes()], "--node")
-        options = replace(options, focus=focus)
+        # Resolved once for the run: the copies of --replicas then find the node by its name.
+        options.focus = resolve_node_name(options.focus, [n.name for n in snapshot.nodes()], "--node")
     all_reasons = options.all_reasons or options.focus is not None
     try:
         result = fw.run_cycle(pod, all_reasons=all_reasons, run_post_filter=options.post_filter and options.scores,
