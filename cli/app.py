@@ -88,10 +88,20 @@ def main() -> None:
     try:
         app(prog_name=_prog_name())
     except BrokenPipeError:
-        # `kschedx explain ... | head`: the reader left; exit quietly like other CLI tools.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        sys.exit(141)
+        _reader_left()
+    except SystemExit:
+        # Click ends a write to a closed pipe with exit 1 (and pacifies the streams): a CI
+        # step would read that as "doesn't fit". Its wrapper on stdout tells it apart.
+        if type(sys.stdout).__name__ == "PacifyFlushWrapper" or type(sys.stderr).__name__ == "PacifyFlushWrapper":
+            _reader_left()
+        raise
+
+
+def _reader_left() -> None:
+    """`kschedx explain ... | head`: the reader left; exit quietly, as a shell reports SIGPIPE."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    sys.exit(141)
 
 
 if __name__ == "__main__":

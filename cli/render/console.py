@@ -98,12 +98,22 @@ class TrimmedLines:
         return getattr(self._stream, name)
 
 
+class _Console(Console):
+    """Rich's console, except that a reader leaving the pipe (``kschedx check ... | head``)
+    ends the run the way the ``kschedx`` entry point ends it for every other write (exit
+    141, as a shell reports SIGPIPE), not with Rich's own exit 1: a CI step must not read a
+    closed pipe as "doesn't fit"."""
+
+    def on_broken_pipe(self) -> None:
+        raise BrokenPipeError
+
+
 def make_console(*, no_color: bool = False, stderr: bool = False) -> Console:
     # Below the stream guard: the text is made safe as Rich takes it (cli/render/safe.py),
     # and Rich's colours must pass.
     stream: TextIO = unguarded(sys.stderr if stderr else sys.stdout)
     width = screen_width(stream) or _env_width() or DEFAULT_PIPE_WIDTH
-    return Console(
+    return _Console(
         file=TrimmedLines(stream),  # type: ignore[arg-type]  # a TextIO in all Rich uses
         no_color=no_color or os.environ.get("NO_COLOR", "") != "",
         width=width,

@@ -96,3 +96,21 @@ def test_pending_and_references_through_the_console_script() -> None:
     assert ref.returncode == 0, ref.stderr
     out = json.loads(ref.stdout)
     assert out["currentNode"] == "node-b" and out["agreesWithCurrentNode"] is False
+
+
+@pytest.mark.parametrize("args", [
+    ["check", str(EXAMPLES / "release-app"), "--cluster", CLUSTER],
+    ["explain", str(PODS / "web-deployment.yaml"), "--cluster", CLUSTER],
+    ["explain", str(PODS / "web-deployment.yaml"), "--cluster", CLUSTER, "-o", "json"],
+])
+def test_a_reader_that_leaves_ends_the_run_with_141(args: list[str]) -> None:
+    # `kschedx check ... | head`: the pipe's reader is gone before kschedx writes. The run
+    # ends as a shell reports SIGPIPE (141), quietly; never with Rich's exit 1, which a CI
+    # step would read as "doesn't fit".
+    env = {"PATH": str(Path(sys.executable).parent), "NO_COLOR": "1", "HOME": str(ROOT)}
+    proc = subprocess.Popen([_script("kschedx"), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 141, err
+    assert "Traceback" not in err and "Broken pipe" not in err
