@@ -32,6 +32,7 @@ from kschedx.core.load.clusterinfo import (
 )
 from kschedx.core.load.dra_versions import OLD_VERSIONS as OLD_DRA_VERSIONS
 from kschedx.core.load.dra_versions import to_v1 as dra_to_v1
+from kschedx.core.load.fastyaml import typed_decoding
 from kschedx.core.load.jsonmap import (
     HEAD,
     MAX_INPUT,
@@ -352,7 +353,7 @@ def load_cluster(paths: list[str]) -> ClusterObjects:
     for path in files:
         report(f"reading {path}")
         sources.begin(path)
-        with gc_paused():
+        with gc_paused(), typed_decoding(_decode_item) as typed_yaml:
             try:
                 docs, decoded = _parse_cluster_file(path, _decode_item)
             except StoredDecodeError as e:
@@ -360,8 +361,10 @@ def load_cluster(paths: list[str]) -> ClusterObjects:
             objects.server_version = objects.server_version or recorded_server_version(docs)
             loaded = list(iter_objects(docs, path))
             # The items decoded as their type; one without a kind of its own (the item of a
-            # NodeList, say) is given its List's and checked below.
+            # NodeList, say) is given its List's and checked below. So are the documents the
+            # YAML fast path decoded as their type (core/load/fastyaml.py).
             typed = {id(item) for item in docs[0][0].get("items") or [] if "kind" in item} if decoded else set()
+            typed |= typed_yaml.ids()
         for number, (obj, line) in enumerate(loaded, start=1):
             if obj is _BROKEN_EVENT:
                 objects.skipped_events += 1

@@ -608,3 +608,90 @@ def test_pods_repeated_strings_are_shared_as_on_the_json_path(monkeypatch: pytes
         read = [d for d, _ in docs] if load is fastyaml.load_stream else docs[0][0]["items"]
         names = {id(p["spec"]["nodeName"]) for p in read if p["spec"]["nodeName"] == pods[0]["spec"]["nodeName"]}
         assert len(read) == len(pods) and len(names) == 1
+
+
+# --- documents decoded as their API types (a cluster being loaded) ---------------------------
+
+
+def test_random_texts_read_alike_when_decoded_as_their_types(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A typed decoding takes a float where its type says so without the float check; the
+    # random texts hold every plain number form (1e3, 1.5e3, +1, ...), so a piece whose
+    # exponent PyYAML reads as a string must not come the typed way.
+    from kschedx.core.load.stored import decode_stored_raw
+
+    monkeypatch.setattr(fastyaml, "PIECE", 60)
+    decoded: list[Any] = []
+
+    def decode(raw: Any) -> Any:
+        decoded.append(raw)
+        return decode_stored_raw(raw)
+
+    with fastyaml.typed_decoding(decode):
+        taken = _taken_alike(600, _random_stream, fastyaml.load_stream, _reference)
+        taken += _taken_alike(300, _random_list, fastyaml.load_list, lambda text: yamlload.load_exact(text.encode()))
+    assert taken > 100 and len(decoded) > 500
+
+
+def test_exponents_in_typed_fields_read_as_pyyaml_reads_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A quantity holds a string or a number: typed, rapidyaml's 1e3 would be 1000.0 where
+    # PyYAML (YAML 1.1) reads the string "1e3"; 1.5e+3 is a float to both.
+    from kschedx.core.load.stored import decode_stored_raw
+
+    pod = ("apiVersion: v1\nkind: Pod\nmetadata:\n  name: p{i}\n  namespace: default\nspec:\n  containers:\n"
+           "  - name: c\n    resources:\n      requests:\n        cpu: {cpu}\n")
+    monkeypatch.setattr(fastyaml, "PIECE", 1)  # each document a piece of its own
+    spy = StreamSpy(monkeypatch)
+    text = "\n---\n".join(pod.format(i=i, cpu=cpu) for i, cpu in enumerate(["1e3", "1.5e+3", "2", "1E3", "0.5"]))
+    with fastyaml.typed_decoding(decode_stored_raw):
+        docs = fastyaml.load_stream(text.encode(), yamlload.load_exact)
+    assert docs is not None and len(spy.exact) == 3  # the exponents, read exactly
+    cpus = [d["spec"]["containers"][0]["resources"]["requests"]["cpu"] for d, _ in docs]
+    assert repr(cpus) == repr(["1e3", 1500.0, 2, "1E3", 0.5])
+
+
+def _cluster_files(tmp_path: Path, objs: list[Any]) -> tuple[Path, Path]:
+    stream = tmp_path / "cluster.yaml"
+    stream.write_text(gen.multidoc_yaml(objs))
+    listed = tmp_path / "cluster.json"
+    listed.write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": objs}))
+    return stream, listed
+
+
+def test_a_stream_loads_as_its_json_list_loads_and_is_not_converted_again(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    from kschedx.core.load import files
+
+    monkeypatch.setattr(yamlload, "FAST_FROM", 1000)
+    monkeypatch.setattr(fastyaml, "PIECE", 4000)
+    objs = gen.generate(5, pods_per_node=4)
+    stream, listed = _cluster_files(tmp_path, objs)
+    from_json = files.load_cluster([str(listed)])
+    converted: list[Any] = []
+    real = files.decode_stored
+
+    def decode_stored(obj: Any) -> Any:
+        converted.append(obj)
+        return real(obj)
+
+    monkeypatch.setattr(files, "decode_stored", decode_stored)
+    from_yaml = files.load_cluster([str(stream)])
+    # (the stream's keys are in kubectl's order: equal values and types, in any order)
+    assert json.dumps(from_yaml.by_kind, sort_keys=True) == json.dumps(from_json.by_kind, sort_keys=True)
+    assert converted == []  # every document was decoded as its type on the fast path
+
+
+def test_a_wrongly_typed_document_in_a_stream_is_named_with_its_line(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    from kschedx.core.load import files
+
+    monkeypatch.setattr(yamlload, "FAST_FROM", 1000)
+    objs = gen.generate(3, pods_per_node=4)
+    node = next(i for i, o in enumerate(objs) if o["kind"] == "Node")
+    objs[node]["metadata"]["labels"] = ["not", "a", "map"]
+    stream, _ = _cluster_files(tmp_path, objs)
+    with pytest.raises(InputError) as e:
+        files.load_cluster([str(stream)])
+    text = stream.read_text()
+    line = text[:text.index("- not")].count("\n") + 1
+    assert e.value.line is not None and abs(e.value.line - line) <= 1, (e.value.line, line)
+    assert "metadata.labels" in str(e.value) and "Node" in str(e.value)
