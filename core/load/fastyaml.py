@@ -194,7 +194,7 @@ class TypedDecoding:
         return {id(d) for d in self.docs}
 
 
-_TYPED: ContextVar[TypedDecoding | None] = ContextVar("kschedx_fastyaml_typed", default=None)
+_DECODING: ContextVar[TypedDecoding | None] = ContextVar("kschedx_fastyaml_typed", default=None)
 
 
 @contextmanager
@@ -202,17 +202,17 @@ def typed_decoding(decode: Callable[[msgspec.Raw], Any]) -> Iterator[TypedDecodi
     """Within it, documents the fast path reads are decoded by ``decode`` (see the
     module's docstring); the caller still checks every document not in ``ids()``."""
     typed = TypedDecoding(decode)
-    token = _TYPED.set(typed)
+    token = _DECODING.set(typed)
     try:
         yield typed
     finally:
-        _TYPED.reset(token)
+        _DECODING.reset(token)
 
 
 def _decode_documents(js: bytes | memoryview) -> Any:
     """The array of documents rapidyaml wrote as JSON: each typed when a typed decoding is
     on and the JSON allows it, else plain values with the float check."""
-    typed = _TYPED.get()
+    typed = _DECODING.get()
     if typed is None:
         return _DECODER.decode(js)
     try:
