@@ -25,7 +25,12 @@ def render_lines(report: CheckReport, no_color: bool = False) -> None:
 
 def order_note(report: CheckReport) -> str:
     """How the release was placed, in the order the lines follow."""
-    return f"Placed together, one workload after another in the scheduling queue's order: {ORDER_RULE}."
+    text = f"Placed together, one workload after another in the scheduling queue's order: {ORDER_RULE}."
+    later = [e.workload for e in report.entries if e.on_schedule and e.explanation is not None]
+    if later:
+        text += (f" Last, {', '.join(later)}: a CronJob creates its Job on schedule, so its pod is checked with the "
+                 "release in place and is not among the release's pods.")
+    return text
 
 
 def _show_priority(report: CheckReport) -> bool:

@@ -6,7 +6,10 @@ each workload's new pods (its replica count as ``kubectl apply`` leaves it, what
 controller creates now, core/explain/rollout.py) are bound where their cycles put them, so
 the workloads placed later see the earlier ones' pods (room, ports, spread and
 (anti-)affinity counts, volumes, claims) and their ReplicaSets and StatefulSets (default
-spreading). A DaemonSet's pods are bound on every node where it fits.
+spreading). A DaemonSet's pods are bound on every node where it fits. A CronJob creates
+nothing when it is applied (its controller creates a Job when the schedule comes): its pod
+is checked after every other workload, with the release's pods in place, and then taken
+off again; it is not among the release's pods, and its verdict still sets the exit code.
 
 The order is the scheduling queue's (PrioritySort: higher priority first, then the earlier
 queue timestamp), approximated workload by workload: all pods of a release are created
@@ -139,6 +142,11 @@ class CheckEntry:
         return PARTIAL if self.placed > 0 else UNSCHEDULABLE
 
     @property
+    def on_schedule(self) -> bool:
+        """A CronJob: its pods exist only once its schedule creates a Job."""
+        return self.kind == "CronJob"
+
+    @property
     def workload(self) -> str:
         return f"{self.kind}/{self.namespace}/{self.name or '(no name)'}" if self.kind else self.file
 
@@ -236,23 +244,25 @@ class CheckReport:
     @property
     def release_verdict(self) -> str:
         """The release's verdict: every new pod placed, some, none, or an input error."""
-        verdicts = {e.verdict for e in self.entries}
-        if ERROR in verdicts:
+        if any(e.verdict == ERROR for e in self.entries):
             return ERROR
-        if verdicts <= {FITS}:
+        applied = [e for e in self.entries if not e.on_schedule]
+        if all(e.verdict == FITS for e in applied):
             return FITS
-        placed = sum(e.wanted - e.pending for e in self.entries)
+        placed = sum(e.wanted - e.pending for e in applied)
         return PARTIAL if placed > 0 else UNSCHEDULABLE
 
     def release_json(self) -> dict[str, Any]:
         checked = [e for e in self.entries if e.explanation is not None]
-        wanted = sum(e.wanted for e in checked)
-        pending = sum(e.pending for e in checked)
+        applied = [e for e in checked if not e.on_schedule]
+        wanted = sum(e.wanted for e in applied)
+        pending = sum(e.pending for e in applied)
         return {
             "order": [e.workload for e in checked], "orderedBy": ORDER_RULE, "verdict": self.release_verdict,
             "counts": {"workloads": len(self.entries), **self.counts()},
             "pods": {"new": wanted, "placed": wanted - pending, "pending": pending},
-            "pending": [{"workload": e.workload, "pods": e.pending} for e in checked if e.pending],
+            "pending": [{"workload": e.workload, "pods": e.pending} for e in applied if e.pending],
+            "onSchedule": [e.workload for e in checked if e.on_schedule],
         }
 
     def release_line(self) -> str:
@@ -448,7 +458,8 @@ def _place_release(
 ) -> list[CheckEntry]:
     """Place the documents one workload after another in the queue's order, each one's new
     pods left bound for the next (see the module's docstring)."""
-    ordered = sorted(docs, key=lambda d: -d[2].priority)  # stable: creation order among equals
+    # Stable: creation order among equals; CronJobs last (their Jobs come later).
+    ordered = sorted(docs, key=lambda d: (d[2].on_schedule, -d[2].priority))
     kept: list[Kept] = []
     owners: list[str] = []
     # The release's objects, growing workload by workload (``objects`` stays the cluster as
@@ -469,6 +480,13 @@ def _place_release(
         # What the workload added to the cluster's objects (its ReplicaSet or StatefulSet,
         # claims) stays for the next, under the same pod list (whose indexes are built once).
         _carry(current, snapshot.objects)
+        if entry.on_schedule:
+            # Nothing of it exists once the release is applied: checked, then taken off.
+            for p in run.bound:
+                snapshot.remove_pod(p)
+            for p in run.removed:
+                snapshot.add_pod(p)
+            run = Kept()
         kept.append(run)
         owners.append(entry.workload)
         if entry.explanation is not None and entry.verdict in (PARTIAL, UNSCHEDULABLE) and len(kept) > 1:

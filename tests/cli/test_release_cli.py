@@ -363,3 +363,43 @@ def test_directories_are_walked_in_kubectls_order(tmp_path: Path) -> None:
     write(d, "app-extra.yaml", deployment("extra", 1, "100m"))
     code, data = check_json(str(d), "--cluster", cluster)
     assert data["release"]["order"] == ["Deployment/shop/api", "Deployment/shop/extra"]
+
+
+def cronjob(name: str, cpu: str) -> str:
+    return f"""\
+apiVersion: batch/v1
+kind: CronJob
+metadata: {{name: {name}, namespace: shop}}
+spec:
+  schedule: "0 3 * * *"
+  jobTemplate:
+    spec:
+      template:
+        spec:
+          restartPolicy: OnFailure
+          containers:
+          - name: c
+            image: busybox
+            resources: {{requests: {{cpu: "{cpu}"}}}}
+"""
+
+
+def test_a_cronjob_takes_no_room_and_is_checked_with_the_release_in_place(tmp_path: Path) -> None:
+    # Applied first, the CronJob creates nothing (its Job comes on schedule): the
+    # Deployment after it gets the room its 1.5-CPU pod would have taken, and the CronJob's
+    # pod is checked last, on what the release leaves, and is not among its pods.
+    cluster = write(tmp_path, "cluster.yaml", TWO_NODES)
+    nightly = write(tmp_path, "a-nightly.yaml", cronjob("nightly", "1500m"))
+    api = write(tmp_path, "b-api.yaml", deployment("api", 2, "1500m"))
+    code, data = check_json(nightly, api, "--cluster", cluster)
+    results = by_name(data)
+    assert results["api"]["verdict"] == "fits" and results["api"]["placed"] == 2
+    assert data["release"]["order"] == ["Deployment/shop/api", "CronJob/shop/nightly"]
+    assert data["release"]["onSchedule"] == ["CronJob/shop/nightly"]
+    assert data["release"]["pods"] == {"new": 2, "placed": 2, "pending": 0}
+    assert data["release"]["verdict"] == "fits"
+    # When it runs, the release's pods hold 1.5 of each node's 2 CPUs: its pod can't fit,
+    # which the exit code still says.
+    assert results["nightly"]["verdict"] == "unschedulable" and code == 1
+    res = run("check", nightly, api, "--cluster", cluster)
+    assert "a CronJob creates its Job on schedule" in flat(res.stdout)
