@@ -76,6 +76,8 @@ class CheckEntry:
     error: str | None = None
     # The pod priority the queue orders it by (Priority admission's, from its template).
     priority: int = 0
+    # A StatefulSet whose podManagementPolicy is OrderedReady (the default).
+    ordered_ready: bool = False
     # Release mode, for a workload that doesn't fit in the release: its verdict and placed
     # count alone on the cluster as loaded, and the earlier workloads whose pods took the room.
     alone: tuple[str, int] | None = None
@@ -129,7 +131,22 @@ class CheckEntry:
             return 0
         if e.mode == "daemonset":
             return sum(1 for v in e.daemon_nodes if v.targeted and not v.fits)
-        return max(0, e.replicas_requested - e.replicas_placed)
+        short = max(0, e.replicas_requested - e.replicas_placed)
+        return min(short, 1) if self._one_at_a_time() else short
+
+    @property
+    def not_created(self) -> int:
+        """Of ``wanted``, the pods its controller does not create yet: an OrderedReady
+        StatefulSet creates each ordinal once the one before runs, so nothing after a
+        Pending pod."""
+        e = self.explanation
+        if e is None or e.mode == "daemonset" or not self._one_at_a_time():
+            return 0
+        return max(0, e.replicas_requested - e.replicas_placed - self.pending)
+
+    def _one_at_a_time(self) -> bool:
+        e = self.explanation
+        return self.ordered_ready and e is not None and (e.workload is None or e.workload.outcome is None)
 
     @property
     def verdict(self) -> str:
@@ -202,9 +219,11 @@ class CheckEntry:
             if self.replicas == 1:
                 return f"fits (best: {where})"
             return f"fits {self.replicas} of {self.replicas} replicas (on {where})"
+        later = (f"; the {self.not_created} after it not created (OrderedReady: each ordinal once the one before "
+                 "runs)" if self.not_created else "")
         if v == PARTIAL:
-            return f"fits {self.placed} of {self.replicas} replicas; then: {self.fit_error}"
-        return f"doesn't fit: {self.fit_error or (e.steps[-1].error if e.steps else '')}"
+            return f"fits {self.placed} of {self.replicas} replicas; then: {self.fit_error}{later}"
+        return f"doesn't fit: {self.fit_error or (e.steps[-1].error if e.steps else '')}{later}"
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -212,6 +231,8 @@ class CheckEntry:
             "verdict": self.verdict, "replicas": self.replicas, "running": self.running, "placed": self.placed,
             "message": self.message(), "priority": self.priority, "new": self.wanted, "pending": self.pending,
         }
+        if self.not_created:
+            out["notCreated"] = self.not_created
         if self.explanation is not None and self.explanation.replicas_from:
             out["replicasFrom"] = self.explanation.replicas_from
         if self.alone is not None:
@@ -249,7 +270,7 @@ class CheckReport:
         applied = [e for e in self.entries if not e.on_schedule]
         if all(e.verdict == FITS for e in applied):
             return FITS
-        placed = sum(e.wanted - e.pending for e in applied)
+        placed = sum(e.wanted - e.pending - e.not_created for e in applied)
         return PARTIAL if placed > 0 else UNSCHEDULABLE
 
     def release_json(self) -> dict[str, Any]:
@@ -257,10 +278,11 @@ class CheckReport:
         applied = [e for e in checked if not e.on_schedule]
         wanted = sum(e.wanted for e in applied)
         pending = sum(e.pending for e in applied)
+        later = sum(e.not_created for e in applied)
         return {
             "order": [e.workload for e in checked], "orderedBy": ORDER_RULE, "verdict": self.release_verdict,
             "counts": {"workloads": len(self.entries), **self.counts()},
-            "pods": {"new": wanted, "placed": wanted - pending, "pending": pending},
+            "pods": {"new": wanted, "placed": wanted - pending - later, "pending": pending, "notCreated": later},
             "pending": [{"workload": e.workload, "pods": e.pending} for e in applied if e.pending],
             "onSchedule": [e.workload for e in checked if e.on_schedule],
         }
@@ -276,8 +298,9 @@ class CheckReport:
             return f"Release: fits — nothing new to place for its {len(self.entries)} workload(s)"
         if v == FITS:
             return f"Release: fits — all {pods['new']} new pod(s) of {len(self.entries)} workload(s) placed together"
-        short = len(r["pending"])
-        return (f"Release: {VERDICT_WORDS[v]} — {pods['pending']} of {pods['new']} new pod(s) stay Pending "
+        short = len({p["workload"] for p in r["pending"]} | {e.workload for e in self.entries if e.not_created})
+        later = f", {pods['notCreated']} not created" if pods["notCreated"] else ""
+        return (f"Release: {VERDICT_WORDS[v]} — {pods['pending']} of {pods['new']} new pod(s) stay Pending{later} "
                 f"({short} of {len(self.entries)} workload(s) short)")
 
     @property
@@ -426,6 +449,9 @@ def _documents(todo: list[ManifestFile], objects: ClusterObjects,
             entry = CheckEntry(manifest.path, str(obj.get("kind")), namespace or meta.get("namespace") or "default",
                                meta.get("name") or meta.get("generateName"))
             entry.priority = _priority(obj, classes)
+            spec = obj.get("spec")
+            entry.ordered_ready = entry.kind == "StatefulSet" and not (
+                isinstance(spec, dict) and spec.get("podManagementPolicy") == "Parallel")
             out.append((manifest.path, obj, entry))
     return out
 

@@ -99,7 +99,7 @@ def test_release_json_block(tmp_path: Path) -> None:
     assert release["order"] == ["Deployment/shop/api", "Deployment/shop/web"]
     assert release["verdict"] == "partial"
     assert release["counts"] == {"workloads": 2, "fits": 1, "partial": 1, "unschedulable": 0, "error": 0}
-    assert release["pods"] == {"new": 5, "placed": 4, "pending": 1}
+    assert release["pods"] == {"new": 5, "placed": 4, "pending": 1, "notCreated": 0}
     assert release["pending"] == [{"workload": "Deployment/shop/web", "pods": 1}]
     web_result = by_name(data)["web"]
     assert web_result["alone"] == {"verdict": "fits", "placed": 2, "notAfter": ["Deployment/shop/api"]}
@@ -396,10 +396,47 @@ def test_a_cronjob_takes_no_room_and_is_checked_with_the_release_in_place(tmp_pa
     assert results["api"]["verdict"] == "fits" and results["api"]["placed"] == 2
     assert data["release"]["order"] == ["Deployment/shop/api", "CronJob/shop/nightly"]
     assert data["release"]["onSchedule"] == ["CronJob/shop/nightly"]
-    assert data["release"]["pods"] == {"new": 2, "placed": 2, "pending": 0}
+    assert data["release"]["pods"] == {"new": 2, "placed": 2, "pending": 0, "notCreated": 0}
     assert data["release"]["verdict"] == "fits"
     # When it runs, the release's pods hold 1.5 of each node's 2 CPUs: its pod can't fit,
     # which the exit code still says.
     assert results["nightly"]["verdict"] == "unschedulable" and code == 1
     res = run("check", nightly, api, "--cluster", cluster)
     assert "a CronJob creates its Job on schedule" in flat(res.stdout)
+
+
+def statefulset(name: str, replicas: int, cpu: str, policy: str = "") -> str:
+    return f"""\
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {{name: {name}, namespace: shop}}
+spec:
+  serviceName: {name}
+  replicas: {replicas}
+{f"  podManagementPolicy: {policy}" + chr(10) if policy else ""}  selector: {{matchLabels: {{app: {name}}}}}
+  template:
+    metadata: {{labels: {{app: {name}}}}}
+    spec:
+      containers:
+      - name: c
+        image: postgres
+        resources: {{requests: {{cpu: "{cpu}"}}}}
+"""
+
+
+def test_an_ordered_ready_statefulset_leaves_one_pod_pending(tmp_path: Path) -> None:
+    # OrderedReady (the default) creates db-1 only once db-0 runs: with db-1 Pending, db-2
+    # and db-3 are never created, so one pod stays Pending, not three. Parallel creates all.
+    cluster = write(tmp_path, "cluster.yaml", TWO_NODES)
+    ordered = write(tmp_path, "db.yaml", statefulset("db", 4, "1500m"))
+    code, data = check_json(ordered, "--cluster", cluster)
+    db = by_name(data)["db"]
+    assert code == 1 and db["verdict"] == "partial"
+    assert (db["placed"], db["pending"], db["notCreated"]) == (2, 1, 1)
+    assert data["release"]["pods"] == {"new": 4, "placed": 2, "pending": 1, "notCreated": 1}
+    assert "not created (OrderedReady" in flat(db["message"])
+    parallel = write(tmp_path, "db-parallel.yaml", statefulset("db", 4, "1500m", "Parallel"))
+    _, data = check_json(parallel, "--cluster", cluster)
+    assert data["release"]["pods"] == {"new": 4, "placed": 2, "pending": 2, "notCreated": 0}
+    res = run("check", ordered, "--cluster", cluster, "-o", "markdown")
+    assert "| 4 | 0 | 4 | 2 |" in res.stdout
