@@ -169,10 +169,16 @@ class CheckEntry:
 
     @property
     def fit_error(self) -> str | None:
+        """Why the last copy stayed Pending: its FitError, or the scheduling gates that
+        keep it out of the queue, or the cycle's error."""
         e = self.explanation
         if e is None or e.mode == "daemonset" or not e.steps:
             return None
-        return e.steps[-1].fit_error
+        last = e.steps[-1]
+        if last.gated is not None:
+            gates = "; ".join(last.gated) or "it has scheduling gates"
+            return f"gated: PreEnqueue keeps the pod out of the scheduling queue ({gates})"
+        return last.fit_error or last.error
 
     def message(self) -> str:
         """The verdict line's text after the workload."""
@@ -194,6 +200,8 @@ class CheckEntry:
         if v == ERROR or e is None:
             return f"error: {self.error}"
         w = e.workload
+        if w is not None and w.rule == "new" and e.mode != "daemonset" and e.replicas_requested == 0:
+            return f"nothing to place: {w.note}"
         if w is not None and w.outcome is not None:
             # A change to a running workload, run to its end: it completes or gets stuck.
             return ("fits: " if v == FITS else "doesn't fit: ") + f"{w.rule} — {w.outcome.summary()}"

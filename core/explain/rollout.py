@@ -194,7 +194,26 @@ def plan_workload(obj: Dict, incoming: IncomingPod, objects: ClusterObjects) -> 
         note = f"its next run is a new Job {refs[0].get('name') or name}: every pod is new"
     desired = 0 if kind == "DaemonSet" else (incoming.workload_replicas if incoming.workload_replicas is not None
                                                else 1)
+    held = _held_back(kind, spec)
+    if held is not None:
+        # Its controller creates nothing for now: no copy is placed (--replicas auto, check).
+        note, desired = f"no {what} in the cluster; {held}", 0
+        incoming.workload_replicas = 0
+    elif kind == "Job" and isinstance(spec.get("completions"), int) and not isinstance(spec.get("completions"), bool):
+        # The Job controller starts no more pods than completions are left to do.
+        desired = min(desired, max(0, spec["completions"]))
+        incoming.workload_replicas = desired
     return WorkloadPlan(kind, name, NEW, desired, 0, desired, note)
+
+
+def _held_back(kind: str, spec: Dict) -> str | None:
+    """Why the controller of a new workload creates no pod yet, if it doesn't: a paused
+    Deployment gets no ReplicaSet, a suspended Job no pod, until resumed."""
+    if kind == "Deployment" and spec.get("paused") is True:
+        return "it is paused: the Deployment controller creates no ReplicaSet until it is resumed"
+    if kind == "Job" and spec.get("suspend") is True:
+        return "it is suspended: the Job controller creates no pod until it is resumed"
+    return None
 
 
 def _unchanged_or_up(kind: str, name: str, desired: int, running: int, pending_pods: list[Dict], create: int,

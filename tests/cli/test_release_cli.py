@@ -440,3 +440,46 @@ def test_an_ordered_ready_statefulset_leaves_one_pod_pending(tmp_path: Path) -> 
     assert data["release"]["pods"] == {"new": 4, "placed": 2, "pending": 2, "notCreated": 0}
     res = run("check", ordered, "--cluster", cluster, "-o", "markdown")
     assert "| 4 | 0 | 4 | 2 |" in res.stdout
+
+
+def job(name: str, cpu: str, extra: str) -> str:
+    return f"""\
+apiVersion: batch/v1
+kind: Job
+metadata: {{name: {name}, namespace: shop}}
+spec:
+{extra}  template:
+    spec:
+      restartPolicy: Never
+      containers:
+      - name: c
+        image: busybox
+        resources: {{requests: {{cpu: "{cpu}"}}}}
+"""
+
+
+def test_what_controllers_hold_back_takes_no_room(tmp_path: Path) -> None:
+    # A suspended Job and a paused Deployment create no pod until resumed; a Job starts no
+    # more pods than completions; a Pod with scheduling gates stays Pending, said in words.
+    cluster = write(tmp_path, "cluster.yaml", TWO_NODES)
+    suspended = write(tmp_path, "a.yaml", job("later", "1500m", "  suspend: true\n  parallelism: 2\n"))
+    paused = write(tmp_path, "b.yaml", deployment("frozen", 2, "1500m").replace("spec:\n", "spec:\n  paused: true\n", 1))
+    few = write(tmp_path, "c.yaml", job("batch", "1", "  parallelism: 5\n  completions: 2\n"))
+    api = write(tmp_path, "d.yaml", deployment("api", 2, "1"))
+    gated = write(tmp_path, "e.yaml", """\
+apiVersion: v1
+kind: Pod
+metadata: {name: gated, namespace: shop}
+spec:
+  schedulingGates: [{name: example.com/wait}]
+  containers: [{name: c, image: nginx}]
+""")
+    code, data = check_json(suspended, paused, few, api, gated, "--cluster", cluster)
+    results = by_name(data)
+    assert [results[n]["new"] for n in ("later", "frozen", "batch", "api")] == [0, 0, 2, 2]
+    assert results["later"]["verdict"] == results["frozen"]["verdict"] == "fits"
+    assert "suspended" in results["later"]["message"] and "paused" in results["frozen"]["message"]
+    assert results["api"]["placed"] == 2  # the held-back pods took none of the 4 CPUs
+    assert results["gated"]["pending"] == 1 and "example.com/wait" in results["gated"]["message"]
+    assert "None" not in results["gated"]["message"]
+    assert data["release"]["pods"] == {"new": 5, "placed": 4, "pending": 1, "notCreated": 0} and code == 1
