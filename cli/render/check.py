@@ -43,6 +43,7 @@ def _records(report: CheckReport) -> list[Text]:
         mark, style = _mark(report.release_verdict)
         out.append(Text(f"{mark} {report.release_line()}", style=style))
         out.append(Text(order_note(report), style="dim"))
+        out.extend(Text(p.line(), style="dim") for p in report.preempted)
     priorities = _show_priority(report)
     for e in report.entries:
         mark, style = _mark(e.verdict)
@@ -106,6 +107,8 @@ def render_markdown(report: CheckReport, source: str | None = None) -> None:
     if report.mode == RELEASE:
         mark = _MD_MARK.get(report.release_verdict, "❌ doesn't fit").split(" ")[0]
         out += [f"**{mark} {_md_cell(report.release_line())}**", "", _md_cell(order_note(report)), ""]
+        if report.preempted:
+            out += [*(f"- {_md_cell(p.line())}" for p in report.preempted), ""]
     priorities = _show_priority(report)
     out += ["| Verdict | Workload | File | " + ("Priority | " if priorities else "")
             + "Desired | Running | New | Placed | Detail |",

@@ -515,7 +515,8 @@ def check_html(report: CheckReport, *, source: str | None = None) -> str:
     if report.mode == "release":
         from kschedx.cli.render.check import order_note
 
-        release = {"verdict": report.release_verdict, "line": report.release_line(), "order": order_note(report)}
+        release = {"verdict": report.release_verdict, "line": report.release_line(), "order": order_note(report),
+                   "preempted": [p.line() for p in report.preempted]}
     return _page("check.html.j2", title="kschedx check", entries=entries, counts=counts, bar=bar, source=source,
                  release=release)
 

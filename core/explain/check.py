@@ -34,6 +34,7 @@ from typing import Any
 
 from kschedx.core.admission import Admission, Refused
 from kschedx.core.admission.priority import priority_classes, resolve_priority
+from kschedx.core.api.model import PodInfo
 from kschedx.core.api.objects import ClusterObjects
 from kschedx.core.api.quantity import QuantityError
 from kschedx.core.api.selectors import SelectorError
@@ -188,6 +189,9 @@ class CheckEntry:
             head = "fits alone" if verdict == FITS else f"alone {placed} of {self.wanted} new pod(s) fit"
             text = f"{head}; not after {', '.join(self.after)}: {text}"
         e = self.explanation
+        if e is not None and e.preempted:
+            names = ", ".join(e.preempted[:3]) + (f" and {len(e.preempted) - 3} more" if len(e.preempted) > 3 else "")
+            text += f"; after preempting {len(e.preempted)} pod(s) of other workloads ({names})"
         if e is not None and e.replicas_from and (e.workload is None or e.workload.rule == "new"):
             text += f" [{e.replicas_from}]"
         return text
@@ -241,6 +245,8 @@ class CheckEntry:
         }
         if self.not_created:
             out["notCreated"] = self.not_created
+        if self.explanation is not None and self.explanation.preempted:
+            out["preempted"] = list(self.explanation.preempted)
         if self.explanation is not None and self.explanation.replicas_from:
             out["replicasFrom"] = self.explanation.replicas_from
         if self.alone is not None:
@@ -252,6 +258,37 @@ class CheckEntry:
         if self.explanation is not None:
             out["explanation"] = self.explanation.to_json()
         return out
+
+
+# The controllers that create a preempted pod again (a DaemonSet's pod is recreated on its
+# node, where the preemptor now runs: left out).
+RECREATING = ("ReplicaSet", "ReplicationController", "StatefulSet", "Job")
+
+
+@dataclass
+class Preempted:
+    """A pod of another workload a release's pod preempted, and what became of the pod
+    its controller creates again."""
+
+    pod: str  # namespace/name
+    node: str
+    by: str  # the release's workload whose pod evicted it
+    owner: str | None = None  # KIND/NAME of the controller that creates it again
+    placed_on: str | None = None
+    why: str | None = None  # why its replacement stays Pending or is not created
+
+    def line(self) -> str:
+        head = f"Preempted by {self.by}: {self.pod} on {self.node}"
+        if self.owner is None:
+            return f"{head}; no controller creates it again"
+        if self.placed_on is not None:
+            return f"{head}; its {self.owner} creates it again, placed on {self.placed_on}"
+        return f"{head}; its {self.owner} creates it again, Pending: {self.why}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"pod": self.pod, "node": self.node, "by": self.by, "recreatedBy": self.owner,
+                "placedOn": self.placed_on, "pending": self.owner is not None and self.placed_on is None,
+                "reason": self.why}
 
 
 @dataclass
@@ -269,6 +306,8 @@ class CheckReport:
     excluded: list[tuple[str, int]] = field(default_factory=list)
     # RELEASE (the entries in the order they were placed) or SEPARATELY.
     mode: str = RELEASE
+    # Release mode: the pods of other workloads the release's pods preempted.
+    preempted: list[Preempted] = field(default_factory=list)
 
     @property
     def release_verdict(self) -> str:
@@ -293,6 +332,7 @@ class CheckReport:
             "pods": {"new": wanted, "placed": wanted - pending - later, "pending": pending, "notCreated": later},
             "pending": [{"workload": e.workload, "pods": e.pending} for e in applied if e.pending],
             "onSchedule": [e.workload for e in checked if e.on_schedule],
+            "preempted": [p.to_json() for p in self.preempted],
         }
 
     def release_line(self) -> str:
@@ -302,14 +342,20 @@ class CheckReport:
         v = self.release_verdict
         if v == ERROR:
             return f"Release: error — {r['counts'][ERROR]} file(s) or workload(s) could not be checked"
+        displaced = ""
+        if self.preempted:
+            again = sum(1 for p in self.preempted if p.owner is not None and p.placed_on is None)
+            displaced = (f"; {len(self.preempted)} pod(s) of other workloads preempted"
+                         + (f", {again} of them Pending again" if again else ""))
         if v == FITS and not pods["new"]:
-            return f"Release: fits — nothing new to place for its {len(self.entries)} workload(s)"
+            return f"Release: fits — nothing new to place for its {len(self.entries)} workload(s){displaced}"
         if v == FITS:
-            return f"Release: fits — all {pods['new']} new pod(s) of {len(self.entries)} workload(s) placed together"
+            return (f"Release: fits — all {pods['new']} new pod(s) of {len(self.entries)} workload(s) placed "
+                    f"together{displaced}")
         short = len({p["workload"] for p in r["pending"]} | {e.workload for e in self.entries if e.not_created})
         later = f", {pods['notCreated']} not created" if pods["notCreated"] else ""
         return (f"Release: {VERDICT_WORDS[v]} — {pods['pending']} of {pods['new']} new pod(s) stay Pending{later} "
-                f"({short} of {len(self.entries)} workload(s) short)")
+                f"({short} of {len(self.entries)} workload(s) short){displaced}")
 
     @property
     def exit_code(self) -> int:
@@ -425,15 +471,16 @@ def check_paths(
             try:
                 entry.explanation = explain_object(obj, path, objects, namespace=namespace, options=options,
                                                    config=config, replicas="auto", source=source, snapshot=snapshot,
-                                                   volumes=volumes, provide_volumes=True, **per_run)
+                                                   volumes=volumes, provide_volumes=True, preempt=True, **per_run)
             except Refused as e:
                 entry.rejected = e.detail
             except InputError as e:
                 entry.error = str(e)
             report.entries.append(entry)
     else:
-        report.entries.extend(_place_release(docs, objects, snapshot, per_run, namespace=namespace, options=options,
-                                             config=config, source=source, volumes=volumes, provide_volumes=True))
+        report.entries.extend(_place_release(docs, objects, snapshot, per_run, report.preempted, namespace=namespace,
+                                             options=options, config=config, source=source, volumes=volumes,
+                                             provide_volumes=True, preempt=True))
     if not report.entries:
         files = [f"{f}: {why}" for f, why in report.skipped]
         if len(files) > 5:  # a whole repository's worth: the first few, then how many more
@@ -488,10 +535,12 @@ def _place_release(
     objects: ClusterObjects,
     snapshot: Snapshot,
     per_run: dict[str, Any],
+    preempted: list[Preempted],
     **kwargs: Any,
 ) -> list[CheckEntry]:
     """Place the documents one workload after another in the queue's order, each one's new
-    pods left bound for the next (see the module's docstring)."""
+    pods left bound for the next (see the module's docstring); then the pods of other
+    workloads they preempted, as their controllers create them again (``preempted``)."""
     # Stable: creation order among equals; CronJobs last (their Jobs come later).
     ordered = sorted(docs, key=lambda d: (d[2].on_schedule, -d[2].priority))
     kept: list[Kept] = []
@@ -526,7 +575,59 @@ def _place_release(
         if entry.explanation is not None and entry.verdict in (PARTIAL, UNSCHEDULABLE) and len(kept) > 1:
             _check_alone(entry, path, obj, objects, snapshot, kept, owners, kwargs)
         out.append(entry)
+    victims = [(pi, owner) for run, owner in zip(kept, owners, strict=True) for pi in run.preempted]
+    preempted.extend(_recreate_preempted(victims, current, snapshot, per_run, kwargs))
     return out
+
+
+def _recreate_preempted(victims: list[tuple[PodInfo, str]], current: ClusterObjects, snapshot: Snapshot,
+                        per_run: dict[str, Any], kwargs: dict[str, Any]) -> list[Preempted]:
+    """The preempted pods' controllers create each again at once; the queue takes the new
+    pods by priority (then in the order they were evicted), after the release's own. A
+    replacement that could only fit by preempting in turn is left Pending here."""
+    out: list[Preempted] = []
+    for pi, by in sorted(victims, key=lambda v: -v[0].priority):
+        ref = _controller_ref(pi.raw)
+        item = Preempted(pi.key, pi.node_name, by)
+        out.append(item)
+        if ref is None or ref[0] not in RECREATING:
+            continue
+        item.owner = f"{ref[0]} {ref[1]}"
+        args = dict(kwargs, preempt=False)
+        try:
+            expl = explain_object(_recreated(pi.raw), f"{ref[0]}/{ref[1]}", current, replicas="auto",
+                                  snapshot=snapshot, keep=Kept(), **args, **per_run)
+        except Refused as e:
+            item.why = f"not created: {e.detail}"
+            continue
+        except InputError as e:
+            item.why = str(e)
+            continue
+        step = expl.steps[-1] if expl.steps else None
+        if step is not None and step.selected_node:
+            item.placed_on = step.selected_node
+        else:
+            item.why = (step.fit_error or step.error) if step is not None else "not scheduled"
+    return out
+
+
+def _controller_ref(raw: Dict) -> tuple[str, str] | None:
+    """The kind and name of the pod's managing controller, if any."""
+    refs = (raw.get("metadata") or {}).get("ownerReferences") or []
+    for ref in refs if isinstance(refs, list) else []:
+        if isinstance(ref, dict) and ref.get("controller") is True:
+            return str(ref.get("kind")), str(ref.get("name"))
+    return None
+
+
+def _recreated(raw: Dict) -> Dict:
+    """The pod a controller creates in place of a preempted one: its spec without the node
+    and the priority admission set (Priority admission sets it again from its class)."""
+    meta = raw.get("metadata") or {}
+    spec = {k: v for k, v in (raw.get("spec") or {}).items() if k not in ("nodeName", "priority")}
+    kept_meta = {k: v for k, v in meta.items() if k in ("namespace", "labels", "annotations", "ownerReferences")}
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": dict(kept_meta, name=f"{meta.get('name')}-again"),
+            "spec": spec}
 
 
 def _carry(current: ClusterObjects, after: ClusterObjects) -> None:

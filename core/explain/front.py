@@ -99,6 +99,8 @@ class Kept:
 
     bound: list[PodInfo] = field(default_factory=list)
     removed: list[PodInfo] = field(default_factory=list)
+    # Of ``removed``, the pods of other workloads its copies preempted.
+    preempted: list[PodInfo] = field(default_factory=list)
 
 
 @dataclass
@@ -658,9 +660,14 @@ def explain_object(
     admission: Admission | None = None,
     volumes: dict[str, tuple[str, Any]] | None = None,
     provide_volumes: bool = False,
+    preempt: bool = False,
 ) -> Explanation:
     """One pod-bearing object: one cycle, the replica steps, or (for a DaemonSet) one
     pinned cycle per node.
+
+    ``preempt`` (with ``snapshot``): replica copies that fit only by preemption evict
+    their victims and are placed (see :func:`run_replicas`); with ``keep`` the victims
+    stay evicted and are listed in ``keep.preempted``.
 
     ``admission``: the run's (quota usage of earlier objects counts); a new one otherwise.
     ``volumes``: what the PV controller did with the run's claims (:func:`admit_claims`);
@@ -705,6 +712,7 @@ def explain_object(
     snapshot.objects = objects.copy()
     lay_extra_objects(snapshot.objects, incoming.extra_objects)
     added: list[PodInfo] = []
+    evicted: list[PodInfo] | None = [] if preempt else None
     # A change played to its end (a rollout): in a release its end state stays, not its
     # first step's; the first step is still explained on the cluster as it was.
     end = RolloutEnd() if keep is not None and _whole_rollout(plan, replicas) and not incoming.daemonset else None
@@ -720,12 +728,21 @@ def explain_object(
             incoming.admission = None  # a pod that exists was counted in its quotas already
         with existing.detached(snapshot, raw) if raw is not None else nullcontext() as current:
             out = _explain_on(snapshot, incoming, profile, options, path, replicas, edit_lines or [], added, plan,
-                              end)
+                              end, evicted)
+            out.preempted = [pi.key for pi in evicted or []]
             if keep is not None and out.mode == "daemonset":
                 added.extend(_bind_daemon_pods(snapshot, incoming, out))
         out.replicas_from = replicas_from
         return existing.annotate(out, current, snapshot, source, profiles)
     finally:
+        if evicted and keep is not None and raw is None and end is None:
+            keep.removed.extend(evicted)
+            keep.preempted.extend(evicted)
+        elif evicted:
+            # Kept nowhere, or a rollout whose end state (played apart) replaces its first
+            # step: the victims of the copies are back.
+            for p in evicted:
+                snapshot.add_pod(p)
         if keep is not None and raw is not None:
             # A pod the cluster already holds stays as it is: applying it creates none.
             for p in added:
@@ -803,6 +820,7 @@ def _explain_on(
     added: list[PodInfo] | None = None,
     plan: WorkloadPlan | None = None,
     end: RolloutEnd | None = None,
+    evicted: list[PodInfo] | None = None,
 ) -> Explanation:
     # A change to a workload that runs, with --replicas auto (and in check): the whole
     # rollout, played on the snapshot and taken off it again before the first step is shown
@@ -826,7 +844,7 @@ def _explain_on(
                 incoming.ordinals = plan.ordinals_for(count)
             steps = run_replicas(snapshot, incoming, profile, count, options, path, added,
                                  plan.stored_pending if plan is not None else [],
-                                 refusal_stops_all=plan is None or plan.outcome is None)
+                                 refusal_stops_all=plan is None or plan.outcome is None, evicted=evicted)
             if replicas is not None and (options is None or options.algorithm in (None, "v1.35")):
                 from kschedx.core.explain.batching import annotate_replicas, batching_on
 
@@ -938,14 +956,8 @@ class _RolloutCluster:
         self.memo = None
 
     def evict(self, node: str, victims: list[str]) -> list[str]:
-        info = self.snapshot.get(node)
-        wanted = set(victims)
-        gone = [pi for pi in (info.pods if info is not None else []) if pi.key in wanted]
-        for pi in gone:
-            self.snapshot.remove_pod(pi)
-            self.removed.append(pi)
-            if self.admission is not None:
-                self.admission.release_pod(pi.raw)
+        gone = _evict(self.snapshot, node, victims, self.admission)
+        self.removed.extend(gone)
         self.memo = None
         return [pi.key for pi in gone]
 
@@ -1118,6 +1130,7 @@ def run_replicas(
     added: list[PodInfo] | None = None,
     stored_pending: list[str] | None = None,
     refusal_stops_all: bool = True,
+    evicted: list[PodInfo] | None = None,
 ) -> list[CycleResult]:
     """Place ``replicas`` copies one after another, each bound to its cycle's selected node
     (the bound copies are appended to ``added`` when given). ``stored_pending``: the
@@ -1128,6 +1141,11 @@ def run_replicas(
 
     Copies are named NAME-0 … NAME-{N-1}; the sequence stops at the first copy that does
     not fit.  The snapshot is updated incrementally (the caller's snapshot is modified).
+
+    With ``evicted`` (``check``), a copy that fits only by preemption is placed as the
+    scheduler places it once its victims are gone: the nominated node's victims are taken
+    off the snapshot (appended to ``evicted``, their quota given back) and the copy is
+    scheduled again, its step that second cycle, noting the preemption.
     """
     base_name = (incoming.pod.get("metadata") or {}).get("name") or "pod"
     steps: list[CycleResult] = []
@@ -1164,6 +1182,18 @@ def run_replicas(
             steps.append(rejected_result(pod_dict, e.detail, snapshot, profile, options))
             break
         result = run(snapshot, step_in, profile, options, path, memo)
+        if result.selected_node is None and evicted is not None:
+            gone = _preempt(snapshot, result, incoming.admission)
+            if gone:
+                evicted.extend(gone)
+                memo = ReplicaMemo()  # the victims' nodes changed: nothing carries over
+                if replicas - i >= ENGINE_FROM:
+                    memo.engine = ReplicaEngine()
+                first = result
+                result = run(snapshot, step_in, profile, options, path, memo)
+                assert first.preemption is not None
+                result.notes.append(f"placed after preemption: {first.preemption.nominated_node} was nominated "
+                                    f"and its victims evicted ({', '.join(pi.key for pi in gone)})")
         steps.append(result)
         if result.selected_node is None:
             break
@@ -1175,6 +1205,28 @@ def run_replicas(
             added.append(bound)
         _record_claims(snapshot.objects, result.bound_claims)
     return steps
+
+
+def _preempt(snapshot: Snapshot, result: CycleResult, admission: Admission | None) -> list[PodInfo]:
+    """Evict the victims of the node ``result``'s preemption nominated (taken off the
+    snapshot, their quota usage given back); the pods evicted."""
+    pre = result.preemption
+    if pre is None or not pre.nominated_node or not pre.victims:
+        return []
+    return _evict(snapshot, pre.nominated_node, pre.victims, admission)
+
+
+def _evict(snapshot: Snapshot, node: str, victims: list[str], admission: Admission | None) -> list[PodInfo]:
+    """Take the pods ``victims`` (namespace/name) on ``node`` off the snapshot, their quota
+    usage given back; the pods found."""
+    info = snapshot.get(node)
+    wanted = set(victims)
+    gone = [pi for pi in (info.pods if info is not None else []) if pi.key in wanted]
+    for pi in gone:
+        snapshot.remove_pod(pi)
+        if admission is not None:
+            admission.release_pod(pi.raw)
+    return gone
 
 
 def _add_claims(objects: ClusterObjects, claims: list[Dict]) -> None:

@@ -118,6 +118,8 @@ class Explanation:
     # Where the replica count came from when the manifest alone doesn't say it (a
     # HorizontalPodAutoscaler, the live count kubectl apply leaves), core/explain/replicas.py.
     replicas_from: str | None = None
+    # Pods of other workloads (namespace/name) its copies preempted to be placed (check).
+    preempted: list[str] = field(default_factory=list)
 
     @property
     def replicas_placed(self) -> int:

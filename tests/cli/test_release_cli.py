@@ -483,3 +483,58 @@ spec:
     assert results["gated"]["pending"] == 1 and "example.com/wait" in results["gated"]["message"]
     assert "None" not in results["gated"]["message"]
     assert data["release"]["pods"] == {"new": 5, "placed": 4, "pending": 1, "notCreated": 0} and code == 1
+
+
+def _low_pod(name: str, node: str) -> str:
+    return f"""\
+- apiVersion: v1
+  kind: Pod
+  metadata:
+    name: {name}
+    namespace: shop
+    labels: {{app: low}}
+    ownerReferences: [{{apiVersion: apps/v1, kind: ReplicaSet, name: low-rs, uid: rs-low, controller: true}}]
+  spec: {{nodeName: {node}, containers: [{{name: c, image: x, resources: {{requests: {{cpu: "1"}}}}}}]}}
+  status: {{phase: Running}}
+"""
+
+
+def _preemption_cluster(with_room_elsewhere: bool) -> str:
+    nodes = [("node-a", "2"), ("node-b", "2")] + ([("node-c", "1200m")] if with_room_elsewhere else [])
+    text = "apiVersion: v1\nkind: List\nitems:\n"
+    for name, cpu in nodes:
+        text += (f"- apiVersion: v1\n  kind: Node\n  metadata: {{name: {name}, labels: {{kubernetes.io/hostname: {name}}}}}\n"
+                 f"  status: {{allocatable: {{cpu: \"{cpu}\", memory: 8Gi, pods: \"110\"}}, "
+                 "nodeInfo: {kubeletVersion: v1.35.0}}\n")
+    text += ("- apiVersion: scheduling.k8s.io/v1\n  kind: PriorityClass\n  metadata: {name: high}\n  value: 1000\n"
+             "- apiVersion: apps/v1\n  kind: ReplicaSet\n  metadata: {name: low-rs, namespace: shop, uid: rs-low}\n"
+             "  spec:\n    replicas: 3\n    selector: {matchLabels: {app: low}}\n    template:\n"
+             "      metadata: {labels: {app: low}}\n"
+             "      spec: {containers: [{name: c, image: x, resources: {requests: {cpu: \"1\"}}}]}\n")
+    return text + _low_pod("low-1", "node-a") + _low_pod("low-2", "node-a") + _low_pod("low-3", "node-b")
+
+
+def test_a_release_pod_that_preempts_is_placed_and_its_victim_created_again(tmp_path: Path) -> None:
+    # No node has 1.5 CPUs free; preempting low-3 frees node-b (one victim, fewer than
+    # node-a's two). The scheduler evicts it and places the pod there; low-3's ReplicaSet
+    # creates it again, and that pod goes where room is left: node-c, else nowhere.
+    hi = write(tmp_path, "hi.yaml", deployment("hi", 1, "1500m", "      priorityClassName: high\n"))
+    cluster = write(tmp_path, "roomy.yaml", _preemption_cluster(True))
+    code, data = check_json(hi, "--cluster", cluster)
+    result = by_name(data)["hi"]
+    assert code == 0 and result["verdict"] == "fits" and result["preempted"] == ["shop/low-3"]
+    assert data["release"]["preempted"] == [{
+        "pod": "shop/low-3", "node": "node-b", "by": "Deployment/shop/hi", "recreatedBy": "ReplicaSet low-rs",
+        "placedOn": "node-c", "pending": False, "reason": None}]
+    assert data["release"]["verdict"] == "fits"
+    tight = write(tmp_path, "tight.yaml", _preemption_cluster(False))
+    code, data = check_json(hi, "--cluster", tight)
+    [victim] = data["release"]["preempted"]
+    assert code == 0 and victim["pending"] and "Insufficient cpu" in victim["reason"]
+    res = run("check", hi, "--cluster", tight)
+    text = flat(res.stdout)
+    assert "1 pod(s) of other workloads preempted, 1 of them Pending again" in text
+    assert "Preempted by Deployment/shop/hi: shop/low-3 on node-b; its ReplicaSet low-rs creates it again, Pending" in text
+    # One manifest at a time, the pod is placed by preemption too; the victim is back after.
+    code, data = check_json(hi, "--cluster", tight, "--separately")
+    assert code == 0 and by_name(data)["hi"]["preempted"] == ["shop/low-3"]
