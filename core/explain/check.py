@@ -352,9 +352,14 @@ class CheckReport:
         if v == FITS:
             return (f"Release: fits — all {pods['new']} new pod(s) of {len(self.entries)} workload(s) placed "
                     f"together{displaced}")
-        short = len({p["workload"] for p in r["pending"]} | {e.workload for e in self.entries if e.not_created})
+        refused = [e.workload for e in self.entries if e.rejected is not None]
+        short = len({p["workload"] for p in r["pending"]} | {e.workload for e in self.entries if e.not_created}
+                    | set(refused))
         later = f", {pods['notCreated']} not created" if pods["notCreated"] else ""
-        return (f"Release: {VERDICT_WORDS[v]} — {pods['pending']} of {pods['new']} new pod(s) stay Pending{later} "
+        parts = [f"{pods['pending']} of {pods['new']} new pod(s) stay Pending{later}"] if pods["new"] else []
+        if refused:
+            parts.append(f"{len(refused)} workload(s) refused by the API server")
+        return (f"Release: {VERDICT_WORDS[v]} — {'; '.join(parts)} "
                 f"({short} of {len(self.entries)} workload(s) short){displaced}")
 
     @property
@@ -468,6 +473,9 @@ def check_paths(
         # copies off again, so documents never see each other.
         for done, (path, obj, entry) in enumerate(docs):
             report_progress(f"checking {path} ({done + 1} of {len(docs)})", done, len(docs))
+            if entry.rejected is not None:
+                report.entries.append(entry)
+                continue
             try:
                 entry.explanation = explain_object(obj, path, objects, namespace=namespace, options=options,
                                                    config=config, replicas="auto", source=source, snapshot=snapshot,
@@ -496,6 +504,7 @@ def _documents(todo: list[ManifestFile], objects: ClusterObjects,
     """Every pod-bearing document with its entry (and its pod priority), in creation
     order: the files' order, documents in order."""
     classes = priority_classes(objects)
+    namespaces = {str((n.get("metadata") or {}).get("name")): n for n in objects.of("Namespace")}
     out: list[tuple[str, Dict, CheckEntry]] = []
     for manifest in todo:
         for obj in manifest.workloads:
@@ -503,12 +512,36 @@ def _documents(todo: list[ManifestFile], objects: ClusterObjects,
             meta: Dict = obj["metadata"] if isinstance(obj.get("metadata"), dict) else {}
             entry = CheckEntry(manifest.path, str(obj.get("kind")), namespace or meta.get("namespace") or "default",
                                meta.get("name") or meta.get("generateName"))
+            if namespaces:  # (a source without Namespaces can't say which exist)
+                entry.rejected = _namespace_lifecycle(entry, namespaces)
             entry.priority = _priority(obj, classes)
             spec = obj.get("spec")
             entry.ordered_ready = entry.kind == "StatefulSet" and not (
                 isinstance(spec, dict) and spec.get("podManagementPolicy") == "Parallel")
             out.append((manifest.path, obj, entry))
     return out
+
+
+# The group-qualified resource of each pod-bearing kind, as the API server names it.
+_RESOURCES = {"Pod": "pods", "Deployment": "deployments.apps", "ReplicaSet": "replicasets.apps",
+              "StatefulSet": "statefulsets.apps", "DaemonSet": "daemonsets.apps", "Job": "jobs.batch",
+              "CronJob": "cronjobs.batch", "ReplicationController": "replicationcontrollers",
+              "PodTemplate": "podtemplates"}
+
+
+def _namespace_lifecycle(entry: CheckEntry, namespaces: dict[str, Dict]) -> str | None:
+    """NamespaceLifecycle admission: nothing is created in a namespace that does not exist
+    (neither in the cluster nor in the files) or is being deleted."""
+    ns = entry.namespace or "default"
+    found = namespaces.get(ns)
+    if found is None:
+        return f'namespaces "{ns}" not found'
+    if (found.get("metadata") or {}).get("deletionTimestamp") or (found.get("status") or {}).get("phase") == \
+            "Terminating":
+        resource = _RESOURCES.get(entry.kind or "", (entry.kind or "objects").lower() + "s")
+        return (f'{resource} "{entry.name}" is forbidden: unable to create new content in namespace {ns} because '
+                "it is being terminated")
+    return None
 
 
 def _pod_spec(obj: Dict) -> Dict:
@@ -552,6 +585,9 @@ def _place_release(
     out: list[CheckEntry] = []
     for done, (path, obj, entry) in enumerate(ordered):
         report_progress(f"placing the release: {path} ({done + 1} of {len(ordered)})", done, len(ordered))
+        if entry.rejected is not None:  # never created
+            out.append(entry)
+            continue
         run = Kept()
         try:
             entry.explanation = explain_object(obj, path, current, replicas="auto", snapshot=snapshot, keep=run,

@@ -126,7 +126,7 @@ def _workloads(tmp_path: Path) -> Path:
                 "spec": {"replicas": 2, "selector": {"matchLabels": {"app": name}}, "template": {
                     "metadata": {"labels": {"app": name}},
                     "spec": {"containers": [{"name": "c", "image": "x", "resources": {"requests": {"cpu": "100m"}}}]}}}}
-    ds = {"apiVersion": "apps/v1", "kind": "DaemonSet", "metadata": {"name": "agent", "namespace": "ops"},
+    ds = {"apiVersion": "apps/v1", "kind": "DaemonSet", "metadata": {"name": "agent", "namespace": "monitoring"},
           "spec": {"selector": {"matchLabels": {"app": "agent"}}, "template": {
               "metadata": {"labels": {"app": "agent"}},
               "spec": {"containers": [{"name": "c", "image": "agent:1", "resources": {"requests": {"cpu": "10m"}}}]}}}}
@@ -145,12 +145,12 @@ def test_check_comparison_names_each_workload_and_merges_its_copies(tmp_path: Pa
     res = run(*args, "-o", "json")
     assert res.exit_code == 0, res.output
     changes = json.loads(res.stdout)["changes"]
-    assert {c["workload"] for c in changes} == {"Deployment/shop/api", "Deployment/shop/web", "DaemonSet/ops/agent"}
+    assert {c["workload"] for c in changes} == {"Deployment/shop/api", "Deployment/shop/web", "DaemonSet/monitoring/agent"}
     # Per Deployment: one change per tainted node, the same for both copies, merged.
     api = [c for c in changes if c["workload"] == "Deployment/shop/api"]
     assert api and all(c["steps"] == [0, 1] and c["count"] == 2 and "pod" not in c for c in api)
     assert len(api) == len({c["node"] for c in api})
-    agent = [c for c in changes if c["workload"] == "DaemonSet/ops/agent"]
+    agent = [c for c in changes if c["workload"] == "DaemonSet/monitoring/agent"]
     assert agent and all("steps" not in c for c in agent)
 
     table = run(*args)
@@ -158,7 +158,7 @@ def test_check_comparison_names_each_workload_and_merges_its_copies(tmp_path: Pa
     lines = table.stdout.splitlines()
     assert f"{len(changes)} change(s) in 3 workload(s):" in _flat(table.stdout)
     assert any(line.strip() == f"Deployment/shop/api ({release}/api.yaml)" for line in lines)
-    assert any(line.strip() == f"DaemonSet/ops/agent ({release}/agent.yaml)" for line in lines)
+    assert any(line.strip() == f"DaemonSet/monitoring/agent ({release}/agent.yaml)" for line in lines)
     assert f"2 copies (#0–1): {api[0]['node']}: TaintToleration:" in _flat(table.stdout)
 
     md = run(*args, "-o", "markdown")

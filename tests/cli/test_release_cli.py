@@ -538,3 +538,33 @@ def test_a_release_pod_that_preempts_is_placed_and_its_victim_created_again(tmp_
     # One manifest at a time, the pod is placed by preemption too; the victim is back after.
     code, data = check_json(hi, "--cluster", tight, "--separately")
     assert code == 0 and by_name(data)["hi"]["preempted"] == ["shop/low-3"]
+
+
+def test_namespace_lifecycle_refuses_what_has_no_namespace(tmp_path: Path) -> None:
+    # A cluster source that lists Namespaces says which exist: a workload in one it lacks
+    # (and the files don't create) is refused as kubectl apply is; one being deleted too.
+    cluster = write(tmp_path, "cluster.yaml", TWO_NODES + """\
+- apiVersion: v1
+  kind: Namespace
+  metadata: {name: shop}
+- apiVersion: v1
+  kind: Namespace
+  metadata: {name: old, deletionTimestamp: "2026-11-26T10:00:00Z"}
+  status: {phase: Terminating}
+""")
+    here = write(tmp_path, "a.yaml", deployment("api", 1, "1"))
+    gone = write(tmp_path, "b.yaml", deployment("web", 1, "1").replace("namespace: shop", "namespace: team"))
+    dying = write(tmp_path, "c.yaml", deployment("cron", 1, "1").replace("namespace: shop", "namespace: old"))
+    code, data = check_json(here, gone, dying, "--cluster", cluster)
+    results = by_name(data)
+    assert code == 1 and results["api"]["verdict"] == "fits"
+    assert results["web"]["rejected"] == 'namespaces "team" not found'
+    assert results["cron"]["rejected"] == ('deployments.apps "cron" is forbidden: unable to create new content in '
+                                           "namespace old because it is being terminated")
+    assert "2 workload(s) refused by the API server" in run("check", here, gone, dying, "--cluster", cluster).stdout
+    # The files may create the namespace; a source without Namespaces can't tell.
+    team = write(tmp_path, "ns.yaml", "apiVersion: v1\nkind: Namespace\nmetadata: {name: team}\n")
+    code, data = check_json(team, gone, "--cluster", cluster)
+    assert code == 0 and by_name(data)["web"]["verdict"] == "fits"
+    code, data = check_json(gone, "--cluster", write(tmp_path, "bare.yaml", TWO_NODES))
+    assert code == 0
