@@ -215,8 +215,15 @@ def _decode_documents(js: bytes | memoryview) -> Any:
     typed = _DECODING.get()
     if typed is None:
         return _DECODER.decode(js)
+    docs = _Shared()
     try:
-        docs = [typed.decode(raw) for raw in _ELEMENTS.decode(js)]
+        for raw in _ELEMENTS.decode(js):
+            doc = typed.decode(raw)
+            # Shared at once, as the JSON path does item by item: the copies it drops are
+            # reused by the next document instead of leaving holes among the kept objects.
+            if type(doc) is dict:
+                share_strings(doc)
+            docs.append(doc)
     except Exception:  # noqa: BLE001 - a wrong type, bad JSON: the plain way reports it
         return _DECODER.decode(js)
     typed.docs.extend(d for d in docs if type(d) is dict and "kind" in d)
@@ -307,9 +314,15 @@ def _plain_text(data: bytes) -> bool:
     return True
 
 
+class _Shared(list[Any]):
+    """Documents whose strings are shared already (each as it was decoded)."""
+
+
 def _share(docs: list[Any]) -> None:
     """Intern the strings pods repeat in ``docs`` (as the JSON path does, and while they
     are fresh): each is replaced by an equal string, nothing else changes."""
+    if type(docs) is _Shared:
+        return
     for doc in docs:
         if type(doc) is dict:
             share_strings(doc)

@@ -600,14 +600,20 @@ def test_random_top_levels_read_alike(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_pods_repeated_strings_are_shared_as_on_the_json_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    from contextlib import nullcontext
+
+    from kschedx.core.load.stored import decode_stored_raw
+
     monkeypatch.setattr(fastyaml, "PIECE", 1)
     pods = [o for o in gen.generate(2, pods_per_node=3) if o["kind"] == "Pod"]
-    for load, text in ((fastyaml.load_stream, gen.multidoc_yaml(pods)), (fastyaml.load_list, kubectl_list(pods))):
-        docs = load(text.encode(), yamlload.load_exact)
-        assert docs is not None
-        read = [d for d, _ in docs] if load is fastyaml.load_stream else docs[0][0]["items"]
-        names = {id(p["spec"]["nodeName"]) for p in read if p["spec"]["nodeName"] == pods[0]["spec"]["nodeName"]}
-        assert len(read) == len(pods) and len(names) == 1
+    for typed in (False, True):  # plain values, or decoded as their API types (a cluster load)
+        for load, text in ((fastyaml.load_stream, gen.multidoc_yaml(pods)), (fastyaml.load_list, kubectl_list(pods))):
+            with fastyaml.typed_decoding(decode_stored_raw) if typed else nullcontext():
+                docs = load(text.encode(), yamlload.load_exact)
+            assert docs is not None
+            read = [d for d, _ in docs] if load is fastyaml.load_stream else docs[0][0]["items"]
+            names = {id(p["spec"]["nodeName"]) for p in read if p["spec"]["nodeName"] == pods[0]["spec"]["nodeName"]}
+            assert len(read) == len(pods) and len(names) == 1, (typed, load)
 
 
 # --- documents decoded as their API types (a cluster being loaded) ---------------------------
