@@ -467,7 +467,7 @@ def check_paths(
     # the release; a document checked on its own (--separately, or a workload checked alone
     # on the cluster as loaded by _check_alone) gets a fresh admission of its own.
     per_run: dict[str, Any] = {} if separately else {"admission": admission}
-    docs = _documents(todo, objects, namespace)
+    docs = _documents(todo, objects, live, namespace)
     if separately:
         # Each document lays its own objects over the shared snapshot and takes its placed
         # copies off again, so documents never see each other.
@@ -499,12 +499,12 @@ def check_paths(
     return report
 
 
-def _documents(todo: list[ManifestFile], objects: ClusterObjects,
+def _documents(todo: list[ManifestFile], objects: ClusterObjects, live: ClusterObjects,
                namespace: str | None) -> list[tuple[str, Dict, CheckEntry]]:
     """Every pod-bearing document with its entry (and its pod priority), in creation
     order: the files' order, documents in order."""
     classes = priority_classes(objects)
-    namespaces = {str((n.get("metadata") or {}).get("name")): n for n in objects.of("Namespace")}
+    namespaces = _namespaces(live, objects)
     out: list[tuple[str, Dict, CheckEntry]] = []
     for manifest in todo:
         for obj in manifest.workloads:
@@ -527,6 +527,31 @@ _RESOURCES = {"Pod": "pods", "Deployment": "deployments.apps", "ReplicaSet": "re
               "StatefulSet": "statefulsets.apps", "DaemonSet": "daemonsets.apps", "Job": "jobs.batch",
               "CronJob": "cronjobs.batch", "ReplicationController": "replicationcontrollers",
               "PodTemplate": "podtemplates"}
+
+
+# The namespaces the API server creates and never lets go (NamespaceLifecycle's immortal ones).
+IMMORTAL_NAMESPACES = ("default", "kube-system", "kube-public", "kube-node-lease")
+
+
+def _namespaces(live: ClusterObjects, objects: ClusterObjects) -> dict[str, Dict]:
+    """The namespaces known to exist, when the cluster source lists Namespaces (else none:
+    it can't tell): those listed there or created by the files (``objects``: the cluster
+    with the files laid over), the immortal ones, and any that holds an object of the
+    cluster source (``live``)."""
+    if not live.of("Namespace"):
+        return {}
+    listed = {str((n.get("metadata") or {}).get("name")): n for n in objects.of("Namespace")}
+    for ns in IMMORTAL_NAMESPACES:
+        listed.setdefault(ns, {})
+    for kind, items in live.by_kind.items():
+        if kind in ("Namespace", "Node"):
+            continue
+        for o in items:
+            meta = o.get("metadata")
+            held = meta.get("namespace") if isinstance(meta, dict) else None
+            if isinstance(held, str) and held not in listed:
+                listed[held] = {}
+    return listed
 
 
 def _namespace_lifecycle(entry: CheckEntry, namespaces: dict[str, Dict]) -> str | None:

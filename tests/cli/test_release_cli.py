@@ -568,3 +568,11 @@ def test_namespace_lifecycle_refuses_what_has_no_namespace(tmp_path: Path) -> No
     assert code == 0 and by_name(data)["web"]["verdict"] == "fits"
     code, data = check_json(gone, "--cluster", write(tmp_path, "bare.yaml", TWO_NODES))
     assert code == 0
+    # The API server's own namespaces always exist, listed or not; so does one that holds
+    # an object of the cluster source. A Service of the files creates no namespace.
+    system = write(tmp_path, "f.yaml", deployment("sys", 1, "1").replace("namespace: shop", "namespace: default"))
+    service = write(tmp_path, "g.yaml", "apiVersion: v1\nkind: Service\nmetadata: {name: web, namespace: team}\n"
+                                         "spec: {selector: {app: web}, ports: [{port: 80}]}\n")
+    code, data = check_json(system, service, gone, "--cluster", cluster)
+    results = by_name(data)
+    assert results["sys"]["verdict"] == "fits" and "rejected" in results["web"]
