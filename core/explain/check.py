@@ -16,6 +16,12 @@ among equal priorities a workload's pods reach the queue after those of the work
 applied before it. Interleaving copies of two workloads of equal priority could only
 change which of them gets the last room, a race the real cluster does not settle either.
 
+A release holding one object twice (the same kind, namespace and name in two documents: a
+base and its copy, one file named twice) is applied twice by ``kubectl apply -f``, in
+order, and the object ends as the last document says; its controller converges to that
+spec. So the last document is the workload, placed where it comes in the order; each
+earlier one is listed as replaced by it (:class:`Replaced`) and places no pod.
+
 A workload that does not fit in the release is checked alone too, on the cluster as
 loaded; when it fits there, its line names the earlier workloads whose pods took its room.
 ``separately=True`` is the one-document-at-a-time mode: each document on the cluster as
@@ -69,6 +75,8 @@ class CheckEntry:
     kind: str | None = None
     namespace: str | None = None
     name: str | None = None
+    # The document's number in its file (1-based, every document counted).
+    document: int | None = None
     explanation: Explanation | None = None
     error: str | None = None
     # The pod priority the queue orders it by (Priority admission's, from its template).
@@ -79,6 +87,8 @@ class CheckEntry:
     after: list[str] = field(default_factory=list)
     # The API server refused to create the workload's pod or claim (admission): it does not run.
     rejected: str | None = None
+    # Earlier documents of the run for the same object, which this one replaces.
+    replaces: list[Replaced] = field(default_factory=list)
 
     @property
     def replicas(self) -> int:
@@ -212,9 +222,47 @@ class CheckEntry:
             out["error"] = self.error
         if self.rejected is not None:
             out["rejected"] = self.rejected
+        if self.replaces:
+            out["replaces"] = [{"file": r.file, "document": r.document, "identical": r.identical}
+                               for r in self.replaces]
         if self.explanation is not None:
             out["explanation"] = self.explanation.to_json()
         return out
+
+
+@dataclass
+class Replaced:
+    """A document of the run for an object that a later document of the run names again:
+    ``kubectl apply -f`` applies both in order, so the later one (``by``) is what the
+    object ends as, and this one places no pod."""
+
+    workload: str
+    file: str
+    document: int | None
+    by: str
+    by_document: int | None
+    identical: bool
+
+    def where(self) -> str:
+        return _document_place(self.file, self.document)
+
+    def line(self) -> str:
+        """One line naming the replaced document and the one that replaces it."""
+        later = "an identical later document" if self.identical else "the later document"
+        return f"{self.workload} in {self.where()}: replaced by {later} in {_document_place(self.by, self.by_document)}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"workload": self.workload, "file": self.file, "document": self.document,
+                "replacedBy": {"file": self.by, "document": self.by_document}, "identical": self.identical}
+
+
+def _document_place(file: str, document: int | None) -> str:
+    return f"{file} (document {document})" if document is not None else file
+
+
+# What the replaced documents' note says first (table, markdown, HTML).
+REPLACED_NOTE = ("Named twice, the later document stands (kubectl apply -f applies both in order and the object ends "
+                 "as the last one says; the earlier one's pods are not placed)")
 
 
 @dataclass
@@ -232,6 +280,8 @@ class CheckReport:
     excluded: list[tuple[str, int]] = field(default_factory=list)
     # RELEASE (the entries in the order they were placed) or SEPARATELY.
     mode: str = RELEASE
+    # Documents a later document of the run replaces (the same object named twice).
+    replaced: list[Replaced] = field(default_factory=list)
 
     @property
     def release_verdict(self) -> str:
@@ -290,7 +340,8 @@ class CheckReport:
                                "skipped": [{"file": f, "reason": r} for f, r in self.skipped],
                                "overlaid": list(self.overlaid),
                                "skippedFolders": [{"folder": f, "reason": r} for f, r in self.skipped_folders],
-                               "excluded": [{"glob": g, "files": n} for g, n in self.excluded]}
+                               "excluded": [{"glob": g, "files": n} for g, n in self.excluded],
+                               "replaced": [r.to_json() for r in self.replaced]}
         if self.mode == RELEASE:
             out["release"] = self.release_json()
         if self.kubernetes_version is not None:
@@ -375,7 +426,7 @@ def check_paths(
     # the release; a document checked on its own (--separately, or a workload checked alone
     # on the cluster as loaded by _check_alone) gets a fresh admission of its own.
     per_run: dict[str, Any] = {} if separately else {"admission": admission}
-    docs = _documents(todo, objects, namespace)
+    docs, earlier = _latest_documents(_documents(todo, objects, namespace), report)
     if separately:
         # Each document lays its own objects over the shared snapshot and takes its placed
         # copies off again, so documents never see each other.
@@ -384,15 +435,17 @@ def check_paths(
             try:
                 entry.explanation = explain_object(obj, path, objects, namespace=namespace, options=options,
                                                    config=config, replicas="auto", source=source, snapshot=snapshot,
-                                                   volumes=volumes, provide_volumes=True, **per_run)
+                                                   volumes=volumes, provide_volumes=True,
+                                                   applied_before=earlier.get(id(entry), ()), **per_run)
             except Refused as e:
                 entry.rejected = e.detail
             except InputError as e:
                 entry.error = str(e)
             report.entries.append(entry)
     else:
-        report.entries.extend(_place_release(docs, objects, snapshot, per_run, namespace=namespace, options=options,
-                                             config=config, source=source, volumes=volumes, provide_volumes=True))
+        report.entries.extend(_place_release(docs, objects, snapshot, per_run, earlier, namespace=namespace,
+                                             options=options, config=config, source=source, volumes=volumes,
+                                             provide_volumes=True))
     if not report.entries:
         files = [f"{f}: {why}" for f, why in report.skipped]
         if len(files) > 5:  # a whole repository's worth: the first few, then how many more
@@ -410,14 +463,45 @@ def _documents(todo: list[ManifestFile], objects: ClusterObjects,
     classes = priority_classes(objects)
     out: list[tuple[str, Dict, CheckEntry]] = []
     for manifest in todo:
-        for obj in manifest.workloads:
+        for obj, number in zip(manifest.workloads, manifest.documents or [None] * len(manifest.workloads),
+                               strict=True):
             # A malformed metadata is reported by the document's own run, in the API server's words.
             meta: Dict = obj["metadata"] if isinstance(obj.get("metadata"), dict) else {}
             entry = CheckEntry(manifest.path, str(obj.get("kind")), namespace or meta.get("namespace") or "default",
-                               meta.get("name") or meta.get("generateName"))
+                               meta.get("name") or meta.get("generateName"), number)
             entry.priority = _priority(obj, classes)
             out.append((manifest.path, obj, entry))
     return out
+
+
+def _latest_documents(docs: list[tuple[str, Dict, CheckEntry]],
+                      report: CheckReport) -> tuple[list[tuple[str, Dict, CheckEntry]], dict[int, list[Dict]]]:
+    """The documents that define their objects: of several documents naming the same
+    object (kind, namespace, metadata.name), the last. The others go to
+    ``report.replaced``; returned besides, per defining entry (by id), the earlier
+    documents in the order kubectl apply sends them."""
+    last: dict[tuple[str, str, str], int] = {}
+    for i, (_, obj, entry) in enumerate(docs):
+        meta = obj.get("metadata")
+        if isinstance(meta, dict) and isinstance(meta.get("name"), str) and meta["name"]:
+            last[(str(entry.kind), str(entry.namespace), meta["name"])] = i
+    if len(last) == len(docs):
+        return docs, {}
+    kept: list[tuple[str, Dict, CheckEntry]] = []
+    earlier: dict[int, list[Dict]] = {}
+    for i, (path, obj, entry) in enumerate(docs):
+        meta = obj.get("metadata")
+        name = meta.get("name") if isinstance(meta, dict) else None
+        final = last.get((str(entry.kind), str(entry.namespace), name)) if isinstance(name, str) else None
+        if final is None or final == i:
+            kept.append((path, obj, entry))
+            continue
+        _, later, by = docs[final]
+        replaced = Replaced(entry.workload, entry.file, entry.document, by.file, by.document, obj == later)
+        report.replaced.append(replaced)
+        by.replaces.append(replaced)
+        earlier.setdefault(id(by), []).append(obj)
+    return kept, earlier
 
 
 def _pod_spec(obj: Dict) -> Dict:
@@ -444,6 +528,7 @@ def _place_release(
     objects: ClusterObjects,
     snapshot: Snapshot,
     per_run: dict[str, Any],
+    earlier: dict[int, list[Dict]],
     **kwargs: Any,
 ) -> list[CheckEntry]:
     """Place the documents one workload after another in the queue's order, each one's new
@@ -461,7 +546,7 @@ def _place_release(
         run = Kept()
         try:
             entry.explanation = explain_object(obj, path, current, replicas="auto", snapshot=snapshot, keep=run,
-                                               **kwargs, **per_run)
+                                               applied_before=earlier.get(id(entry), ()), **kwargs, **per_run)
         except Refused as e:
             entry.rejected = e.detail
         except InputError as e:
@@ -472,7 +557,8 @@ def _place_release(
         kept.append(run)
         owners.append(entry.workload)
         if entry.explanation is not None and entry.verdict in (PARTIAL, UNSCHEDULABLE) and len(kept) > 1:
-            _check_alone(entry, path, obj, objects, snapshot, kept, owners, kwargs)
+            _check_alone(entry, path, obj, objects, snapshot, kept, owners,
+                         dict(kwargs, applied_before=earlier.get(id(entry), ())))
         out.append(entry)
     return out
 

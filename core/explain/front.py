@@ -7,6 +7,7 @@ also available as a Python API.
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -658,9 +659,14 @@ def explain_object(
     admission: Admission | None = None,
     volumes: dict[str, tuple[str, Any]] | None = None,
     provide_volumes: bool = False,
+    applied_before: Sequence[Dict] = (),
 ) -> Explanation:
     """One pod-bearing object: one cycle, the replica steps, or (for a DaemonSet) one
     pinned cycle per node.
+
+    ``applied_before``: earlier documents of a release for the same object, which
+    ``kubectl apply`` sends first (their last applied configuration decides a count the
+    object's own document leaves out, core/explain/replicas.py).
 
     ``admission``: the run's (quota usage of earlier objects counts); a new one otherwise.
     ``volumes``: what the PV controller did with the run's claims (:func:`admit_claims`);
@@ -673,7 +679,7 @@ def explain_object(
     the daemon pods, the ReplicaSet, StatefulSet and claims it added to ``snapshot.objects``),
     and ``keep`` lists the pods.
     """
-    obj, replicas_from = resolve_replica_count(obj, objects, namespace)
+    obj, replicas_from = resolve_replica_count(obj, objects, namespace, applied_before)
     options = resolve_version(options, objects, source)
     incoming = prepare_object(obj, path, objects, namespace=namespace, admission=admission, version=options.version,
                               volumes=volumes, provide_volumes=provide_volumes)

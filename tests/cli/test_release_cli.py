@@ -363,3 +363,67 @@ def test_directories_are_walked_in_kubectls_order(tmp_path: Path) -> None:
     write(d, "app-extra.yaml", deployment("extra", 1, "100m"))
     code, data = check_json(str(d), "--cluster", cluster)
     assert data["release"]["order"] == ["Deployment/shop/api", "Deployment/shop/extra"]
+
+
+# --------------------------------------------------------------------------- the same object twice
+
+def test_workload_named_twice_is_placed_once_as_the_later_document_says(tmp_path: Path) -> None:
+    cluster = write(tmp_path, "cluster.yaml", TWO_NODES)
+    base = write(tmp_path, "base.yaml", deployment("api", 2, "1"))
+    copy = write(tmp_path, "copy.yaml", deployment("api", 3, "1"))
+    # kubectl apply -f of both leaves one Deployment of 3 replicas: 3 of the 4 CPUs, it fits
+    # (placed as two Deployments, 5 pods would ask for 5 CPUs).
+    code, data = check_json(base, copy, "--cluster", cluster)
+    assert code == 0, data
+    assert data["release"]["order"] == ["Deployment/shop/api"]
+    assert data["release"]["pods"] == {"new": 3, "placed": 3, "pending": 0}
+    assert data["release"]["counts"]["workloads"] == 1
+    [result] = data["results"]
+    assert (result["file"], result["replicas"], result["placed"]) == (copy, 3, 3)
+    assert result["replaces"] == [{"file": base, "document": 1, "identical": False}]
+    assert data["replaced"] == [{"workload": "Deployment/shop/api", "file": base, "document": 1,
+                                 "replacedBy": {"file": copy, "document": 1}, "identical": False}]
+    table = run("check", base, copy, "--cluster", cluster)
+    assert table.exit_code == 0, table.output
+    out = flat(table.output)
+    assert "1 checked: 1 fit" in out and "Named twice, the later document stands" in out
+    assert f"Deployment/shop/api in {base} (document 1): replaced by the later document in {copy} (document 1)" in out
+    md = run("check", base, copy, "--cluster", cluster, "-o", "markdown")
+    assert "Named twice, the later document stands" in md.output and "| 3 | 0 | 3 | 3 |" in md.output
+
+
+def test_one_file_named_twice_is_one_release(tmp_path: Path) -> None:
+    cluster = write(tmp_path, "cluster.yaml", TWO_NODES)
+    claim = ("apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: data, namespace: shop}\n"
+             "spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}\n---\n"
+             "apiVersion: v1\nkind: Service\nmetadata: {name: api, namespace: shop}\n"
+             "spec: {selector: {app: api}, ports: [{port: 80}]}\n---\n"
+             "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: api, namespace: shop}\ndata: {a: b}\n---\n")
+    app = write(tmp_path, "app.yaml", claim + deployment("api", 3, "1"))
+    code, data = check_json(app, app, "--cluster", cluster)
+    assert code == 0, data
+    assert data["release"]["pods"] == {"new": 3, "placed": 3, "pending": 0}
+    assert data["replaced"] == [{"workload": "Deployment/shop/api", "file": app, "document": 4,
+                                 "replacedBy": {"file": app, "document": 4}, "identical": True}]
+    assert data["overlaid"] == ["PersistentVolumeClaim/shop/data", "Service/shop/api"]
+    out = flat(run("check", app, app, "--cluster", cluster).output)
+    assert "replaced by an identical later document" in out
+    # --separately checks the object once too.
+    code, data = check_json(app, app, "--cluster", cluster, "--separately")
+    assert code == 0 and [r["name"] for r in data["results"]] == ["api"]
+
+
+def test_later_document_without_replicas_after_one_with_them_gets_the_default(tmp_path: Path) -> None:
+    cluster = write(tmp_path, "cluster.yaml", TWO_NODES)
+    base = write(tmp_path, "base.yaml", deployment("api", 3, "1"))
+    copy = write(tmp_path, "copy.yaml", deployment("api", None, "1"))
+    # The second apply's three-way merge removes spec.replicas the first one set: 1 pod.
+    code, data = check_json(base, copy, "--cluster", cluster)
+    assert code == 0, data
+    [result] = data["results"]
+    assert (result["replicas"], result["placed"]) == (1, 1)
+    assert "the earlier document of the same Deployment's last applied configuration sets spec.replicas" \
+        in result["replicasFrom"]
+    # The other way round, the later document's own count stands.
+    code, data = check_json(copy, base, "--cluster", cluster)
+    assert data["results"][0]["replicas"] == 3 and "replicasFrom" not in data["results"][0]
