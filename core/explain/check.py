@@ -20,7 +20,8 @@ A release holding one object twice (the same kind, namespace and name in two doc
 base and its copy, one file named twice) is applied twice by ``kubectl apply -f``, in
 order, and the object ends as the last document says; its controller converges to that
 spec. So the last document is the workload, placed where it comes in the order; each
-earlier one is listed as replaced by it (:class:`Replaced`) and places no pod.
+earlier one is listed as replaced by it (:class:`Replaced`) and places no pod. (With
+``separately`` each document is checked as if applied alone, duplicates included.)
 
 A workload that does not fit in the release is checked alone too, on the cluster as
 loaded; when it fits there, its line names the earlier workloads whose pods took its room.
@@ -426,7 +427,7 @@ def check_paths(
     # the release; a document checked on its own (--separately, or a workload checked alone
     # on the cluster as loaded by _check_alone) gets a fresh admission of its own.
     per_run: dict[str, Any] = {} if separately else {"admission": admission}
-    docs, earlier = _latest_documents(_documents(todo, objects, namespace), report)
+    docs = _documents(todo, objects, namespace)
     if separately:
         # Each document lays its own objects over the shared snapshot and takes its placed
         # copies off again, so documents never see each other.
@@ -435,14 +436,15 @@ def check_paths(
             try:
                 entry.explanation = explain_object(obj, path, objects, namespace=namespace, options=options,
                                                    config=config, replicas="auto", source=source, snapshot=snapshot,
-                                                   volumes=volumes, provide_volumes=True,
-                                                   applied_before=earlier.get(id(entry), ()), **per_run)
+                                                   volumes=volumes, provide_volumes=True, **per_run)
             except Refused as e:
                 entry.rejected = e.detail
             except InputError as e:
                 entry.error = str(e)
             report.entries.append(entry)
     else:
+        # A release applies every document: the same object twice ends as the later one.
+        docs, earlier = _latest_documents(docs, report)
         report.entries.extend(_place_release(docs, objects, snapshot, per_run, earlier, namespace=namespace,
                                              options=options, config=config, source=source, volumes=volumes,
                                              provide_volumes=True))

@@ -166,14 +166,15 @@ spec:
 
 
 def test_documents_see_each_other_only_in_a_release(tmp_path: Path) -> None:
-    # The same scale-up twice: in a release the second finds the first one's copies bound.
-    twice = write(tmp_path, "twice.yaml", Path(WEB).read_text() + "\n---\n" + Path(WEB).read_text())
-    code, data = check_json(twice, "--cluster", CLUSTER)
+    # A scale-up, then a new Deployment of the same template: in a release the second
+    # finds the first one's copies bound, alone it does not.
+    other = Path(WEB).read_text().replace("\n  name: web\n", "\n  name: web-b\n")
+    both = write(tmp_path, "both.yaml", Path(WEB).read_text() + "\n---\n" + other)
+    code, data = check_json(both, "--cluster", CLUSTER)
     first, second = (r["explanation"] for r in data["results"])
-    assert first != second
-    code, data = check_json(twice, "--cluster", CLUSTER, "--separately")
-    first, second = (r["explanation"] for r in data["results"])
-    assert first == second
+    code, data = check_json(both, "--cluster", CLUSTER, "--separately")
+    first_alone, second_alone = (r["explanation"] for r in data["results"])
+    assert first == first_alone and second != second_alone
 
 
 def test_markdown_and_html_carry_the_release_verdict(tmp_path: Path) -> None:
@@ -408,9 +409,9 @@ def test_one_file_named_twice_is_one_release(tmp_path: Path) -> None:
     assert data["overlaid"] == ["PersistentVolumeClaim/shop/data", "Service/shop/api"]
     out = flat(run("check", app, app, "--cluster", cluster).output)
     assert "replaced by an identical later document" in out
-    # --separately checks the object once too.
+    # --separately checks each document as if applied alone, the copy too.
     code, data = check_json(app, app, "--cluster", cluster, "--separately")
-    assert code == 0 and [r["name"] for r in data["results"]] == ["api"]
+    assert code == 0 and [r["name"] for r in data["results"]] == ["api", "api"] and data["replaced"] == []
 
 
 def test_later_document_without_replicas_after_one_with_them_gets_the_default(tmp_path: Path) -> None:
