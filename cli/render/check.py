@@ -124,7 +124,7 @@ def render_markdown(report: CheckReport, source: str | None = None) -> None:
     for e in report.entries:
         verdict = _MD_MARK.get(e.verdict, "❌ doesn't fit")
         if e.explanation is not None:
-            counts = f"{e.replicas} | {e.running} | {e.wanted} | {e.wanted - e.pending}"
+            counts = f"{e.replicas} | {e.running} | {e.wanted} | {e.wanted - e.unplaced}"
         else:
             counts = "— | — | — | —"
         priority = f"{e.priority} | " if priorities else ""

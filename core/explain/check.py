@@ -131,13 +131,29 @@ class CheckEntry:
 
     @property
     def pending(self) -> int:
-        """Of ``wanted``, the pods left Pending."""
+        """Of ``wanted``, the pods created that stay Pending."""
         e = self.explanation
         if e is None:
             return 0
         if e.mode == "daemonset":
-            return sum(1 for v in e.daemon_nodes if v.targeted and not v.fits)
-        return max(0, e.replicas_requested - e.replicas_placed)
+            return sum(1 for v in e.daemon_nodes if v.targeted and not v.fits and v.code != FAILED_CREATE)
+        return max(0, e.replicas_requested - e.replicas_placed - e.not_created)
+
+    @property
+    def not_created(self) -> int:
+        """Of ``wanted``, the pods that never exist: refused by the API server (quota), or
+        a StatefulSet's ordinals its controller does not create while one before is Pending."""
+        e = self.explanation
+        if e is None:
+            return 0
+        if e.mode == "daemonset":
+            return sum(1 for v in e.daemon_nodes if v.targeted and v.code == FAILED_CREATE)
+        return e.not_created
+
+    @property
+    def unplaced(self) -> int:
+        """Of ``wanted``, the pods that run nowhere: Pending or never created."""
+        return self.pending + self.not_created
 
     @property
     def verdict(self) -> str:
@@ -214,6 +230,7 @@ class CheckEntry:
             "file": self.file, "kind": self.kind, "namespace": self.namespace, "name": self.name,
             "verdict": self.verdict, "replicas": self.replicas, "running": self.running, "placed": self.placed,
             "message": self.message(), "priority": self.priority, "new": self.wanted, "pending": self.pending,
+            "notCreated": self.not_created,
         }
         if self.explanation is not None and self.explanation.replicas_from:
             out["replicasFrom"] = self.explanation.replicas_from
@@ -292,18 +309,21 @@ class CheckReport:
             return ERROR
         if verdicts <= {FITS}:
             return FITS
-        placed = sum(e.wanted - e.pending for e in self.entries)
+        placed = sum(e.wanted - e.unplaced for e in self.entries)
         return PARTIAL if placed > 0 else UNSCHEDULABLE
 
     def release_json(self) -> dict[str, Any]:
         checked = [e for e in self.entries if e.explanation is not None]
         wanted = sum(e.wanted for e in checked)
         pending = sum(e.pending for e in checked)
+        not_created = sum(e.not_created for e in checked)
         return {
             "order": [e.workload for e in checked], "orderedBy": ORDER_RULE, "verdict": self.release_verdict,
             "counts": {"workloads": len(self.entries), **self.counts()},
-            "pods": {"new": wanted, "placed": wanted - pending, "pending": pending},
+            "pods": {"new": wanted, "placed": wanted - pending - not_created, "pending": pending,
+                     "notCreated": not_created},
             "pending": [{"workload": e.workload, "pods": e.pending} for e in checked if e.pending],
+            "notCreated": [{"workload": e.workload, "pods": e.not_created} for e in checked if e.not_created],
         }
 
     def release_line(self) -> str:
@@ -317,8 +337,9 @@ class CheckReport:
             return f"Release: fits — nothing new to place for its {len(self.entries)} workload(s)"
         if v == FITS:
             return f"Release: fits — all {pods['new']} new pod(s) of {len(self.entries)} workload(s) placed together"
-        short = len(r["pending"])
-        return (f"Release: {VERDICT_WORDS[v]} — {pods['pending']} of {pods['new']} new pod(s) stay Pending "
+        short = len({p["workload"] for p in [*r["pending"], *r["notCreated"]]})
+        missing = f", {pods['notCreated']} not created" if pods["notCreated"] else ""
+        return (f"Release: {VERDICT_WORDS[v]} — {pods['pending']} of {pods['new']} new pod(s) stay Pending{missing} "
                 f"({short} of {len(self.entries)} workload(s) short)")
 
     @property
@@ -465,8 +486,8 @@ def _documents(todo: list[ManifestFile], objects: ClusterObjects,
     classes = priority_classes(objects)
     out: list[tuple[str, Dict, CheckEntry]] = []
     for manifest in todo:
-        for obj, number in zip(manifest.workloads, manifest.documents or [None] * len(manifest.workloads),
-                               strict=True):
+        numbers: list[int | None] = list(manifest.documents) or [None] * len(manifest.workloads)
+        for obj, number in zip(manifest.workloads, numbers, strict=True):
             # A malformed metadata is reported by the document's own run, in the API server's words.
             meta: Dict = obj["metadata"] if isinstance(obj.get("metadata"), dict) else {}
             entry = CheckEntry(manifest.path, str(obj.get("kind")), namespace or meta.get("namespace") or "default",
@@ -599,8 +620,8 @@ def _check_alone(entry: CheckEntry, path: str, obj: Dict, objects: ClusterObject
                 snapshot.remove_pod(p)
             for p in run.bound:
                 snapshot.add_pod(p)
-    placed_alone = alone.wanted - alone.pending
-    if alone.verdict != FITS and placed_alone <= entry.wanted - entry.pending:
+    placed_alone = alone.wanted - alone.unplaced
+    if alone.verdict != FITS and placed_alone <= entry.wanted - entry.unplaced:
         return
     entry.alone = (alone.verdict, placed_alone)
     e = alone.explanation
@@ -621,7 +642,10 @@ def _daemon_shortfall(bad: list[DaemonNodeVerdict]) -> str:
     refused = [d for d in bad if d.code == FAILED_CREATE]
     pending = [d for d in bad if d.code != FAILED_CREATE]
     if refused:
-        parts.append(f"not created on {', '.join(d.node for d in refused)}: {'; '.join(refused[0].reasons)}")
+        # The controller walks its node cache in no fixed order (daemon_controller.go
+        # manage over the node lister's list): the count is the quota's, the nodes are not.
+        parts.append(f"not created on {', '.join(d.node for d in refused)} (which nodes go without is the "
+                     f"DaemonSet controller's draw: its node list has no fixed order): {'; '.join(refused[0].reasons)}")
     if pending:
         parts.append(f"pending on {', '.join(d.node for d in pending)}: {pending[0].plugin}: "
                      f"{'; '.join(pending[0].reasons)}")

@@ -841,6 +841,8 @@ def _explain_on(
                                       incoming.source_kind)
             out = Explanation("replicas" if replicas is not None else "single", steps, edit_lines,
                               replicas_requested=count)
+            stored = plan.stored_pending if plan is not None else []
+            out.not_created = _create_the_rest(incoming, steps, count, stored, path)
     if whole and plan is not None and isinstance(plan.start, DaemonSetRollout):
         plan.outcome = _daemonset_rollout(out, plan.start, incoming)
     if plan is not None:
@@ -848,6 +850,42 @@ def _explain_on(
     for result in [*out.steps, *([out.daemon_template] if out.daemon_template else [])]:
         result.edits = list(edit_lines)
     return out
+
+
+def _create_the_rest(incoming: IncomingPod, steps: list[CycleResult], count: int, stored: list[str],
+                     path: str) -> int:
+    """The copies after the one the sequence stopped at: how many never exist.
+
+    A refused copy means every later one is refused too (the quota only fills up). After a
+    copy that found no node, a ReplicaSet's, Job's or Parallel StatefulSet's controller
+    creates the rest anyway (they stay Pending), each charged to the quota until one is
+    refused, and the skipped ones are retried against the same full quota; an OrderedReady
+    StatefulSet's controller creates none while that ordinal is not running and ready
+    (stateful_set_control.go processReplica)."""
+    left = count - sum(1 for s in steps if s.selected_node is not None)
+    if not left or not steps:
+        return 0
+    if steps[-1].refused:
+        return left
+    if incoming.one_at_a_time:
+        return left - 1
+    base = (incoming.pod.get("metadata") or {}).get("name") or "pod"
+    created = 0
+    for i in range(len(steps), count):
+        if incoming.ordinal_pod is not None:
+            pod = incoming.ordinal_pod((incoming.ordinals or [])[i] if i < len(incoming.ordinals or []) else i)[0]
+            exists = pod["metadata"]["name"] in stored
+        else:
+            pod = copy.deepcopy(incoming.pod)
+            pod.setdefault("metadata", {})["name"] = f"{base}-{i}"
+            exists = i < len(stored)
+        try:
+            if not exists:
+                charge_quota(incoming, pod, path)
+        except Refused:
+            break
+        created += 1
+    return left - 1 - created
 
 
 def _whole_rollout(plan: WorkloadPlan | None, replicas: int | str | None) -> bool:
@@ -1077,17 +1115,24 @@ def _explain_daemonset(
 
 def _create_daemon_pods(out: Explanation, snapshot: Snapshot, incoming: IncomingPod, plan: WorkloadPlan | None,
                         path: str) -> None:
-    """The DaemonSet controller creates a pod for each node that needs one, and each create
-    goes through ResourceQuota like any pod's: one refused leaves that node without its
-    daemon pod (FailedCreate). A node's old daemon pod counts until it is deleted: first
-    without maxSurge, after the new one with it."""
+    """The DaemonSet controller creates a pod for each node that should run one (its node
+    affinity and taints allow it: nodeShouldRunDaemonPod), whether or not the pod then
+    finds room there (a Pending daemon pod counts in the quota too), and each create goes
+    through ResourceQuota like any pod's: one refused leaves that node without its daemon
+    pod (FailedCreate). A node's old daemon pod counts until it is deleted: first without
+    maxSurge, after the new one with it.
+
+    Which nodes go without when the quota runs out is not fixed upstream: the controller
+    walks its node lister's list (an informer cache, in Go map order) and creates each
+    slow-start batch concurrently. The nodes are taken here in the snapshot's order, and
+    the verdict says the choice is the controller's (check.py)."""
     if incoming.admission is None:
         return
     start = plan.start if plan is not None else None
     surge = isinstance(start, DaemonSetRollout) and start.bounds(sum(1 for v in out.daemon_nodes if v.targeted))[0] > 0
     old = plan.daemon_old if plan is not None else {}
     for k, v in enumerate(out.daemon_nodes):
-        if not v.fits or v.running:
+        if not v.targeted or v.running:
             continue
         if not surge:
             release_quota(incoming.admission, snapshot, old.get(v.node, []))

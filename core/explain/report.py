@@ -118,6 +118,10 @@ class Explanation:
     # Where the replica count came from when the manifest alone doesn't say it (a
     # HorizontalPodAutoscaler, the live count kubectl apply leaves), core/explain/replicas.py.
     replicas_from: str | None = None
+    # Of the copies that found no node, those that never exist: the API server refused
+    # them (quota), or a StatefulSet's controller waits on the Pending ordinal before them.
+    # The others are created and stay Pending.
+    not_created: int = 0
 
     @property
     def replicas_placed(self) -> int:
@@ -171,6 +175,7 @@ class Explanation:
         return {
             "replicasRequested": self.replicas_requested,
             "replicasPlaced": self.replicas_placed,
+            **({"notCreated": self.not_created} if self.not_created else {}),
             "edits": list(self.edits),
             "summary": [summarize_step(s).to_json() for s in self.steps],
             **({"workload": self.workload.to_json()} if self.workload is not None else {}),

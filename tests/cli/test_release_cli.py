@@ -99,7 +99,7 @@ def test_release_json_block(tmp_path: Path) -> None:
     assert release["order"] == ["Deployment/shop/api", "Deployment/shop/web"]
     assert release["verdict"] == "partial"
     assert release["counts"] == {"workloads": 2, "fits": 1, "partial": 1, "unschedulable": 0, "error": 0}
-    assert release["pods"] == {"new": 5, "placed": 4, "pending": 1}
+    assert release["pods"] == {"new": 5, "placed": 4, "pending": 1, "notCreated": 0}
     assert release["pending"] == [{"workload": "Deployment/shop/web", "pods": 1}]
     web_result = by_name(data)["web"]
     assert web_result["alone"] == {"verdict": "fits", "placed": 2, "notAfter": ["Deployment/shop/api"]}
@@ -377,7 +377,7 @@ def test_workload_named_twice_is_placed_once_as_the_later_document_says(tmp_path
     code, data = check_json(base, copy, "--cluster", cluster)
     assert code == 0, data
     assert data["release"]["order"] == ["Deployment/shop/api"]
-    assert data["release"]["pods"] == {"new": 3, "placed": 3, "pending": 0}
+    assert data["release"]["pods"] == {"new": 3, "placed": 3, "pending": 0, "notCreated": 0}
     assert data["release"]["counts"]["workloads"] == 1
     [result] = data["results"]
     assert (result["file"], result["replicas"], result["placed"]) == (copy, 3, 3)
@@ -403,7 +403,7 @@ def test_one_file_named_twice_is_one_release(tmp_path: Path) -> None:
     app = write(tmp_path, "app.yaml", claim + deployment("api", 3, "1"))
     code, data = check_json(app, app, "--cluster", cluster)
     assert code == 0, data
-    assert data["release"]["pods"] == {"new": 3, "placed": 3, "pending": 0}
+    assert data["release"]["pods"] == {"new": 3, "placed": 3, "pending": 0, "notCreated": 0}
     assert data["replaced"] == [{"workload": "Deployment/shop/api", "file": app, "document": 4,
                                  "replacedBy": {"file": app, "document": 4}, "identical": True}]
     assert data["overlaid"] == ["PersistentVolumeClaim/shop/data", "Service/shop/api"]

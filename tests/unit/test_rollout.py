@@ -420,7 +420,8 @@ def test_check_reports_replicas_running_and_placed(tmp_path: Path) -> None:
 
     manifest = tmp_path / "web.yaml"
     manifest.write_text(yaml.safe_dump_all([_deployment(3), _deployment(5) | {"metadata": {"name": "web", "namespace": NS}}]))
-    report = check_paths([str(manifest)], _running_deployment(3))
+    # Two documents for one Deployment, each checked alone (a release would keep the last).
+    report = check_paths([str(manifest)], _running_deployment(3), separately=True)
     first, second = (e.to_json() for e in report.entries)
     assert (first["verdict"], first["replicas"], first["running"], first["placed"]) == ("fits", 3, 3, 0)
     assert "already running 3/3" in first["message"]
