@@ -869,7 +869,11 @@ def _create_the_rest(incoming: IncomingPod, steps: list[CycleResult], count: int
         return left
     if incoming.one_at_a_time:
         return left - 1
-    base = (incoming.pod.get("metadata") or {}).get("name") or "pod"
+    run: Admission | None = incoming.admission
+    meta = incoming.pod.get("metadata") or {}
+    if run is None or not run.resource_quotas(str(meta.get("namespace") or "default")):
+        return 0  # no quota to refuse any: all are created
+    base = meta.get("name") or "pod"
     created = 0
     for i in range(len(steps), count):
         if incoming.ordinal_pod is not None:
