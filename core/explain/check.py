@@ -241,7 +241,8 @@ class CheckEntry:
         if self.rejected is not None:
             out["rejected"] = self.rejected
         if self.replaces:
-            out["replaces"] = [{"file": r.file, "document": r.document, "identical": r.identical}
+            out["replaces"] = [{"file": r.file, "document": r.document, "identical": r.identical,
+                                **({"refused": r.refused} if r.refused is not None else {})}
                                for r in self.replaces]
         if self.explanation is not None:
             out["explanation"] = self.explanation.to_json()
@@ -250,9 +251,11 @@ class CheckEntry:
 
 @dataclass
 class Replaced:
-    """A document of the run for an object that a later document of the run names again:
+    """A document of the run for an object that another document of the run names too:
     ``kubectl apply -f`` applies both in order, so the later one (``by``) is what the
-    object ends as, and this one places no pod."""
+    object ends as, and this one places no pod. With ``refused``, this is the later
+    document, whose update of a Pod the API server refuses: the pod stays as the earlier
+    one (``by``) created it."""
 
     workload: str
     file: str
@@ -260,18 +263,27 @@ class Replaced:
     by: str
     by_document: int | None
     identical: bool
+    refused: str | None = None
 
     def where(self) -> str:
         return _document_place(self.file, self.document)
 
     def line(self) -> str:
         """One line naming the replaced document and the one that replaces it."""
+        other = _document_place(self.by, self.by_document)
+        if self.refused is not None:
+            return f"{self.workload} in {self.where()}: not applied over the earlier document in {other}: {self.refused}"
         later = "an identical later document" if self.identical else "the later document"
-        return f"{self.workload} in {self.where()}: replaced by {later} in {_document_place(self.by, self.by_document)}"
+        return f"{self.workload} in {self.where()}: replaced by {later} in {other}"
 
     def to_json(self) -> dict[str, Any]:
-        return {"workload": self.workload, "file": self.file, "document": self.document,
-                "replacedBy": {"file": self.by, "document": self.by_document}, "identical": self.identical}
+        out: dict[str, Any] = {"workload": self.workload, "file": self.file, "document": self.document,
+                               "replacedBy": {"file": self.by, "document": self.by_document},
+                               "identical": self.identical}
+        if self.refused is not None:
+            out = {**{k: v for k, v in out.items() if k != "replacedBy"},
+                   "keptBy": {"file": self.by, "document": self.by_document}, "refused": self.refused}
+        return out
 
 
 def _document_place(file: str, document: int | None) -> str:
@@ -279,8 +291,8 @@ def _document_place(file: str, document: int | None) -> str:
 
 
 # What the replaced documents' note says first (table, markdown, HTML).
-REPLACED_NOTE = ("Named twice, the later document stands (kubectl apply -f applies both in order and the object ends "
-                 "as the last one says; the earlier one's pods are not placed)")
+REPLACED_NOTE = ("Named twice (kubectl apply -f applies both in order: the object ends as the later document says "
+                 "unless the API server refuses the update; the document that does not stand places no pod)")
 
 
 @dataclass
@@ -499,32 +511,79 @@ def _documents(todo: list[ManifestFile], objects: ClusterObjects,
 
 def _latest_documents(docs: list[tuple[str, Dict, CheckEntry]],
                       report: CheckReport) -> tuple[list[tuple[str, Dict, CheckEntry]], dict[int, list[Dict]]]:
-    """The documents that define their objects: of several documents naming the same
-    object (kind, namespace, metadata.name), the last. The others go to
-    ``report.replaced``; returned besides, per defining entry (by id), the earlier
-    documents in the order kubectl apply sends them."""
-    last: dict[tuple[str, str, str], int] = {}
+    """The documents that define their objects. Of several documents naming the same
+    object (kind, namespace, metadata.name), each one applied over the one before replaces
+    it — but a Pod's update that changes more than the API server lets a pod change is
+    refused, and the pod stays as it was. The others go to ``report.replaced``; returned
+    besides, per defining entry (by id), the documents applied before it, in order."""
+    groups: dict[tuple[str, str, str], list[int]] = {}
     for i, (_, obj, entry) in enumerate(docs):
         meta = obj.get("metadata")
         if isinstance(meta, dict) and isinstance(meta.get("name"), str) and meta["name"]:
-            last[(str(entry.kind), str(entry.namespace), meta["name"])] = i
-    if len(last) == len(docs):
+            groups.setdefault((str(entry.kind), str(entry.namespace), meta["name"]), []).append(i)
+    if all(len(g) == 1 for g in groups.values()):
         return docs, {}
-    kept: list[tuple[str, Dict, CheckEntry]] = []
+    gone: dict[int, Replaced] = {}
     earlier: dict[int, list[Dict]] = {}
-    for i, (path, obj, entry) in enumerate(docs):
-        meta = obj.get("metadata")
-        name = meta.get("name") if isinstance(meta, dict) else None
-        final = last.get((str(entry.kind), str(entry.namespace), name)) if isinstance(name, str) else None
-        if final is None or final == i:
-            kept.append((path, obj, entry))
-            continue
-        _, later, by = docs[final]
-        replaced = Replaced(entry.workload, entry.file, entry.document, by.file, by.document, obj == later)
-        report.replaced.append(replaced)
-        by.replaces.append(replaced)
-        earlier.setdefault(id(by), []).append(obj)
-    return kept, earlier
+    for (kind, _, _), indexes in groups.items():
+        current, before = indexes[0], []
+        for later in indexes[1:]:
+            (_, old, at), (_, new, by) = docs[current], docs[later]
+            refusal = pod_update_refusal(old, new) if kind == "Pod" else None
+            if refusal is not None:
+                gone[later] = Replaced(by.workload, by.file, by.document, at.file, at.document, False, refusal)
+                at.replaces.append(gone[later])
+                continue
+            gone[current] = Replaced(at.workload, at.file, at.document, by.file, by.document, old == new)
+            by.replaces.extend([*at.replaces, gone[current]])
+            before.append(old)
+            current = later
+        if before:
+            earlier[id(docs[current][2])] = before
+    report.replaced.extend(gone[i] for i in sorted(gone))
+    return [d for i, d in enumerate(docs) if i not in gone], earlier
+
+
+# What a pod's update may change (ValidatePodUpdate): the images, activeDeadlineSeconds,
+# tolerations (added only), scheduling gates (removed only), and a negative
+# terminationGracePeriodSeconds set to 1.
+_POD_UPDATE_FIELDS = ("`spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,"
+                      "`spec.tolerations` (only additions to existing tolerations),"
+                      "`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)")
+
+
+def _fixed_part(spec: Dict) -> Dict:
+    """A pod spec without what an update may change."""
+    out = {k: v for k, v in spec.items()
+           if k not in ("activeDeadlineSeconds", "tolerations", "schedulingGates", "terminationGracePeriodSeconds")}
+    for key in ("containers", "initContainers"):
+        if isinstance(out.get(key), list):
+            out[key] = [{k: v for k, v in c.items() if k != "image"} if isinstance(c, dict) else c for c in out[key]]
+    return out
+
+
+def pod_update_refusal(old: Dict, new: Dict) -> str | None:
+    """Why the API server refuses ``new`` applied over the Pod ``old`` created (None when the
+    update is allowed): the update's spec may differ only where ValidatePodUpdate allows."""
+    a, b = old.get("spec"), new.get("spec")
+    if not isinstance(a, dict) or not isinstance(b, dict) or a == b:
+        return None
+    meta = new.get("metadata") if isinstance(new.get("metadata"), dict) else {}
+    head = f'Pod "{meta.get("name")}" is invalid: '
+    gates_a, gates_b = a.get("schedulingGates") or [], b.get("schedulingGates") or []
+    if any(g not in gates_a for g in gates_b):
+        return head + "spec.schedulingGates: Forbidden: only deletion is allowed, but found new scheduling gate"
+    tolerations_b = b.get("tolerations") or []
+    if any(t not in tolerations_b for t in a.get("tolerations") or []):
+        return head + "spec.tolerations: Forbidden: existing toleration can not be modified except its tolerationSeconds"
+    deadline_a, deadline_b = a.get("activeDeadlineSeconds"), b.get("activeDeadlineSeconds")
+    if deadline_a is not None and deadline_b is None:
+        return head + "spec.activeDeadlineSeconds: Invalid value: \"null\": must not update from a positive integer to nil value"
+    grace_a, grace_b = a.get("terminationGracePeriodSeconds"), b.get("terminationGracePeriodSeconds")
+    grace_ok = grace_a == grace_b or (isinstance(grace_a, int) and grace_a < 0 and grace_b == 1)
+    if _fixed_part(a) != _fixed_part(b) or not grace_ok:
+        return head + f"spec: Forbidden: pod updates may not change fields other than {_POD_UPDATE_FIELDS}"
+    return None
 
 
 def _pod_spec(obj: Dict) -> Dict:

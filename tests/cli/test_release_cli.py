@@ -387,10 +387,10 @@ def test_workload_named_twice_is_placed_once_as_the_later_document_says(tmp_path
     table = run("check", base, copy, "--cluster", cluster)
     assert table.exit_code == 0, table.output
     out = flat(table.output)
-    assert "1 checked: 1 fit" in out and "Named twice, the later document stands" in out
+    assert "1 checked: 1 fit" in out and "Named twice (kubectl apply -f applies both in order" in out
     assert f"Deployment/shop/api in {base} (document 1): replaced by the later document in {copy} (document 1)" in out
     md = run("check", base, copy, "--cluster", cluster, "-o", "markdown")
-    assert "Named twice, the later document stands" in md.output and "| 3 | 0 | 3 | 3 |" in md.output
+    assert "Named twice (kubectl apply -f applies both in order" in md.output and "| 3 | 0 | 3 | 3 |" in md.output
 
 
 def test_one_file_named_twice_is_one_release(tmp_path: Path) -> None:
@@ -428,3 +428,34 @@ def test_later_document_without_replicas_after_one_with_them_gets_the_default(tm
     # The other way round, the later document's own count stands.
     code, data = check_json(copy, base, "--cluster", cluster)
     assert data["results"][0]["replicas"] == 3 and "replicasFrom" not in data["results"][0]
+
+
+def pod(name: str, cpu: str, image: str = "nginx:1.27") -> str:
+    return (f"apiVersion: v1\nkind: Pod\nmetadata: {{name: {name}, namespace: shop}}\nspec:\n  containers:\n"
+            f"  - name: c\n    image: {image}\n    resources: {{requests: {{cpu: \"{cpu}\"}}}}\n")
+
+
+def test_a_pod_named_twice_keeps_the_first_spec_when_the_update_is_refused(tmp_path: Path) -> None:
+    cluster = write(tmp_path, "cluster.yaml", TWO_NODES)
+    first = write(tmp_path, "a.yaml", pod("tool", "1"))
+    bigger = write(tmp_path, "b.yaml", pod("tool", "3"))
+    # The second apply would change the pod's requests: ValidatePodUpdate refuses it, and
+    # the pod runs as the first document created it (3 CPUs would fit no 2-CPU node).
+    code, data = check_json(first, bigger, "--cluster", cluster)
+    assert code == 0, data
+    [result] = data["results"]
+    assert (result["file"], result["placed"]) == (first, 1)
+    [note] = data["replaced"]
+    assert (note["file"], note["keptBy"]["file"]) == (bigger, first)
+    assert note["refused"] == ('Pod "tool" is invalid: spec: Forbidden: pod updates may not change fields other '
+                               "than `spec.containers[*].image`,`spec.initContainers[*].image`,"
+                               "`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing "
+                               "tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it "
+                               "was previously negative)")
+    out = flat(run("check", first, bigger, "--cluster", cluster).output)
+    assert f"Pod/shop/tool in {bigger} (document 1): not applied over the earlier document in {first}" in out
+    # A new image is an update the API server allows: the later document stands.
+    newer = write(tmp_path, "c.yaml", pod("tool", "1", image="nginx:1.28"))
+    code, data = check_json(first, newer, "--cluster", cluster)
+    assert code == 0 and data["results"][0]["file"] == newer
+    assert data["replaced"][0]["replacedBy"]["file"] == newer and "refused" not in data["replaced"][0]
