@@ -568,8 +568,8 @@ def pod_update_refusal(old: Dict, new: Dict) -> str | None:
     a, b = old.get("spec"), new.get("spec")
     if not isinstance(a, dict) or not isinstance(b, dict) or a == b:
         return None
-    meta = new.get("metadata") if isinstance(new.get("metadata"), dict) else {}
-    head = f'Pod "{meta.get("name")}" is invalid: '
+    meta: Any = new.get("metadata")
+    head = f'Pod "{meta.get("name") if isinstance(meta, dict) else ""}" is invalid: '
     gates_a, gates_b = a.get("schedulingGates") or [], b.get("schedulingGates") or []
     if any(g not in gates_a for g in gates_b):
         return head + "spec.schedulingGates: Forbidden: only deletion is allowed, but found new scheduling gate"
