@@ -20,7 +20,9 @@ A release holding one object twice (the same kind, namespace and name in two doc
 base and its copy, one file named twice) is applied twice by ``kubectl apply -f``, in
 order, and the object ends as the last document says; its controller converges to that
 spec. So the last document is the workload, placed where it comes in the order; each
-earlier one is listed as replaced by it (:class:`Replaced`) and places no pod. (With
+earlier one is listed as replaced by it (:class:`Replaced`) and places no pod — unless the
+API server refuses the later update (it changes a field it keeps immutable: a pod's spec,
+a workload's selector; core/explain/updates.py): then the earlier document stands. (With
 ``separately`` each document is checked as if applied alone, duplicates included.)
 
 A workload that does not fit in the release is checked alone too, on the cluster as
@@ -53,6 +55,7 @@ from kschedx.core.explain.front import (
 )
 from kschedx.core.explain.replicas import hpa_status_as_applied
 from kschedx.core.explain.report import FAILED_CREATE, DaemonNodeVerdict, Explanation
+from kschedx.core.explain.updates import update_refusal
 from kschedx.core.framework.shared_answers import share
 from kschedx.core.gcpause import without_gc_frozen
 from kschedx.core.load.repo import ManifestFile, lay_over, read_manifest, walk_repository
@@ -513,8 +516,8 @@ def _latest_documents(docs: list[tuple[str, Dict, CheckEntry]],
                       report: CheckReport) -> tuple[list[tuple[str, Dict, CheckEntry]], dict[int, list[Dict]]]:
     """The documents that define their objects. Of several documents naming the same
     object (kind, namespace, metadata.name), each one applied over the one before replaces
-    it — but a Pod's update that changes more than the API server lets a pod change is
-    refused, and the pod stays as it was. The others go to ``report.replaced``; returned
+    it — but an update that changes what the API server keeps immutable is refused, and
+    the object stays as it was (core/explain/updates.py). The others go to ``report.replaced``; returned
     besides, per defining entry (by id), the documents applied before it, in order."""
     groups: dict[tuple[str, str, str], list[int]] = {}
     for i, (_, obj, entry) in enumerate(docs):
@@ -525,11 +528,11 @@ def _latest_documents(docs: list[tuple[str, Dict, CheckEntry]],
         return docs, {}
     gone: dict[int, Replaced] = {}
     earlier: dict[int, list[Dict]] = {}
-    for (kind, _, _), indexes in groups.items():
+    for indexes in groups.values():
         current, before = indexes[0], []
         for later in indexes[1:]:
             (_, old, at), (_, new, by) = docs[current], docs[later]
-            refusal = pod_update_refusal(old, new) if kind == "Pod" else None
+            refusal = update_refusal(old, new)
             if refusal is not None:
                 gone[later] = Replaced(by.workload, by.file, by.document, at.file, at.document, False, refusal)
                 at.replaces.append(gone[later])
@@ -542,48 +545,6 @@ def _latest_documents(docs: list[tuple[str, Dict, CheckEntry]],
             earlier[id(docs[current][2])] = before
     report.replaced.extend(gone[i] for i in sorted(gone))
     return [d for i, d in enumerate(docs) if i not in gone], earlier
-
-
-# What a pod's update may change (ValidatePodUpdate): the images, activeDeadlineSeconds,
-# tolerations (added only), scheduling gates (removed only), and a negative
-# terminationGracePeriodSeconds set to 1.
-_POD_UPDATE_FIELDS = ("`spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,"
-                      "`spec.tolerations` (only additions to existing tolerations),"
-                      "`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)")
-
-
-def _fixed_part(spec: Dict) -> Dict:
-    """A pod spec without what an update may change."""
-    out = {k: v for k, v in spec.items()
-           if k not in ("activeDeadlineSeconds", "tolerations", "schedulingGates", "terminationGracePeriodSeconds")}
-    for key in ("containers", "initContainers"):
-        if isinstance(out.get(key), list):
-            out[key] = [{k: v for k, v in c.items() if k != "image"} if isinstance(c, dict) else c for c in out[key]]
-    return out
-
-
-def pod_update_refusal(old: Dict, new: Dict) -> str | None:
-    """Why the API server refuses ``new`` applied over the Pod ``old`` created (None when the
-    update is allowed): the update's spec may differ only where ValidatePodUpdate allows."""
-    a, b = old.get("spec"), new.get("spec")
-    if not isinstance(a, dict) or not isinstance(b, dict) or a == b:
-        return None
-    meta: Any = new.get("metadata")
-    head = f'Pod "{meta.get("name") if isinstance(meta, dict) else ""}" is invalid: '
-    gates_a, gates_b = a.get("schedulingGates") or [], b.get("schedulingGates") or []
-    if any(g not in gates_a for g in gates_b):
-        return head + "spec.schedulingGates: Forbidden: only deletion is allowed, but found new scheduling gate"
-    tolerations_b = b.get("tolerations") or []
-    if any(t not in tolerations_b for t in a.get("tolerations") or []):
-        return head + "spec.tolerations: Forbidden: existing toleration can not be modified except its tolerationSeconds"
-    deadline_a, deadline_b = a.get("activeDeadlineSeconds"), b.get("activeDeadlineSeconds")
-    if deadline_a is not None and deadline_b is None:
-        return head + "spec.activeDeadlineSeconds: Invalid value: \"null\": must not update from a positive integer to nil value"
-    grace_a, grace_b = a.get("terminationGracePeriodSeconds"), b.get("terminationGracePeriodSeconds")
-    grace_ok = grace_a == grace_b or (isinstance(grace_a, int) and grace_a < 0 and grace_b == 1)
-    if _fixed_part(a) != _fixed_part(b) or not grace_ok:
-        return head + f"spec: Forbidden: pod updates may not change fields other than {_POD_UPDATE_FIELDS}"
-    return None
 
 
 def _pod_spec(obj: Dict) -> Dict:

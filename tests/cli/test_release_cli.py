@@ -459,3 +459,33 @@ def test_a_pod_named_twice_keeps_the_first_spec_when_the_update_is_refused(tmp_p
     code, data = check_json(first, newer, "--cluster", cluster)
     assert code == 0 and data["results"][0]["file"] == newer
     assert data["replaced"][0]["replacedBy"]["file"] == newer and "refused" not in data["replaced"][0]
+
+
+def test_a_workload_whose_later_document_changes_its_selector_keeps_the_earlier_one(tmp_path: Path) -> None:
+    # Two examples of one Deployment name with other labels (kubernetes/examples' guestbook
+    # and guestbook-go both hold redis-master): apps/v1 keeps spec.selector immutable, so the
+    # second apply is refused and the first document's Deployment runs.
+    cluster = write(tmp_path, "cluster.yaml", TWO_NODES)
+    first = write(tmp_path, "a.yaml", deployment("api", 2, "1"))
+    relabelled = write(tmp_path, "b.yaml", deployment("api", 3, "1").replace("app: api", "app: api2"))
+    code, data = check_json(first, relabelled, "--cluster", cluster)
+    assert code == 0, data
+    [result] = data["results"]
+    assert (result["file"], result["replicas"], result["placed"]) == (first, 2, 2)
+    [note] = data["replaced"]
+    assert note["keptBy"]["file"] == first and note["refused"] == (
+        'Deployment.apps "api" is invalid: spec.selector: Invalid value: {"matchLabels":{"app":"api2"}}: '
+        "field is immutable")
+    # A StatefulSet's serviceName is fixed too; its replicas are not.
+    sts = ("apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db, namespace: shop}\nspec:\n"
+           "  replicas: REPLICAS\n  serviceName: SERVICE\n  selector: {matchLabels: {app: db}}\n"
+           "  template:\n    metadata: {labels: {app: db}}\n    spec:\n      containers:\n"
+           "      - {name: c, image: db:1, resources: {requests: {cpu: '1'}}}\n")
+    one = write(tmp_path, "db1.yaml", sts.replace("REPLICAS", "1").replace("SERVICE", "db"))
+    renamed = write(tmp_path, "db2.yaml", sts.replace("REPLICAS", "2").replace("SERVICE", "db-headless"))
+    code, data = check_json(one, renamed, "--cluster", cluster)
+    assert data["results"][0]["file"] == one and "updates to statefulset spec for fields other than" in \
+        data["replaced"][0]["refused"]
+    scaled = write(tmp_path, "db3.yaml", sts.replace("REPLICAS", "3").replace("SERVICE", "db"))
+    code, data = check_json(one, scaled, "--cluster", cluster)
+    assert data["results"][0]["file"] == scaled and data["results"][0]["replicas"] == 3
