@@ -224,9 +224,11 @@ class CheckEntry:
             if self.replicas == 1:
                 return f"fits (best: {where})"
             return f"fits {self.replicas} of {self.replicas} replicas (on {where})"
+        # The copies after the Pending one that never exist, and why.
+        later = f"; the {e.not_created} after it not created ({e.not_created_why})" if e.not_created_why else ""
         if v == PARTIAL:
-            return f"fits {self.placed} of {self.replicas} replicas; then: {self.fit_error}"
-        return f"doesn't fit: {self.fit_error or (e.steps[-1].error if e.steps else '')}"
+            return f"fits {self.placed} of {self.replicas} replicas; then: {self.fit_error}{later}"
+        return f"doesn't fit: {self.fit_error or (e.steps[-1].error if e.steps else '')}{later}"
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {

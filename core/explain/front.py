@@ -841,8 +841,9 @@ def _explain_on(
                                       incoming.source_kind)
             out = Explanation("replicas" if replicas is not None else "single", steps, edit_lines,
                               replicas_requested=count)
-            stored = plan.stored_pending if plan is not None else []
-            out.not_created = _create_the_rest(incoming, steps, count, stored, path)
+            if plan is None or plan.outcome is None:  # a rollout's end says what it leaves
+                stored = plan.stored_pending if plan is not None else []
+                out.not_created, out.not_created_why = _create_the_rest(incoming, steps, count, stored, path)
     if whole and plan is not None and isinstance(plan.start, DaemonSetRollout):
         plan.outcome = _daemonset_rollout(out, plan.start, incoming)
     if plan is not None:
@@ -853,8 +854,10 @@ def _explain_on(
 
 
 def _create_the_rest(incoming: IncomingPod, steps: list[CycleResult], count: int, stored: list[str],
-                     path: str) -> int:
-    """The copies after the one the sequence stopped at: how many never exist.
+                     path: str) -> tuple[int, str | None]:
+    """The copies after the one the sequence stopped at: how many never exist, and why
+    when the copy that stopped it was created (Pending): the API server's refusal of a
+    later one, or :data:`ORDERED_READY`.
 
     A refused copy means every later one is refused too (the quota only fills up). After a
     copy that found no node, a ReplicaSet's, Job's or Parallel StatefulSet's controller
@@ -864,17 +867,18 @@ def _create_the_rest(incoming: IncomingPod, steps: list[CycleResult], count: int
     (stateful_set_control.go processReplica)."""
     left = count - sum(1 for s in steps if s.selected_node is not None)
     if not left or not steps:
-        return 0
+        return 0, None
     if steps[-1].refused:
-        return left
+        return left, None
     if incoming.one_at_a_time:
-        return left - 1
+        return left - 1, ORDERED_READY if left > 1 else None
     run: Admission | None = incoming.admission
     meta = incoming.pod.get("metadata") or {}
     if run is None or not run.resource_quotas(str(meta.get("namespace") or "default")):
-        return 0  # no quota to refuse any: all are created
+        return 0, None  # no quota to refuse any: all are created
     base = meta.get("name") or "pod"
     created = 0
+    refusal: str | None = None
     for i in range(len(steps), count):
         if incoming.ordinal_pod is not None:
             pod = incoming.ordinal_pod((incoming.ordinals or [])[i] if i < len(incoming.ordinals or []) else i)[0]
@@ -886,10 +890,15 @@ def _create_the_rest(incoming: IncomingPod, steps: list[CycleResult], count: int
         try:
             if not exists:
                 charge_quota(incoming, pod, path)
-        except Refused:
+        except Refused as e:
+            refusal = e.detail
             break
         created += 1
-    return left - 1 - created
+    return left - 1 - created, refusal
+
+
+# Why the copies after a Pending ordinal of an OrderedReady StatefulSet are not created.
+ORDERED_READY = "OrderedReady: each ordinal once the one before runs"
 
 
 def _whole_rollout(plan: WorkloadPlan | None, replicas: int | str | None) -> bool:

@@ -122,6 +122,8 @@ class Explanation:
     # them (quota), or a StatefulSet's controller waits on the Pending ordinal before them.
     # The others are created and stay Pending.
     not_created: int = 0
+    # Why, when the copy the sequence stopped at was created (its last step is not refused).
+    not_created_why: str | None = None
 
     @property
     def replicas_placed(self) -> int:

@@ -210,9 +210,21 @@ def test_an_ordered_statefulset_creates_no_ordinal_after_a_pending_one(tmp_path:
     code, data = _release(tmp_path, [node("n0", cpu="2")], _db(4))
     (db,) = data["results"]
     assert code == 1 and (db["placed"], db["pending"], db["notCreated"]) == (2, 1, 1), db["message"]
+    assert "; the 1 after it not created (OrderedReady: each ordinal once the one before runs)" in db["message"]
     parallel = _db(4)
     parallel["spec"]["podManagementPolicy"] = "Parallel"
     code, data = _release(tmp_path, [node("n0", cpu="2")], parallel)
     (db,) = data["results"]
     assert code == 1 and (db["placed"], db["pending"], db["notCreated"]) == (2, 2, 0), db["message"]
     assert data["release"]["pods"] == {"new": 4, "placed": 2, "pending": 2, "notCreated": 0}
+
+
+def test_copies_after_a_pending_one_are_created_until_the_quota_refuses_them(tmp_path: Path) -> None:
+    # 2 of web's 4 pods fit; the third is created and stays Pending (the third of the
+    # quota's 3 pods), the fourth is refused: 1 Pending, 1 never created.
+    code, data = _release(tmp_path, [node("n0", cpu="2"), _quota(3)], _deployment(4))
+    (web,) = data["results"]
+    assert code == 1 and (web["placed"], web["pending"], web["notCreated"]) == (2, 1, 1), web["message"]
+    assert "Insufficient cpu" in web["message"]
+    assert "; the 1 after it not created (ReplicaSet web-" in web["message"]
+    assert web["message"].endswith("exceeded quota: pods-quota, requested: pods=1, used: pods=3, limited: pods=3)")
