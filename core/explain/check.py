@@ -516,11 +516,18 @@ def _documents(todo: list[ManifestFile], objects: ClusterObjects,
 
 def _latest_documents(docs: list[tuple[str, Dict, CheckEntry]],
                       report: CheckReport) -> tuple[list[tuple[str, Dict, CheckEntry]], dict[int, list[Dict]]]:
-    """The documents that define their objects. Of several documents naming the same
-    object (kind, namespace, metadata.name), each one applied over the one before replaces
-    it — but an update that changes what the API server keeps immutable is refused, and
-    the object stays as it was (core/explain/updates.py). The others go to ``report.replaced``; returned
-    besides, per defining entry (by id), the documents applied before it, in order."""
+    """The documents that define their objects, each where its pods reach the queue. Of
+    several documents naming the same object (kind, namespace, metadata.name), each one
+    applied over the one before replaces it — but an update that changes what the API
+    server keeps immutable is refused, and the object stays as it was
+    (core/explain/updates.py). The others go to ``report.replaced``.
+
+    The defining document takes the place of the first one whose pods are the ones that
+    stay: a Pod is created by the first document; a workload's pods by the first document
+    from which on neither the pod template changes (new pods, created at that apply) nor
+    the replica count grows (the pods it adds are created at that apply: the workload
+    then takes that later place, as a whole). Returned besides, per defining entry (by
+    id), the documents applied before it, in order."""
     groups: dict[tuple[str, str, str], list[int]] = {}
     for i, (_, obj, entry) in enumerate(docs):
         meta = obj.get("metadata")
@@ -530,8 +537,10 @@ def _latest_documents(docs: list[tuple[str, Dict, CheckEntry]],
         return docs, {}
     gone: dict[int, Replaced] = {}
     earlier: dict[int, list[Dict]] = {}
+    moved: dict[int, int] = {}  # position -> the defining document placed there
     for indexes in groups.values():
-        current, before = indexes[0], []
+        current = since = indexes[0]
+        before: list[Dict] = []
         for later in indexes[1:]:
             (_, old, at), (_, new, by) = docs[current], docs[later]
             refusal = update_refusal(old, new)
@@ -542,11 +551,35 @@ def _latest_documents(docs: list[tuple[str, Dict, CheckEntry]],
             gone[current] = Replaced(at.workload, at.file, at.document, by.file, by.document, old == new)
             by.replaces.extend([*at.replaces, gone[current]])
             before.append(old)
+            if new.get("kind") != "Pod" and (_pod_template(old) != _pod_template(new) or _more_pods(old, new)):
+                since = later
             current = later
         if before:
             earlier[id(docs[current][2])] = before
+        if since != current:
+            moved[since] = current
     report.replaced.extend(gone[i] for i in sorted(gone))
-    return [d for i, d in enumerate(docs) if i not in gone], earlier
+    placed = set(moved.values())
+    return [docs[moved.get(i, i)] for i in range(len(docs)) if i in moved or (i not in gone and i not in placed)], \
+        earlier
+
+
+def _more_pods(old: Dict, new: Dict) -> bool:
+    """Whether ``new`` asks for a higher spec.replicas than ``old`` (a missing count: the
+    default 1, or what the cluster keeps; only a written higher one counts as growth)."""
+    def count(obj: Dict) -> int | None:
+        value = obj["spec"].get("replicas") if isinstance(obj.get("spec"), dict) else None
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+    a, b = count(old), count(new)
+    return b is not None and (a is None or b > a)
+
+
+def _pod_template(obj: Dict) -> Any:
+    """The pod template of a workload document (a CronJob's Job template)."""
+    spec = obj.get("spec")
+    if not isinstance(spec, dict):
+        return None
+    return spec.get("jobTemplate") if obj.get("kind") == "CronJob" else spec.get("template")
 
 
 def _pod_spec(obj: Dict) -> Dict:

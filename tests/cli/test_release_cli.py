@@ -489,3 +489,26 @@ def test_a_workload_whose_later_document_changes_its_selector_keeps_the_earlier_
     scaled = write(tmp_path, "db3.yaml", sts.replace("REPLICAS", "3").replace("SERVICE", "db"))
     code, data = check_json(one, scaled, "--cluster", cluster)
     assert data["results"][0]["file"] == scaled and data["results"][0]["replicas"] == 3
+
+
+def test_a_workload_named_twice_queues_where_its_pods_were_created(tmp_path: Path) -> None:
+    # a.yaml creates api; b.yaml creates web; c.yaml holds api again, identical: api's pods
+    # come from a.yaml's apply, so they reach the queue before web's and take the room
+    # first. Two 2-CPU nodes: api's 2 pods of 1 CPU, then web finds room for 2 of its 3.
+    cluster = write(tmp_path, "cluster.yaml", TWO_NODES)
+    first = write(tmp_path, "a.yaml", deployment("api", 2, "1"))
+    web = write(tmp_path, "b.yaml", deployment("web", 3, "1"))
+    again = write(tmp_path, "c.yaml", deployment("api", 2, "1"))
+    code, data = check_json(first, web, again, "--cluster", cluster)
+    assert data["release"]["order"] == ["Deployment/shop/api", "Deployment/shop/web"]
+    results = by_name(data)
+    assert results["api"]["file"] == again and results["api"]["placed"] == 2
+    assert (code, results["web"]["placed"], results["web"]["pending"]) == (1, 2, 1)
+    # A new template in the later document, or a higher count, makes pods at that apply:
+    # api then comes after web.
+    changed = write(tmp_path, "d.yaml", deployment("api", 2, "1").replace("nginx:1.27", "nginx:1.28"))
+    more = write(tmp_path, "e.yaml", deployment("api", 3, "1"))
+    for later in (changed, more):
+        code, data = check_json(first, web, later, "--cluster", cluster)
+        assert data["release"]["order"] == ["Deployment/shop/web", "Deployment/shop/api"]
+        assert by_name(data)["web"]["placed"] == 3
