@@ -55,7 +55,7 @@ from kschedx.core.explain.front import (
 )
 from kschedx.core.explain.replicas import hpa_status_as_applied
 from kschedx.core.explain.report import FAILED_CREATE, DaemonNodeVerdict, Explanation
-from kschedx.core.explain.updates import update_refusal
+from kschedx.core.explain.updates import live_update_refusal, update_refusal
 from kschedx.core.framework.shared_answers import share
 from kschedx.core.gcpause import without_gc_frozen
 from kschedx.core.load.repo import ManifestFile, lay_over, read_manifest, walk_repository
@@ -93,6 +93,9 @@ class CheckEntry:
     rejected: str | None = None
     # Earlier documents of the run for the same object, which this one replaces.
     replaces: list[Replaced] = field(default_factory=list)
+    # The API server refuses the manifest as an update of the workload the cluster runs
+    # (an immutable field changed): nothing changes, and kubectl apply fails.
+    not_applied: str | None = None
 
     @property
     def replicas(self) -> int:
@@ -160,7 +163,7 @@ class CheckEntry:
 
     @property
     def verdict(self) -> str:
-        if self.rejected is not None:
+        if self.rejected is not None or self.not_applied is not None:
             return UNSCHEDULABLE
         if self.error is not None or self.explanation is None:
             return ERROR
@@ -196,6 +199,8 @@ class CheckEntry:
         e = self.explanation
         if self.rejected is not None:
             return f"doesn't run: {self.rejected}"
+        if self.not_applied is not None:
+            return f"not applied: {self.not_applied} (the running {self.kind} stays as it is)"
         if v == ERROR or e is None:
             return f"error: {self.error}"
         w = e.workload
@@ -245,6 +250,8 @@ class CheckEntry:
             out["error"] = self.error
         if self.rejected is not None:
             out["rejected"] = self.rejected
+        if self.not_applied is not None:
+            out["notApplied"] = self.not_applied
         if self.replaces:
             out["replaces"] = [{"file": r.file, "document": r.document, "identical": r.identical,
                                 **({"refused": r.refused} if r.refused is not None else {})}
@@ -354,7 +361,8 @@ class CheckReport:
             return f"Release: fits — nothing new to place for its {len(self.entries)} workload(s)"
         if v == FITS:
             return f"Release: fits — all {pods['new']} new pod(s) of {len(self.entries)} workload(s) placed together"
-        short = len({p["workload"] for p in [*r["pending"], *r["notCreated"]]})
+        short = len({p["workload"] for p in [*r["pending"], *r["notCreated"]]}
+                    | {e.workload for e in self.entries if e.rejected is not None or e.not_applied is not None})
         missing = f", {pods['notCreated']} not created" if pods["notCreated"] else ""
         return (f"Release: {VERDICT_WORDS[v]} — {pods['pending']} of {pods['new']} new pod(s) stay Pending{missing} "
                 f"({short} of {len(self.entries)} workload(s) short)")
@@ -471,6 +479,10 @@ def check_paths(
         # copies off again, so documents never see each other.
         for done, (path, obj, entry) in enumerate(docs):
             report_progress(f"checking {path} ({done + 1} of {len(docs)})", done, len(docs))
+            entry.not_applied = _update_of_running(obj, objects, entry)
+            if entry.not_applied is not None:
+                report.entries.append(entry)
+                continue
             try:
                 entry.explanation = explain_object(obj, path, objects, namespace=namespace, options=options,
                                                    config=config, replicas="auto", source=source, snapshot=snapshot,
@@ -621,6 +633,10 @@ def _place_release(
     out: list[CheckEntry] = []
     for done, (path, obj, entry) in enumerate(ordered):
         report_progress(f"placing the release: {path} ({done + 1} of {len(ordered)})", done, len(ordered))
+        entry.not_applied = _update_of_running(obj, objects, entry)
+        if entry.not_applied is not None:
+            out.append(entry)
+            continue
         run = Kept()
         try:
             entry.explanation = explain_object(obj, path, current, replicas="auto", snapshot=snapshot, keep=run,
@@ -639,6 +655,16 @@ def _place_release(
                          dict(kwargs, applied_before=earlier.get(id(entry), ())))
         out.append(entry)
     return out
+
+
+def _update_of_running(obj: Dict, objects: ClusterObjects, entry: CheckEntry) -> str | None:
+    """The API server's refusal of ``obj`` as an update of the workload the cluster runs
+    under its name, if any (core/explain/updates.py live_update_refusal)."""
+    for live in objects.workloads.get(str(entry.kind), ()):
+        meta = live.get("metadata") or {}
+        if meta.get("name") == entry.name and (meta.get("namespace") or "default") == entry.namespace:
+            return live_update_refusal(obj, live)
+    return None
 
 
 def _carry(current: ClusterObjects, after: ClusterObjects) -> None:

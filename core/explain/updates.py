@@ -14,6 +14,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from kschedx.core.api.quantity import QuantityError, parse_quantity
+
 Dict = dict[str, Any]
 
 # The fields ValidatePodUpdate lets an update change, as its message lists them.
@@ -106,6 +108,62 @@ def update_refusal(old: Dict, new: Dict) -> str | None:
     if kind not in _QUALIFIED or not isinstance(a, dict) or not isinstance(b, dict) or a == b:
         return None
     reason = _spec_refusal(kind, a, b)
+    if reason is None:
+        return None
+    return f'{_QUALIFIED[kind]} "{_map(new, "metadata").get("name")}" is invalid: {reason}'
+
+
+def _selector_differs(a: Any, b: Any) -> bool:
+    """Two label selectors differ as the API server compares them (a missing list or map
+    equals an empty one)."""
+    def norm(s: Any) -> tuple[Any, Any]:
+        s = s if isinstance(s, dict) else {}
+        return s.get("matchLabels") or {}, s.get("matchExpressions") or []
+    return norm(a) != norm(b)
+
+
+def _claim_template_view(template: Any, keys: Dict) -> Any:
+    """The parts of a volumeClaimTemplate that ``keys`` (the manifest's own template) sets:
+    its name, requested storage (as an amount), and access modes, class, volume mode and
+    selector where written; the API server's defaults elsewhere are not compared."""
+    meta, spec = _map(template, "metadata"), _map(template, "spec")
+    given = _map(keys, "spec")
+    storage = _map(_map(spec, "resources"), "requests").get("storage")
+    try:
+        amount: Any = parse_quantity(storage) if storage is not None else None
+    except QuantityError:
+        amount = storage
+    view: Dict = {"name": meta.get("name"), "storage": amount}
+    for key in ("accessModes", "storageClassName", "volumeMode", "selector"):
+        if key in given:
+            view[key] = spec.get(key)
+    return view
+
+
+def live_update_refusal(new: Dict, live: Dict) -> str | None:
+    """Why the API server refuses ``kubectl apply`` of ``new`` over the object the cluster
+    runs (None when it accepts it). Only what the manifest writes is compared (a field it
+    leaves out, the three-way merge leaves as it is), and only where the cluster's stored
+    object can be compared without the API server's defaulting: a Deployment's,
+    ReplicaSet's or DaemonSet's selector; a StatefulSet's selector, serviceName,
+    podManagementPolicy and volumeClaimTemplates (names, requested storage, and what the
+    manifest writes of access modes, class, volume mode and selector)."""
+    kind = str(new.get("kind") or "")
+    a, b = _map(live, "spec"), _map(new, "spec")
+    reason: str | None = None
+    if kind in ("Deployment", "ReplicaSet", "DaemonSet"):
+        if "selector" in b and _selector_differs(a.get("selector"), b.get("selector")):
+            reason = f"spec.selector: Invalid value: {_selector_json(b.get('selector'))}: field is immutable"
+    elif kind == "StatefulSet":
+        fixed = ("selector" in b and _selector_differs(a.get("selector"), b.get("selector"))) or \
+            ("serviceName" in b and (a.get("serviceName") or "") != (b.get("serviceName") or "")) or \
+            ("podManagementPolicy" in b and (a.get("podManagementPolicy") or "OrderedReady") != b["podManagementPolicy"])
+        if not fixed and "volumeClaimTemplates" in b:
+            mine = [t for t in b.get("volumeClaimTemplates") or [] if isinstance(t, dict)]
+            theirs = [t for t in a.get("volumeClaimTemplates") or [] if isinstance(t, dict)]
+            fixed = len(mine) != len(theirs) or any(
+                _claim_template_view(x, m) != _claim_template_view(m, m) for x, m in zip(theirs, mine, strict=True))
+        reason = STATEFULSET_FORBIDDEN if fixed else None
     if reason is None:
         return None
     return f'{_QUALIFIED[kind]} "{_map(new, "metadata").get("name")}" is invalid: {reason}'
