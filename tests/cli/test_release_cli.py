@@ -391,6 +391,8 @@ def test_workload_named_twice_is_placed_once_as_the_later_document_says(tmp_path
     assert f"Deployment/shop/api in {base} (document 1): replaced by the later document in {copy} (document 1)" in out
     md = run("check", base, copy, "--cluster", cluster, "-o", "markdown")
     assert "Named twice (kubectl apply -f applies both in order" in md.output and "| 3 | 0 | 3 | 3 |" in md.output
+    page = run("check", base, copy, "--cluster", cluster, "-o", "html")
+    assert page.exit_code == 0 and "Named twice (kubectl apply" in page.stdout
 
 
 def test_one_file_named_twice_is_one_release(tmp_path: Path) -> None:
