@@ -8,7 +8,16 @@ import sys
 from rich.text import Text
 
 from kschedx.cli.lines import print_records
-from kschedx.core.explain.check import ERROR, FITS, ORDER_RULE, PARTIAL, RELEASE, UNSCHEDULABLE, CheckReport
+from kschedx.core.explain.check import (
+    ERROR,
+    FITS,
+    ORDER_RULE,
+    PARTIAL,
+    RELEASE,
+    REPLACED_NOTE,
+    UNSCHEDULABLE,
+    CheckReport,
+)
 from kschedx.core.gcpause import without_gc
 
 _MARK = {FITS: ("✓", "bold green"), PARTIAL: ("◐", "bold yellow"), ERROR: ("!", "bold red")}
@@ -58,11 +67,18 @@ def _records(report: CheckReport) -> list[Text]:
     if report.overlaid:
         out.append(Text(f"Laid over the cluster first, as kubectl apply -f of these files would create them: "
                         f"{', '.join(report.overlaid)}", style="dim"))
+    if report.replaced:
+        out.append(Text(replaced_line(report), style="dim"))
     if report.skipped:
         out.append(Text(f"Skipped {len(report.skipped)} file(s): "
                         + "; ".join(f"{f} ({why})" for f, why in report.skipped), style="dim"))
     out.extend(Text(line, style="dim") for line in _left_out_lines(report, "{}"))
     return out
+
+
+def replaced_line(report: CheckReport) -> str:
+    """The documents a later document of the run replaces, each with the one that does."""
+    return f"{REPLACED_NOTE}: " + "; ".join(r.line() for r in report.replaced)
 
 
 def _left_out_lines(report: CheckReport, code: str) -> list[str]:
@@ -116,7 +132,7 @@ def render_markdown(report: CheckReport, source: str | None = None) -> None:
     for e in report.entries:
         verdict = _MD_MARK.get(e.verdict, "❌ doesn't fit")
         if e.explanation is not None:
-            counts = f"{e.replicas} | {e.running} | {e.wanted} | {e.wanted - e.pending - e.not_created}"
+            counts = f"{e.replicas} | {e.running} | {e.wanted} | {e.wanted - e.unplaced}"
         else:
             counts = "— | — | — | —"
         priority = f"{e.priority} | " if priorities else ""
@@ -125,6 +141,8 @@ def render_markdown(report: CheckReport, source: str | None = None) -> None:
     out += ["", COLUMNS_NOTE]
     if report.overlaid:
         out.append(f"\nLaid over the cluster first: {_md_cell(', '.join(report.overlaid))}")
+    if report.replaced:
+        out.append(f"\n{_md_cell(replaced_line(report))}")
     if report.skipped:
         out.append(f"\nSkipped: {_md_cell('; '.join(f'`{f}` ({why})' for f, why in report.skipped))}")
     out.extend(f"\n{_md_cell(line)}" for line in _left_out_lines(report, "`{}`"))

@@ -512,13 +512,13 @@ def check_html(report: CheckReport, *, source: str | None = None) -> str:
     bar = bar_rows([{"label": "manifests", "title": f"{len(entries)} checked", "cls": "", "segments": segs,
                      "text": str(len(entries))}], max(len(entries), 1))
     release = None
-    if report.mode == "release":
-        from kschedx.cli.render.check import order_note
+    from kschedx.cli.render.check import order_note, replaced_line
 
+    if report.mode == "release":
         release = {"verdict": report.release_verdict, "line": report.release_line(), "order": order_note(report),
                    "preempted": [p.line() for p in report.preempted]}
     return _page("check.html.j2", title="kschedx check", entries=entries, counts=counts, bar=bar, source=source,
-                 release=release)
+                 release=release, replaced=replaced_line(report) if report.replaced else None)
 
 
 PENDING_CLASSES = ("fits", "unschedulable", "gated", "nominated", "other-scheduler")

@@ -18,6 +18,7 @@ without counting (a pod that already exists, or one shown but not created), and
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from kschedx.core.admission.defaulttolerationseconds import DefaultTolerationSeconds
@@ -26,7 +27,7 @@ from kschedx.core.admission.limitranger import ANNOTATION as LIMIT_RANGER_ANNOTA
 from kschedx.core.admission.limitranger import LimitRanger
 from kschedx.core.admission.priority import Priority, priority_classes
 from kschedx.core.admission.quantities import ResourceList, add, resource_list
-from kschedx.core.admission.resourcequota import ResourceQuota, computed_status
+from kschedx.core.admission.resourcequota import ResourceQuota, computed_status, source_time
 from kschedx.core.admission.runtimeclass import RuntimeClass
 from kschedx.core.admission.storageclass_setdefault import DefaultStorageClass, default_storage_class
 from kschedx.core.api.objects import ClusterObjects
@@ -74,6 +75,11 @@ class Admission:
     def volume_attributes_class(self) -> bool:
         return self.version.enabled("VolumeAttributesClass") if self.version is not None else True
 
+    @cached_property
+    def now(self) -> float | None:
+        """The quota controller's clock for quotas counted here (resourcequota.source_time)."""
+        return source_time(self.objects)
+
     def limit_ranges(self, namespace: str) -> list[Dict]:
         return self._limit_ranges.get(namespace, [])
 
@@ -94,7 +100,7 @@ class Admission:
                 self._status[key] = resource_list(status.get("hard")), resource_list(status.get("used"))
             else:
                 self._status[key] = computed_status(quota, self.objects, self.pod_level_resources,
-                                                    self.volume_attributes_class)
+                                                    self.volume_attributes_class, self.now)
         hard, used = self._status[key]
         return hard, add(used, self.ledger.charged.get(key, {}))
 

@@ -12,7 +12,9 @@ specify …``), then its usage added to the quota's must stay within ``hard``:
 
 ``hard`` and ``used`` are the quota's status as the quota controller keeps it; a quota
 without status (one of the checked files, say) is counted as the controller would count it:
-hard from the spec, used from the namespace's pods and claims. What this run admitted is
+hard from the spec, used from the namespace's pods and claims — a pod that has finished, or
+whose deletion's grace period had run out by the moment the cluster source was taken
+(QuotaV1Pod), counts only in ``count/pods``. What this run admitted is
 added on top (:class:`QuotaLedger`, kept by the run's Admission), so later pods of the same
 run see the earlier ones.
 """
@@ -20,6 +22,7 @@ run see the earlier ones.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Any
 
 from kschedx.core.admission.interface import CLAIMS, PODS, Request, Run
@@ -67,10 +70,54 @@ def _terminal(pod: Dict) -> bool:
     return ((pod.get("status") or {}).get("phase")) in ("Succeeded", "Failed")
 
 
-def pod_usage(pod: Dict, pod_level: bool) -> ResourceList:
-    """PodUsageFunc: count/pods always; the rest only for a pod that has not finished."""
+def _timestamp(text: Any) -> float | None:
+    if not isinstance(text, str) or not text:
+        return None
+    try:
+        return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return None
+
+
+def _grace(meta: Dict) -> int | None:
+    grace = meta.get("deletionGracePeriodSeconds")
+    return grace if isinstance(grace, int) and not isinstance(grace, bool) else None
+
+
+def deletion_expired(pod: Dict, now: float | None) -> bool:
+    """QuotaV1Pod's second test: the pod is marked for deletion (deletionTimestamp and
+    deletionGracePeriodSeconds set) and ``now`` is past the deletion timestamp plus the
+    grace period — a pod stuck terminating (its node lost, say) no longer holds quota."""
+    meta = pod.get("metadata") or {}
+    deleted, grace = _timestamp(meta.get("deletionTimestamp")), _grace(meta)
+    return now is not None and deleted is not None and grace is not None and now > deleted + grace
+
+
+def source_time(objects: ClusterObjects) -> float | None:
+    """The quota controller's "now" as far as a cluster source tells it: the latest moment
+    it records — a pod's creation or condition change, a deletion request (the deletion
+    timestamp is the request plus the grace period), a node's heartbeat. None when it
+    records none."""
+    times: list[float] = []
+    for pod in objects.of("Pod"):
+        meta = pod.get("metadata") or {}
+        times.extend(t for t in [_timestamp(meta.get("creationTimestamp"))] if t is not None)
+        deleted, grace = _timestamp(meta.get("deletionTimestamp")), _grace(meta)
+        if deleted is not None and grace is not None:
+            times.append(deleted - grace)
+        times.extend(t for c in (pod.get("status") or {}).get("conditions") or [] if isinstance(c, dict)
+                     for t in [_timestamp(c.get("lastTransitionTime"))] if t is not None)
+    for node in objects.of("Node"):
+        times.extend(t for c in (node.get("status") or {}).get("conditions") or [] if isinstance(c, dict)
+                     for t in [_timestamp(c.get("lastHeartbeatTime"))] if t is not None)
+    return max(times) if times else None
+
+
+def pod_usage(pod: Dict, pod_level: bool, now: float | None = None) -> ResourceList:
+    """PodUsageFunc: count/pods always; the rest only for a pod that has not finished and
+    whose deletion's grace period had not run out by ``now``."""
     usage: ResourceList = {"count/pods": ONE}
-    if _terminal(pod):
+    if _terminal(pod) or deletion_expired(pod, now):
         return usage
     requests, limits = pod_totals(pod.get("spec") or {}, pod_level, overhead=True)
     return add(usage, compute_usage(requests, limits))
@@ -257,8 +304,9 @@ class ResourceQuota:
         return "; ".join(f"{r} for: {','.join(sorted(missing[r]))}" for r in sorted(missing))
 
 
-def computed_status(quota: Dict, objects: ClusterObjects, pod_level: bool, vac_scope: bool) -> tuple[ResourceList, ResourceList]:
-    """A quota's hard and used as the quota controller would record them."""
+def computed_status(quota: Dict, objects: ClusterObjects, pod_level: bool, vac_scope: bool,
+                    now: float | None = None) -> tuple[ResourceList, ResourceList]:
+    """A quota's hard and used as the quota controller would record them at ``now``."""
     ns = str((quota.get("metadata") or {}).get("namespace") or "default")
     hard = resource_list((quota.get("spec") or {}).get("hard"))
     used: ResourceList = {k: Quantity.parse(0) for k in hard}
@@ -270,7 +318,7 @@ def computed_status(quota: Dict, objects: ClusterObjects, pod_level: bool, vac_s
             if str((pod.get("metadata") or {}).get("namespace") or "default") != ns:
                 continue
             if all(pod_matches_scope(s, pod, pod_level) for s in selectors):
-                used = add(used, mask(pod_usage(pod, pod_level), pod_names))
+                used = add(used, mask(pod_usage(pod, pod_level, now), pod_names))
     if claim_names:
         for claim in objects.of("PersistentVolumeClaim"):
             if str((claim.get("metadata") or {}).get("namespace") or "default") != ns:

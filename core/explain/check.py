@@ -19,6 +19,15 @@ among equal priorities a workload's pods reach the queue after those of the work
 applied before it. Interleaving copies of two workloads of equal priority could only
 change which of them gets the last room, a race the real cluster does not settle either.
 
+A release holding one object twice (the same kind, namespace and name in two documents: a
+base and its copy, one file named twice) is applied twice by ``kubectl apply -f``, in
+order, and the object ends as the last document says; its controller converges to that
+spec. So the last document is the workload, placed where it comes in the order; each
+earlier one is listed as replaced by it (:class:`Replaced`) and places no pod — unless the
+API server refuses the later update (it changes a field it keeps immutable: a pod's spec,
+a workload's selector; core/explain/updates.py): then the earlier document stands. (With
+``separately`` each document is checked as if applied alone, duplicates included.)
+
 A workload that does not fit in the release is checked alone too, on the cluster as
 loaded; when it fits there, its line names the earlier workloads whose pods took its room.
 ``separately=True`` is the one-document-at-a-time mode: each document on the cluster as
@@ -50,6 +59,7 @@ from kschedx.core.explain.front import (
 )
 from kschedx.core.explain.replicas import hpa_status_as_applied
 from kschedx.core.explain.report import FAILED_CREATE, DaemonNodeVerdict, Explanation
+from kschedx.core.explain.updates import live_update_refusal, update_refusal
 from kschedx.core.framework.shared_answers import share
 from kschedx.core.gcpause import without_gc_frozen
 from kschedx.core.load.repo import ManifestFile, lay_over, read_manifest, walk_repository
@@ -73,18 +83,23 @@ class CheckEntry:
     kind: str | None = None
     namespace: str | None = None
     name: str | None = None
+    # The document's number in its file (1-based, every document counted).
+    document: int | None = None
     explanation: Explanation | None = None
     error: str | None = None
     # The pod priority the queue orders it by (Priority admission's, from its template).
     priority: int = 0
-    # A StatefulSet whose podManagementPolicy is OrderedReady (the default).
-    ordered_ready: bool = False
     # Release mode, for a workload that doesn't fit in the release: its verdict and placed
     # count alone on the cluster as loaded, and the earlier workloads whose pods took the room.
     alone: tuple[str, int] | None = None
     after: list[str] = field(default_factory=list)
     # The API server refused to create the workload's pod or claim (admission): it does not run.
     rejected: str | None = None
+    # Earlier documents of the run for the same object, which this one replaces.
+    replaces: list[Replaced] = field(default_factory=list)
+    # The API server refuses the manifest as an update of the workload the cluster runs
+    # (an immutable field changed): nothing changes, and kubectl apply fails.
+    not_applied: str | None = None
 
     @property
     def replicas(self) -> int:
@@ -126,32 +141,33 @@ class CheckEntry:
 
     @property
     def pending(self) -> int:
-        """Of ``wanted``, the pods left Pending."""
+        """Of ``wanted``, the pods created that stay Pending."""
         e = self.explanation
         if e is None:
             return 0
         if e.mode == "daemonset":
-            return sum(1 for v in e.daemon_nodes if v.targeted and not v.fits)
-        short = max(0, e.replicas_requested - e.replicas_placed)
-        return min(short, 1) if self._one_at_a_time() else short
+            return sum(1 for v in e.daemon_nodes if v.targeted and not v.fits and v.code != FAILED_CREATE)
+        return max(0, e.replicas_requested - e.replicas_placed - e.not_created)
 
     @property
     def not_created(self) -> int:
-        """Of ``wanted``, the pods its controller does not create yet: an OrderedReady
-        StatefulSet creates each ordinal once the one before runs, so nothing after a
-        Pending pod."""
+        """Of ``wanted``, the pods that never exist: refused by the API server (quota), or
+        a StatefulSet's ordinals its controller does not create while one before is Pending."""
         e = self.explanation
-        if e is None or e.mode == "daemonset" or not self._one_at_a_time():
+        if e is None:
             return 0
-        return max(0, e.replicas_requested - e.replicas_placed - self.pending)
+        if e.mode == "daemonset":
+            return sum(1 for v in e.daemon_nodes if v.targeted and v.code == FAILED_CREATE)
+        return e.not_created
 
-    def _one_at_a_time(self) -> bool:
-        e = self.explanation
-        return self.ordered_ready and e is not None and (e.workload is None or e.workload.outcome is None)
+    @property
+    def unplaced(self) -> int:
+        """Of ``wanted``, the pods that run nowhere: Pending or never created."""
+        return self.pending + self.not_created
 
     @property
     def verdict(self) -> str:
-        if self.rejected is not None:
+        if self.rejected is not None or self.not_applied is not None:
             return UNSCHEDULABLE
         if self.error is not None or self.explanation is None:
             return ERROR
@@ -201,6 +217,8 @@ class CheckEntry:
         e = self.explanation
         if self.rejected is not None:
             return f"doesn't run: {self.rejected}"
+        if self.not_applied is not None:
+            return f"not applied: {self.not_applied} (the running {self.kind} stays as it is)"
         if v == ERROR or e is None:
             return f"error: {self.error}"
         w = e.workload
@@ -231,8 +249,8 @@ class CheckEntry:
             if self.replicas == 1:
                 return f"fits (best: {where})"
             return f"fits {self.replicas} of {self.replicas} replicas (on {where})"
-        later = (f"; the {self.not_created} after it not created (OrderedReady: each ordinal once the one before "
-                 "runs)" if self.not_created else "")
+        # The copies after the Pending one that never exist, and why.
+        later = f"; the {e.not_created} after it not created ({e.not_created_why})" if e.not_created_why else ""
         if v == PARTIAL:
             return f"fits {self.placed} of {self.replicas} replicas; then: {self.fit_error}{later}"
         return f"doesn't fit: {self.fit_error or (e.steps[-1].error if e.steps else '')}{later}"
@@ -242,6 +260,7 @@ class CheckEntry:
             "file": self.file, "kind": self.kind, "namespace": self.namespace, "name": self.name,
             "verdict": self.verdict, "replicas": self.replicas, "running": self.running, "placed": self.placed,
             "message": self.message(), "priority": self.priority, "new": self.wanted, "pending": self.pending,
+            "notCreated": self.not_created,
         }
         if self.not_created:
             out["notCreated"] = self.not_created
@@ -255,6 +274,12 @@ class CheckEntry:
             out["error"] = self.error
         if self.rejected is not None:
             out["rejected"] = self.rejected
+        if self.not_applied is not None:
+            out["notApplied"] = self.not_applied
+        if self.replaces:
+            out["replaces"] = [{"file": r.file, "document": r.document, "identical": r.identical,
+                                **({"refused": r.refused} if r.refused is not None else {})}
+                               for r in self.replaces]
         if self.explanation is not None:
             out["explanation"] = self.explanation.to_json()
         return out
@@ -292,6 +317,52 @@ class Preempted:
 
 
 @dataclass
+class Replaced:
+    """A document of the run for an object that another document of the run names too:
+    ``kubectl apply -f`` applies both in order, so the later one (``by``) is what the
+    object ends as, and this one places no pod. With ``refused``, this is the later
+    document, whose update of a Pod the API server refuses: the pod stays as the earlier
+    one (``by``) created it."""
+
+    workload: str
+    file: str
+    document: int | None
+    by: str
+    by_document: int | None
+    identical: bool
+    refused: str | None = None
+
+    def where(self) -> str:
+        return _document_place(self.file, self.document)
+
+    def line(self) -> str:
+        """One line naming the replaced document and the one that replaces it."""
+        other = _document_place(self.by, self.by_document)
+        if self.refused is not None:
+            return f"{self.workload} in {self.where()}: not applied over the earlier document in {other}: {self.refused}"
+        later = "an identical later document" if self.identical else "the later document"
+        return f"{self.workload} in {self.where()}: replaced by {later} in {other}"
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"workload": self.workload, "file": self.file, "document": self.document,
+                               "replacedBy": {"file": self.by, "document": self.by_document},
+                               "identical": self.identical}
+        if self.refused is not None:
+            out = {**{k: v for k, v in out.items() if k != "replacedBy"},
+                   "keptBy": {"file": self.by, "document": self.by_document}, "refused": self.refused}
+        return out
+
+
+def _document_place(file: str, document: int | None) -> str:
+    return f"{file} (document {document})" if document is not None else file
+
+
+# What the replaced documents' note says first (table, markdown, HTML).
+REPLACED_NOTE = ("Named twice (kubectl apply -f applies both in order: the object ends as the later document says "
+                 "unless the API server refuses the update; the document that does not stand places no pod)")
+
+
+@dataclass
 class CheckReport:
     entries: list[CheckEntry] = field(default_factory=list)
     # The kube-scheduler release the run reproduced.
@@ -308,6 +379,8 @@ class CheckReport:
     mode: str = RELEASE
     # Release mode: the pods of other workloads the release's pods preempted.
     preempted: list[Preempted] = field(default_factory=list)
+    # Documents a later document of the run replaces (the same object named twice).
+    replaced: list[Replaced] = field(default_factory=list)
 
     @property
     def release_verdict(self) -> str:
@@ -317,7 +390,7 @@ class CheckReport:
         applied = [e for e in self.entries if not e.on_schedule]
         if all(e.verdict == FITS for e in applied):
             return FITS
-        placed = sum(e.wanted - e.pending - e.not_created for e in applied)
+        placed = sum(e.wanted - e.unplaced for e in applied)
         return PARTIAL if placed > 0 else UNSCHEDULABLE
 
     def release_json(self) -> dict[str, Any]:
@@ -325,12 +398,14 @@ class CheckReport:
         applied = [e for e in checked if not e.on_schedule]
         wanted = sum(e.wanted for e in applied)
         pending = sum(e.pending for e in applied)
-        later = sum(e.not_created for e in applied)
+        not_created = sum(e.not_created for e in applied)
         return {
             "order": [e.workload for e in checked], "orderedBy": ORDER_RULE, "verdict": self.release_verdict,
             "counts": {"workloads": len(self.entries), **self.counts()},
-            "pods": {"new": wanted, "placed": wanted - pending - later, "pending": pending, "notCreated": later},
+            "pods": {"new": wanted, "placed": wanted - pending - not_created, "pending": pending,
+                     "notCreated": not_created},
             "pending": [{"workload": e.workload, "pods": e.pending} for e in applied if e.pending],
+            "notCreated": [{"workload": e.workload, "pods": e.not_created} for e in applied if e.not_created],
             "onSchedule": [e.workload for e in checked if e.on_schedule],
             "preempted": [p.to_json() for p in self.preempted],
         }
@@ -352,11 +427,10 @@ class CheckReport:
         if v == FITS:
             return (f"Release: fits — all {pods['new']} new pod(s) of {len(self.entries)} workload(s) placed "
                     f"together{displaced}")
-        refused = [e.workload for e in self.entries if e.rejected is not None]
-        short = len({p["workload"] for p in r["pending"]} | {e.workload for e in self.entries if e.not_created}
-                    | set(refused))
-        later = f", {pods['notCreated']} not created" if pods["notCreated"] else ""
-        parts = [f"{pods['pending']} of {pods['new']} new pod(s) stay Pending{later}"] if pods["new"] else []
+        refused = [e.workload for e in self.entries if e.rejected is not None or e.not_applied is not None]
+        short = len({p["workload"] for p in [*r["pending"], *r["notCreated"]]} | set(refused))
+        missing = f", {pods['notCreated']} not created" if pods["notCreated"] else ""
+        parts = [f"{pods['pending']} of {pods['new']} new pod(s) stay Pending{missing}"] if pods["new"] else []
         if refused:
             parts.append(f"{len(refused)} workload(s) refused by the API server")
         return (f"Release: {VERDICT_WORDS[v]} — {'; '.join(parts)} "
@@ -382,7 +456,8 @@ class CheckReport:
                                "skipped": [{"file": f, "reason": r} for f, r in self.skipped],
                                "overlaid": list(self.overlaid),
                                "skippedFolders": [{"folder": f, "reason": r} for f, r in self.skipped_folders],
-                               "excluded": [{"glob": g, "files": n} for g, n in self.excluded]}
+                               "excluded": [{"glob": g, "files": n} for g, n in self.excluded],
+                               "replaced": [r.to_json() for r in self.replaced]}
         if self.mode == RELEASE:
             out["release"] = self.release_json()
         if self.kubernetes_version is not None:
@@ -473,7 +548,9 @@ def check_paths(
         # copies off again, so documents never see each other.
         for done, (path, obj, entry) in enumerate(docs):
             report_progress(f"checking {path} ({done + 1} of {len(docs)})", done, len(docs))
-            if entry.rejected is not None:
+            if entry.rejected is None:
+                entry.not_applied = _update_of_running(obj, objects, entry)
+            if entry.rejected is not None or entry.not_applied is not None:
                 report.entries.append(entry)
                 continue
             try:
@@ -486,9 +563,11 @@ def check_paths(
                 entry.error = str(e)
             report.entries.append(entry)
     else:
-        report.entries.extend(_place_release(docs, objects, snapshot, per_run, report.preempted, namespace=namespace,
-                                             options=options, config=config, source=source, volumes=volumes,
-                                             provide_volumes=True, preempt=True))
+        # A release applies every document: the same object twice ends as the later one.
+        docs, earlier = _latest_documents(docs, report)
+        report.entries.extend(_place_release(docs, objects, snapshot, per_run, report.preempted, earlier,
+                                             namespace=namespace, options=options, config=config, source=source,
+                                             volumes=volumes, provide_volumes=True, preempt=True))
     if not report.entries:
         files = [f"{f}: {why}" for f, why in report.skipped]
         if len(files) > 5:  # a whole repository's worth: the first few, then how many more
@@ -507,17 +586,15 @@ def _documents(todo: list[ManifestFile], objects: ClusterObjects, live: ClusterO
     namespaces = _namespaces(live, objects)
     out: list[tuple[str, Dict, CheckEntry]] = []
     for manifest in todo:
-        for obj in manifest.workloads:
+        numbers: list[int | None] = list(manifest.documents) or [None] * len(manifest.workloads)
+        for obj, number in zip(manifest.workloads, numbers, strict=True):
             # A malformed metadata is reported by the document's own run, in the API server's words.
             meta: Dict = obj["metadata"] if isinstance(obj.get("metadata"), dict) else {}
             entry = CheckEntry(manifest.path, str(obj.get("kind")), namespace or meta.get("namespace") or "default",
-                               meta.get("name") or meta.get("generateName"))
+                               meta.get("name") or meta.get("generateName"), number)
             if namespaces:  # (a source without Namespaces can't say which exist)
                 entry.rejected = _namespace_lifecycle(entry, namespaces)
             entry.priority = _priority(obj, classes)
-            spec = obj.get("spec")
-            entry.ordered_ready = entry.kind == "StatefulSet" and not (
-                isinstance(spec, dict) and spec.get("podManagementPolicy") == "Parallel")
             out.append((manifest.path, obj, entry))
     return out
 
@@ -569,6 +646,74 @@ def _namespace_lifecycle(entry: CheckEntry, namespaces: dict[str, Dict]) -> str 
     return None
 
 
+def _latest_documents(docs: list[tuple[str, Dict, CheckEntry]],
+                      report: CheckReport) -> tuple[list[tuple[str, Dict, CheckEntry]], dict[int, list[Dict]]]:
+    """The documents that define their objects, each where its pods reach the queue. Of
+    several documents naming the same object (kind, namespace, metadata.name), each one
+    applied over the one before replaces it — but an update that changes what the API
+    server keeps immutable is refused, and the object stays as it was
+    (core/explain/updates.py). The others go to ``report.replaced``.
+
+    The defining document takes the place of the first one whose pods are the ones that
+    stay: a Pod is created by the first document; a workload's pods by the first document
+    from which on neither the pod template changes (new pods, created at that apply) nor
+    the replica count grows (the pods it adds are created at that apply: the workload
+    then takes that later place, as a whole). Returned besides, per defining entry (by
+    id), the documents applied before it, in order."""
+    groups: dict[tuple[str, str, str], list[int]] = {}
+    for i, (_, obj, entry) in enumerate(docs):
+        meta = obj.get("metadata")
+        if isinstance(meta, dict) and isinstance(meta.get("name"), str) and meta["name"]:
+            groups.setdefault((str(entry.kind), str(entry.namespace), meta["name"]), []).append(i)
+    if all(len(g) == 1 for g in groups.values()):
+        return docs, {}
+    gone: dict[int, Replaced] = {}
+    earlier: dict[int, list[Dict]] = {}
+    moved: dict[int, int] = {}  # position -> the defining document placed there
+    for indexes in groups.values():
+        current = since = indexes[0]
+        before: list[Dict] = []
+        for later in indexes[1:]:
+            (_, old, at), (_, new, by) = docs[current], docs[later]
+            refusal = update_refusal(old, new)
+            if refusal is not None:
+                gone[later] = Replaced(by.workload, by.file, by.document, at.file, at.document, False, refusal)
+                at.replaces.append(gone[later])
+                continue
+            gone[current] = Replaced(at.workload, at.file, at.document, by.file, by.document, old == new)
+            by.replaces.extend([*at.replaces, gone[current]])
+            before.append(old)
+            if new.get("kind") != "Pod" and (_pod_template(old) != _pod_template(new) or _more_pods(old, new)):
+                since = later
+            current = later
+        if before:
+            earlier[id(docs[current][2])] = before
+        if since != current:
+            moved[since] = current
+    report.replaced.extend(gone[i] for i in sorted(gone))
+    placed = set(moved.values())
+    return [docs[moved.get(i, i)] for i in range(len(docs)) if i in moved or (i not in gone and i not in placed)], \
+        earlier
+
+
+def _more_pods(old: Dict, new: Dict) -> bool:
+    """Whether ``new`` asks for a higher spec.replicas than ``old`` (a missing count: the
+    default 1, or what the cluster keeps; only a written higher one counts as growth)."""
+    def count(obj: Dict) -> int | None:
+        value = obj["spec"].get("replicas") if isinstance(obj.get("spec"), dict) else None
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+    a, b = count(old), count(new)
+    return b is not None and (a is None or b > a)
+
+
+def _pod_template(obj: Dict) -> Any:
+    """The pod template of a workload document (a CronJob's Job template)."""
+    spec = obj.get("spec")
+    if not isinstance(spec, dict):
+        return None
+    return spec.get("jobTemplate") if obj.get("kind") == "CronJob" else spec.get("template")
+
+
 def _pod_spec(obj: Dict) -> Dict:
     """The spec of the pods a workload's controller creates (a Pod's own)."""
     cur: Any = obj.get("spec")
@@ -594,6 +739,7 @@ def _place_release(
     snapshot: Snapshot,
     per_run: dict[str, Any],
     preempted: list[Preempted],
+    earlier: dict[int, list[Dict]],
     **kwargs: Any,
 ) -> list[CheckEntry]:
     """Place the documents one workload after another in the queue's order, each one's new
@@ -610,13 +756,15 @@ def _place_release(
     out: list[CheckEntry] = []
     for done, (path, obj, entry) in enumerate(ordered):
         report_progress(f"placing the release: {path} ({done + 1} of {len(ordered)})", done, len(ordered))
-        if entry.rejected is not None:  # never created
+        if entry.rejected is None:
+            entry.not_applied = _update_of_running(obj, objects, entry)
+        if entry.rejected is not None or entry.not_applied is not None:  # never created, or not applied
             out.append(entry)
             continue
         run = Kept()
         try:
             entry.explanation = explain_object(obj, path, current, replicas="auto", snapshot=snapshot, keep=run,
-                                               **kwargs, **per_run)
+                                               applied_before=earlier.get(id(entry), ()), **kwargs, **per_run)
         except Refused as e:
             entry.rejected = e.detail
         except InputError as e:
@@ -634,7 +782,8 @@ def _place_release(
         kept.append(run)
         owners.append(entry.workload)
         if entry.explanation is not None and entry.verdict in (PARTIAL, UNSCHEDULABLE) and len(kept) > 1:
-            _check_alone(entry, path, obj, objects, snapshot, kept, owners, kwargs)
+            _check_alone(entry, path, obj, objects, snapshot, kept, owners,
+                         dict(kwargs, applied_before=earlier.get(id(entry), ())))
         out.append(entry)
     victims = [(pi, owner) for run, owner in zip(kept, owners, strict=True) for pi in run.preempted]
     preempted.extend(_recreate_preempted(victims, current, snapshot, per_run, kwargs))
@@ -691,6 +840,16 @@ def _recreated(raw: Dict) -> Dict:
             "spec": spec}
 
 
+def _update_of_running(obj: Dict, objects: ClusterObjects, entry: CheckEntry) -> str | None:
+    """The API server's refusal of ``obj`` as an update of the workload the cluster runs
+    under its name, if any (core/explain/updates.py live_update_refusal)."""
+    for live in objects.workloads.get(str(entry.kind), ()):
+        meta = live.get("metadata") or {}
+        if meta.get("name") == entry.name and (meta.get("namespace") or "default") == entry.namespace:
+            return live_update_refusal(obj, live)
+    return None
+
+
 def _carry(current: ClusterObjects, after: ClusterObjects) -> None:
     """Take into ``current`` what a workload's run added to the objects (its ReplicaSet or
     StatefulSet, claims), keeping ``current``'s pod list and with it the pod index built on
@@ -725,8 +884,8 @@ def _check_alone(entry: CheckEntry, path: str, obj: Dict, objects: ClusterObject
                 snapshot.remove_pod(p)
             for p in run.bound:
                 snapshot.add_pod(p)
-    placed_alone = alone.wanted - alone.pending
-    if alone.verdict != FITS and placed_alone <= entry.wanted - entry.pending:
+    placed_alone = alone.wanted - alone.unplaced
+    if alone.verdict != FITS and placed_alone <= entry.wanted - entry.unplaced:
         return
     entry.alone = (alone.verdict, placed_alone)
     e = alone.explanation
@@ -747,7 +906,10 @@ def _daemon_shortfall(bad: list[DaemonNodeVerdict]) -> str:
     refused = [d for d in bad if d.code == FAILED_CREATE]
     pending = [d for d in bad if d.code != FAILED_CREATE]
     if refused:
-        parts.append(f"not created on {', '.join(d.node for d in refused)}: {'; '.join(refused[0].reasons)}")
+        # The controller walks its node cache in no fixed order (daemon_controller.go
+        # manage over the node lister's list): the count is the quota's, the nodes are not.
+        parts.append(f"not created on {', '.join(d.node for d in refused)} (which nodes go without is the "
+                     f"DaemonSet controller's draw: its node list has no fixed order): {'; '.join(refused[0].reasons)}")
     if pending:
         parts.append(f"pending on {', '.join(d.node for d in pending)}: {pending[0].plugin}: "
                      f"{'; '.join(pending[0].reasons)}")

@@ -7,6 +7,7 @@ also available as a Python API.
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -661,6 +662,7 @@ def explain_object(
     volumes: dict[str, tuple[str, Any]] | None = None,
     provide_volumes: bool = False,
     preempt: bool = False,
+    applied_before: Sequence[Dict] = (),
 ) -> Explanation:
     """One pod-bearing object: one cycle, the replica steps, or (for a DaemonSet) one
     pinned cycle per node.
@@ -668,6 +670,10 @@ def explain_object(
     ``preempt`` (with ``snapshot``): replica copies that fit only by preemption evict
     their victims and are placed (see :func:`run_replicas`); with ``keep`` the victims
     stay evicted and are listed in ``keep.preempted``.
+
+    ``applied_before``: earlier documents of a release for the same object, which
+    ``kubectl apply`` sends first (their last applied configuration decides a count the
+    object's own document leaves out, core/explain/replicas.py).
 
     ``admission``: the run's (quota usage of earlier objects counts); a new one otherwise.
     ``volumes``: what the PV controller did with the run's claims (:func:`admit_claims`);
@@ -680,7 +686,7 @@ def explain_object(
     the daemon pods, the ReplicaSet, StatefulSet and claims it added to ``snapshot.objects``),
     and ``keep`` lists the pods.
     """
-    obj, replicas_from = resolve_replica_count(obj, objects, namespace)
+    obj, replicas_from = resolve_replica_count(obj, objects, namespace, applied_before)
     options = resolve_version(options, objects, source)
     incoming = prepare_object(obj, path, objects, namespace=namespace, admission=admission, version=options.version,
                               volumes=volumes, provide_volumes=provide_volumes)
@@ -853,6 +859,9 @@ def _explain_on(
                                       incoming.source_kind)
             out = Explanation("replicas" if replicas is not None else "single", steps, edit_lines,
                               replicas_requested=count)
+            if plan is None or plan.outcome is None:  # a rollout's end says what it leaves
+                stored = plan.stored_pending if plan is not None else []
+                out.not_created, out.not_created_why = _create_the_rest(incoming, steps, count, stored, path)
     if whole and plan is not None and isinstance(plan.start, DaemonSetRollout):
         plan.outcome = _daemonset_rollout(out, plan.start, incoming)
     if plan is not None:
@@ -860,6 +869,54 @@ def _explain_on(
     for result in [*out.steps, *([out.daemon_template] if out.daemon_template else [])]:
         result.edits = list(edit_lines)
     return out
+
+
+def _create_the_rest(incoming: IncomingPod, steps: list[CycleResult], count: int, stored: list[str],
+                     path: str) -> tuple[int, str | None]:
+    """The copies after the one the sequence stopped at: how many never exist, and why
+    when the copy that stopped it was created (Pending): the API server's refusal of a
+    later one, or :data:`ORDERED_READY`.
+
+    A refused copy means every later one is refused too (the quota only fills up). After a
+    copy that found no node, a ReplicaSet's, Job's or Parallel StatefulSet's controller
+    creates the rest anyway (they stay Pending), each charged to the quota until one is
+    refused, and the skipped ones are retried against the same full quota; an OrderedReady
+    StatefulSet's controller creates none while that ordinal is not running and ready
+    (stateful_set_control.go processReplica)."""
+    left = count - sum(1 for s in steps if s.selected_node is not None)
+    if not left or not steps:
+        return 0, None
+    if steps[-1].refused:
+        return left, None
+    if incoming.one_at_a_time:
+        return left - 1, ORDERED_READY if left > 1 else None
+    run: Admission | None = incoming.admission
+    meta = incoming.pod.get("metadata") or {}
+    if run is None or not run.resource_quotas(str(meta.get("namespace") or "default")):
+        return 0, None  # no quota to refuse any: all are created
+    base = meta.get("name") or "pod"
+    created = 0
+    refusal: str | None = None
+    for i in range(len(steps), count):
+        if incoming.ordinal_pod is not None:
+            pod = incoming.ordinal_pod((incoming.ordinals or [])[i] if i < len(incoming.ordinals or []) else i)[0]
+            exists = pod["metadata"]["name"] in stored
+        else:
+            pod = copy.deepcopy(incoming.pod)
+            pod.setdefault("metadata", {})["name"] = f"{base}-{i}"
+            exists = i < len(stored)
+        try:
+            if not exists:
+                charge_quota(incoming, pod, path)
+        except Refused as e:
+            refusal = e.detail
+            break
+        created += 1
+    return left - 1 - created, refusal
+
+
+# Why the copies after a Pending ordinal of an OrderedReady StatefulSet are not created.
+ORDERED_READY = "OrderedReady: each ordinal once the one before runs"
 
 
 def _whole_rollout(plan: WorkloadPlan | None, replicas: int | str | None) -> bool:
@@ -1083,17 +1140,24 @@ def _explain_daemonset(
 
 def _create_daemon_pods(out: Explanation, snapshot: Snapshot, incoming: IncomingPod, plan: WorkloadPlan | None,
                         path: str) -> None:
-    """The DaemonSet controller creates a pod for each node that needs one, and each create
-    goes through ResourceQuota like any pod's: one refused leaves that node without its
-    daemon pod (FailedCreate). A node's old daemon pod counts until it is deleted: first
-    without maxSurge, after the new one with it."""
+    """The DaemonSet controller creates a pod for each node that should run one (its node
+    affinity and taints allow it: nodeShouldRunDaemonPod), whether or not the pod then
+    finds room there (a Pending daemon pod counts in the quota too), and each create goes
+    through ResourceQuota like any pod's: one refused leaves that node without its daemon
+    pod (FailedCreate). A node's old daemon pod counts until it is deleted: first without
+    maxSurge, after the new one with it.
+
+    Which nodes go without when the quota runs out is not fixed upstream: the controller
+    walks its node lister's list (an informer cache, in Go map order) and creates each
+    slow-start batch concurrently. The nodes are taken here in the snapshot's order, and
+    the verdict says the choice is the controller's (check.py)."""
     if incoming.admission is None:
         return
     start = plan.start if plan is not None else None
     surge = isinstance(start, DaemonSetRollout) and start.bounds(sum(1 for v in out.daemon_nodes if v.targeted))[0] > 0
     old = plan.daemon_old if plan is not None else {}
     for k, v in enumerate(out.daemon_nodes):
-        if not v.fits or v.running:
+        if not v.targeted or v.running:
             continue
         if not surge:
             release_quota(incoming.admission, snapshot, old.get(v.node, []))

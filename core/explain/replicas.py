@@ -13,6 +13,11 @@ The manifest's ``spec.replicas`` is not the whole story:
   the HPA's last computed ``status.desiredReplicas`` stands for what its metrics ask
   (without one, nothing moves the count inside the range).
 
+A release may hold the same workload twice (a base and a copy, one file named twice):
+``kubectl apply -f`` sends both, in order, and the later one is applied over what the
+earlier one left — its last applied configuration included, so a later document without
+``spec.replicas`` after one that set it leaves the default 1 (``applied_before``).
+
 ``resolve_replica_count`` returns the object with that count written into
 ``spec.replicas`` and the line that says where it came from (None when the manifest's own
 count, or the default for a new workload, stands).
@@ -21,6 +26,7 @@ count, or the default for a new workload, stands).
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from kschedx.core.api.objects import ClusterObjects
@@ -75,6 +81,9 @@ def _targeting(objects: ClusterObjects, kind: str, ns: str, name: str) -> list[D
 DESIRED_ANNOTATION = "deployment.kubernetes.io/desired-replicas"
 # Marks the stand-in of a Deployment known only through its ReplicaSets.
 FROM_REPLICASETS = "kschedx/from-replicasets"
+# Marks the stand-in of a workload as an earlier document of the same run left it: the
+# document itself stands for its last applied configuration.
+APPLIED_EARLIER = "kschedx/applied-earlier"
 
 
 def _from_replicasets(objects: ClusterObjects, ns: str, name: str) -> Dict | None:
@@ -101,6 +110,9 @@ def _from_replicasets(objects: ClusterObjects, ns: str, name: str) -> Dict | Non
 def _applied_replicas(live: Dict) -> bool:
     """Whether the live object's last applied configuration (client-side apply) set
     spec.replicas: then applying a manifest without it removes the field."""
+    earlier = live.get(APPLIED_EARLIER)
+    if isinstance(earlier, dict):
+        return "replicas" in _field(earlier, "spec")
     text = _field(_field(live, "metadata"), "annotations").get(LAST_APPLIED)
     if not isinstance(text, str):
         return False
@@ -118,14 +130,15 @@ def _after_apply(obj: Dict, live: Dict | None, kind: str) -> tuple[int, str | No
         return own, None
     if live is None:
         return 1, None
+    before = "the earlier document of the same" if live.get(APPLIED_EARLIER) else "the live"
     if _applied_replicas(live):
-        return 1, (f"replicas 1: the live {kind}'s last applied configuration sets spec.replicas and the manifest "
+        return 1, (f"replicas 1: {before} {kind}'s last applied configuration sets spec.replicas and the manifest "
                    "doesn't, so kubectl apply removes it and the default 1 applies")
     count = _count(_field(live, "spec").get("replicas"))
     if count is None:
         return 1, None
     how = " (as its ReplicaSets record it)" if live.get(FROM_REPLICASETS) else ""
-    return count, (f"replicas {count} kept from the live {kind}{how}: the manifest sets none, and kubectl apply "
+    return count, (f"replicas {count} kept from {before} {kind}{how}: the manifest sets none, and kubectl apply "
                    "leaves it")
 
 
@@ -151,9 +164,11 @@ def _hpa_count(hpa: Dict, current: int) -> tuple[int, str]:
     return proposal, f"replicas {proposal} from HorizontalPodAutoscaler {name} (desired)"
 
 
-def resolve_replica_count(obj: Dict, objects: ClusterObjects, namespace: str | None = None) -> tuple[Dict, str | None]:
+def resolve_replica_count(obj: Dict, objects: ClusterObjects, namespace: str | None = None,
+                          applied_before: Sequence[Dict] = ()) -> tuple[Dict, str | None]:
     """``obj`` with the count it runs at after ``kubectl apply`` (a shallow copy when it
-    changes), and the line saying where that count came from."""
+    changes), and the line saying where that count came from. ``applied_before``: earlier
+    documents of the run for the same object, applied first in this order."""
     kind = str(obj.get("kind") or "")
     if kind not in SCALED_KINDS:
         return obj, None
@@ -163,6 +178,10 @@ def resolve_replica_count(obj: Dict, objects: ClusterObjects, namespace: str | N
     live = _live(objects, kind, ns, name)
     if live is None and kind == "Deployment":
         live = _from_replicasets(objects, ns, name)
+    for earlier in applied_before:
+        # What the earlier apply left is the object the next apply merges into.
+        left, _ = _after_apply(earlier, live, kind)
+        live = {"spec": {"replicas": left}, APPLIED_EARLIER: earlier}
     count, why = _after_apply(obj, live, kind)
     hpas = _targeting(objects, kind, ns, name)
     if len(hpas) > 1:

@@ -120,6 +120,12 @@ class Explanation:
     replicas_from: str | None = None
     # Pods of other workloads (namespace/name) its copies preempted to be placed (check).
     preempted: list[str] = field(default_factory=list)
+    # Of the copies that found no node, those that never exist: the API server refused
+    # them (quota), or a StatefulSet's controller waits on the Pending ordinal before them.
+    # The others are created and stay Pending.
+    not_created: int = 0
+    # Why, when the copy the sequence stopped at was created (its last step is not refused).
+    not_created_why: str | None = None
 
     @property
     def replicas_placed(self) -> int:
@@ -173,6 +179,7 @@ class Explanation:
         return {
             "replicasRequested": self.replicas_requested,
             "replicasPlaced": self.replicas_placed,
+            **({"notCreated": self.not_created} if self.not_created else {}),
             "edits": list(self.edits),
             "summary": [summarize_step(s).to_json() for s in self.steps],
             **({"workload": self.workload.to_json()} if self.workload is not None else {}),

@@ -385,6 +385,9 @@ def run_deployment(d: DeploymentRollout, make_pod: Callable[[int], Dict], cluste
                 per_node[node_of(pod)] += 1
 
     def settle_pending() -> None:
+        # Only the new pods: an old ReplicaSet's Pending pod is never there when room frees,
+        # as cleanupUnhealthyReplicas scales those slots away before any available old pod
+        # goes (the budget for those, available - minAvailable, is then below zero).
         before = len(new.running)
         _retry_pending(cluster, new, events)
         for pod in new.running[before:]:
@@ -499,7 +502,10 @@ def _scale_first(d: DeploymentRollout, to: int, cluster: Cluster, per_node: Coun
             events.append(RolloutEvent("placed", _name(pod), result.selected_node))
         else:
             events.append(RolloutEvent(_unplaced(result), _name(pod), None, result.fit_error or result.error))
-        rs.pods.append(pod)
+        if not result.refused:
+            # A refused pod does not exist: its slot stays without a pod (an unavailable
+            # replica cleanupUnhealthyReplicas scales away first) and nothing to delete.
+            rs.pods.append(pod)
     return f"a scaling event first: the old ReplicaSet {rs.name} scaled up to {to} with its own template"
 
 

@@ -62,6 +62,9 @@ class IncomingPod:
     admission: Any = None
     # What the controllers did besides creating the pod (volumes bound or provisioned).
     notes: list[str] = field(default_factory=list)
+    # A StatefulSet of podManagementPolicy OrderedReady: its controller creates the next
+    # ordinal only once the one before runs and is ready.
+    one_at_a_time: bool = False
     # Per claim (NS/NAME) the PV controller bound before the pod's cycle: what happened and
     # where a provisioned volume may lie (core/explain/provision.py).
     volumes_provided: dict[str, tuple[str, Any]] = field(default_factory=dict)
@@ -317,6 +320,7 @@ def _statefulset(obj: Dict, objects: ClusterObjects, path: str, ns: str, name: s
     pod, claims = ordinal_pod(0)
     inc = IncomingPod(pod, "StatefulSet", name, f"StatefulSet: pod {name}-0")
     inc.ordinal_pod = ordinal_pod
+    inc.one_at_a_time = spec.get("podManagementPolicy") != "Parallel"
     inc.workload_replicas = int(spec.get("replicas", 1) if spec.get("replicas") is not None else 1)
     if _find(objects, "StatefulSet", ns, name) is None:
         owner = copy.deepcopy(obj)

@@ -41,6 +41,8 @@ class ManifestFile:
     workloads: list[Dict] = field(default_factory=list)
     overlay: list[Dict] = field(default_factory=list)
     skipped: str | None = None
+    # Each workload's document number in the file (1-based, every document counted).
+    documents: list[int] = field(default_factory=list)
 
 
 def is_kubernetes_object(obj: Dict) -> bool:
@@ -64,6 +66,7 @@ def classify(path: str, loaded: list[tuple[Dict, int | None]]) -> ManifestFile:
         kind = obj["kind"]
         if kind in WORKLOAD_KINDS:
             out.workloads.append(obj)
+            out.documents.append(index)
         elif kind in OVERLAY_KINDS:
             out.overlay.append(obj)
     if not out.workloads:

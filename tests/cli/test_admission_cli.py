@@ -126,6 +126,8 @@ def test_quota_rejection_exits_1_with_the_api_servers_message(tmp_path: Path) ->
     (result,) = data["results"]
     assert result["verdict"] == "partial"
     assert result["placed"] == 2
+    # The third pod is never created: not Pending.
+    assert (result["pending"], result["notCreated"]) == (0, 1)
     assert "is forbidden: exceeded quota: compute, requested: pods=1, used: pods=4, limited: pods=4" \
         in result["message"]
     # Nothing left at all: the workload doesn't run.

@@ -113,7 +113,8 @@ def test_daemonset_pods_are_charged_to_the_quota(tmp_path: Path) -> None:
     code, entry = _check(tmp_path, [node("n0"), node("n1"), node("n2"), _quota(2)], manifest)
     assert code == 1, entry["message"]
     assert entry["verdict"] == "partial" and entry["placed"] == 2, entry["message"]
-    assert "not created on n2: DaemonSet agent: FailedCreate: Error creating: pods \"agent-" in entry["message"]
+    assert "not created on n2 (which nodes go without is the DaemonSet controller's draw: its node list has no " \
+        "fixed order): DaemonSet agent: FailedCreate: Error creating: pods \"agent-" in entry["message"]
     assert entry["message"].endswith(
         "is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2")
     code, entry = _check(tmp_path, [node("n0"), node("n1"), node("n2"), _quota(3)], manifest)
@@ -154,3 +155,76 @@ def test_a_statefulset_rollout_at_the_quota_replaces_each_ordinal(tmp_path: Path
     assert code == 0, entry["message"]
     rollout = entry["explanation"]["workload"]["rollout"]
     assert rollout["completes"] and [s["action"] for s in rollout["steps"]] == ["deleted", "placed"] * 3
+
+
+def _release(tmp_path: Path, cluster: list[Dict], *manifests: Dict) -> tuple[int, Dict]:
+    c, _ = _files(tmp_path, cluster, manifests[0])
+    m = tmp_path / "release.yaml"
+    m.write_text(yaml.safe_dump_all(list(manifests)))
+    res = run("check", str(m), "--cluster", c, "-o", "json")
+    assert res.exit_code in (0, 1), res.output
+    return res.exit_code, json.loads(res.stdout)
+
+
+def _api(replicas: int) -> Dict:
+    api = _deployment(replicas, image="api:1", cpu="0")
+    api["metadata"]["name"] = "api"
+    api["spec"]["selector"]["matchLabels"] = {"app": "api"}
+    api["spec"]["template"]["metadata"]["labels"] = {"app": "api"}
+    return api
+
+
+def test_a_daemon_pod_that_stays_pending_holds_its_quota(tmp_path: Path) -> None:
+    # n0 has no room for the 1-CPU daemon pod, but its taints and affinity let it run
+    # there: the DaemonSet controller creates it (Pending) and it counts in the quota of
+    # two pods, which leaves api's pod out.
+    code, data = _release(tmp_path, [node("n0", cpu="500m"), node("n1"), _quota(2)], _ds(), _api(1))
+    assert code == 1
+    agent, api = data["results"]
+    assert (agent["placed"], agent["pending"], agent["notCreated"]) == (1, 1, 0), agent["message"]
+    assert "pending on n0" in agent["message"]
+    assert api["rejected"].endswith("exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2")
+    # api never runs: no pod of it exists, none is Pending.
+    assert data["release"]["pods"] == {"new": 2, "placed": 1, "pending": 1, "notCreated": 0}
+
+
+def test_pending_copies_are_created_and_charged_refused_ones_are_not_pending(tmp_path: Path) -> None:
+    # web: 4 copies of 1 CPU on one 2-CPU node, 2 placed; the ReplicaSet controller creates
+    # the other 2 as well (Pending): 4 of the 5 pods of the quota. api's second pod is refused.
+    code, data = _release(tmp_path, [node("n0", cpu="2"), _quota(5)], _deployment(4), _api(2))
+    assert code == 1
+    web, api = data["results"]
+    assert (web["placed"], web["pending"], web["notCreated"]) == (2, 2, 0), web["message"]
+    assert (api["placed"], api["pending"], api["notCreated"]) == (1, 0, 1), api["message"]
+    assert "exceeded quota: pods-quota, requested: pods=1, used: pods=5, limited: pods=5" in api["message"]
+    assert data["release"]["pods"] == {"new": 6, "placed": 3, "pending": 2, "notCreated": 1}
+    assert data["release"]["notCreated"] == [{"workload": "Deployment/shop/api", "pods": 1}]
+    out = " ".join(run("check", str(tmp_path / "release.yaml"), "--cluster", str(tmp_path / "cluster.yaml"))
+                   .output.split())
+    assert "Release: fits partly — 2 of 6 new pod(s) stay Pending, 1 not created (2 of 2 workload(s) short)" in out
+
+
+def test_an_ordered_statefulset_creates_no_ordinal_after_a_pending_one(tmp_path: Path) -> None:
+    # db-0 and db-1 fill the 2-CPU node, db-2 stays Pending: OrderedReady waits for it to
+    # run and be ready, so db-3 is never created; Parallel creates it too (Pending).
+    code, data = _release(tmp_path, [node("n0", cpu="2")], _db(4))
+    (db,) = data["results"]
+    assert code == 1 and (db["placed"], db["pending"], db["notCreated"]) == (2, 1, 1), db["message"]
+    assert "; the 1 after it not created (OrderedReady: each ordinal once the one before runs)" in db["message"]
+    parallel = _db(4)
+    parallel["spec"]["podManagementPolicy"] = "Parallel"
+    code, data = _release(tmp_path, [node("n0", cpu="2")], parallel)
+    (db,) = data["results"]
+    assert code == 1 and (db["placed"], db["pending"], db["notCreated"]) == (2, 2, 0), db["message"]
+    assert data["release"]["pods"] == {"new": 4, "placed": 2, "pending": 2, "notCreated": 0}
+
+
+def test_copies_after_a_pending_one_are_created_until_the_quota_refuses_them(tmp_path: Path) -> None:
+    # 2 of web's 4 pods fit; the third is created and stays Pending (the third of the
+    # quota's 3 pods), the fourth is refused: 1 Pending, 1 never created.
+    code, data = _release(tmp_path, [node("n0", cpu="2"), _quota(3)], _deployment(4))
+    (web,) = data["results"]
+    assert code == 1 and (web["placed"], web["pending"], web["notCreated"]) == (2, 1, 1), web["message"]
+    assert "Insufficient cpu" in web["message"]
+    assert "; the 1 after it not created (ReplicaSet web-" in web["message"]
+    assert web["message"].endswith("exceeded quota: pods-quota, requested: pods=1, used: pods=3, limited: pods=3)")

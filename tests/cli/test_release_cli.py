@@ -166,14 +166,15 @@ spec:
 
 
 def test_documents_see_each_other_only_in_a_release(tmp_path: Path) -> None:
-    # The same scale-up twice: in a release the second finds the first one's copies bound.
-    twice = write(tmp_path, "twice.yaml", Path(WEB).read_text() + "\n---\n" + Path(WEB).read_text())
-    code, data = check_json(twice, "--cluster", CLUSTER)
+    # A scale-up, then a new Deployment of the same template: in a release the second
+    # finds the first one's copies bound, alone it does not.
+    other = Path(WEB).read_text().replace("\n  name: web\n", "\n  name: web-b\n")
+    both = write(tmp_path, "both.yaml", Path(WEB).read_text() + "\n---\n" + other)
+    code, data = check_json(both, "--cluster", CLUSTER)
     first, second = (r["explanation"] for r in data["results"])
-    assert first != second
-    code, data = check_json(twice, "--cluster", CLUSTER, "--separately")
-    first, second = (r["explanation"] for r in data["results"])
-    assert first == second
+    code, data = check_json(both, "--cluster", CLUSTER, "--separately")
+    first_alone, second_alone = (r["explanation"] for r in data["results"])
+    assert first == first_alone and second != second_alone
 
 
 def test_markdown_and_html_carry_the_release_verdict(tmp_path: Path) -> None:
@@ -576,3 +577,153 @@ def test_namespace_lifecycle_refuses_what_has_no_namespace(tmp_path: Path) -> No
     code, data = check_json(system, service, gone, "--cluster", cluster)
     results = by_name(data)
     assert results["sys"]["verdict"] == "fits" and "rejected" in results["web"]
+
+
+# --------------------------------------------------------------------------- the same object twice
+
+def test_workload_named_twice_is_placed_once_as_the_later_document_says(tmp_path: Path) -> None:
+    cluster = write(tmp_path, "cluster.yaml", TWO_NODES)
+    base = write(tmp_path, "base.yaml", deployment("api", 2, "1"))
+    copy = write(tmp_path, "copy.yaml", deployment("api", 3, "1"))
+    # kubectl apply -f of both leaves one Deployment of 3 replicas: 3 of the 4 CPUs, it fits
+    # (placed as two Deployments, 5 pods would ask for 5 CPUs).
+    code, data = check_json(base, copy, "--cluster", cluster)
+    assert code == 0, data
+    assert data["release"]["order"] == ["Deployment/shop/api"]
+    assert data["release"]["pods"] == {"new": 3, "placed": 3, "pending": 0, "notCreated": 0}
+    assert data["release"]["counts"]["workloads"] == 1
+    [result] = data["results"]
+    assert (result["file"], result["replicas"], result["placed"]) == (copy, 3, 3)
+    assert result["replaces"] == [{"file": base, "document": 1, "identical": False}]
+    assert data["replaced"] == [{"workload": "Deployment/shop/api", "file": base, "document": 1,
+                                 "replacedBy": {"file": copy, "document": 1}, "identical": False}]
+    table = run("check", base, copy, "--cluster", cluster)
+    assert table.exit_code == 0, table.output
+    out = flat(table.output)
+    assert "1 checked: 1 fit" in out and "Named twice (kubectl apply -f applies both in order" in out
+    assert f"Deployment/shop/api in {base} (document 1): replaced by the later document in {copy} (document 1)" in out
+    md = run("check", base, copy, "--cluster", cluster, "-o", "markdown")
+    assert "Named twice (kubectl apply -f applies both in order" in md.output and "| 3 | 0 | 3 | 3 |" in md.output
+    page = run("check", base, copy, "--cluster", cluster, "-o", "html")
+    assert page.exit_code == 0 and "Named twice (kubectl apply" in page.stdout
+
+
+def test_one_file_named_twice_is_one_release(tmp_path: Path) -> None:
+    cluster = write(tmp_path, "cluster.yaml", TWO_NODES)
+    claim = ("apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: data, namespace: shop}\n"
+             "spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}\n---\n"
+             "apiVersion: v1\nkind: Service\nmetadata: {name: api, namespace: shop}\n"
+             "spec: {selector: {app: api}, ports: [{port: 80}]}\n---\n"
+             "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: api, namespace: shop}\ndata: {a: b}\n---\n")
+    app = write(tmp_path, "app.yaml", claim + deployment("api", 3, "1"))
+    code, data = check_json(app, app, "--cluster", cluster)
+    assert code == 0, data
+    assert data["release"]["pods"] == {"new": 3, "placed": 3, "pending": 0, "notCreated": 0}
+    assert data["replaced"] == [{"workload": "Deployment/shop/api", "file": app, "document": 4,
+                                 "replacedBy": {"file": app, "document": 4}, "identical": True}]
+    assert data["overlaid"] == ["PersistentVolumeClaim/shop/data", "Service/shop/api"]
+    out = flat(run("check", app, app, "--cluster", cluster).output)
+    assert "replaced by an identical later document" in out
+    # --separately checks each document as if applied alone, the copy too.
+    code, data = check_json(app, app, "--cluster", cluster, "--separately")
+    assert code == 0 and [r["name"] for r in data["results"]] == ["api", "api"] and data["replaced"] == []
+
+
+def test_later_document_without_replicas_after_one_with_them_gets_the_default(tmp_path: Path) -> None:
+    cluster = write(tmp_path, "cluster.yaml", TWO_NODES)
+    base = write(tmp_path, "base.yaml", deployment("api", 3, "1"))
+    copy = write(tmp_path, "copy.yaml", deployment("api", None, "1"))
+    # The second apply's three-way merge removes spec.replicas the first one set: 1 pod.
+    code, data = check_json(base, copy, "--cluster", cluster)
+    assert code == 0, data
+    [result] = data["results"]
+    assert (result["replicas"], result["placed"]) == (1, 1)
+    assert "the earlier document of the same Deployment's last applied configuration sets spec.replicas" \
+        in result["replicasFrom"]
+    # The other way round, the later document's own count stands.
+    code, data = check_json(copy, base, "--cluster", cluster)
+    assert data["results"][0]["replicas"] == 3 and "replicasFrom" not in data["results"][0]
+
+
+def pod(name: str, cpu: str, image: str = "nginx:1.27") -> str:
+    return (f"apiVersion: v1\nkind: Pod\nmetadata: {{name: {name}, namespace: shop}}\nspec:\n  containers:\n"
+            f"  - name: c\n    image: {image}\n    resources: {{requests: {{cpu: \"{cpu}\"}}}}\n")
+
+
+def test_a_pod_named_twice_keeps_the_first_spec_when_the_update_is_refused(tmp_path: Path) -> None:
+    cluster = write(tmp_path, "cluster.yaml", TWO_NODES)
+    first = write(tmp_path, "a.yaml", pod("tool", "1"))
+    bigger = write(tmp_path, "b.yaml", pod("tool", "3"))
+    # The second apply would change the pod's requests: ValidatePodUpdate refuses it, and
+    # the pod runs as the first document created it (3 CPUs would fit no 2-CPU node).
+    code, data = check_json(first, bigger, "--cluster", cluster)
+    assert code == 0, data
+    [result] = data["results"]
+    assert (result["file"], result["placed"]) == (first, 1)
+    [note] = data["replaced"]
+    assert (note["file"], note["keptBy"]["file"]) == (bigger, first)
+    assert note["refused"] == ('Pod "tool" is invalid: spec: Forbidden: pod updates may not change fields other '
+                               "than `spec.containers[*].image`,`spec.initContainers[*].image`,"
+                               "`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing "
+                               "tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it "
+                               "was previously negative)")
+    out = flat(run("check", first, bigger, "--cluster", cluster).output)
+    assert f"Pod/shop/tool in {bigger} (document 1): not applied over the earlier document in {first}" in out
+    # A new image is an update the API server allows: the later document stands.
+    newer = write(tmp_path, "c.yaml", pod("tool", "1", image="nginx:1.28"))
+    code, data = check_json(first, newer, "--cluster", cluster)
+    assert code == 0 and data["results"][0]["file"] == newer
+    assert data["replaced"][0]["replacedBy"]["file"] == newer and "refused" not in data["replaced"][0]
+
+
+def test_a_workload_whose_later_document_changes_its_selector_keeps_the_earlier_one(tmp_path: Path) -> None:
+    # Two examples of one Deployment name with other labels (kubernetes/examples' guestbook
+    # and guestbook-go both hold redis-master): apps/v1 keeps spec.selector immutable, so the
+    # second apply is refused and the first document's Deployment runs.
+    cluster = write(tmp_path, "cluster.yaml", TWO_NODES)
+    first = write(tmp_path, "a.yaml", deployment("api", 2, "1"))
+    relabelled = write(tmp_path, "b.yaml", deployment("api", 3, "1").replace("app: api", "app: api2"))
+    code, data = check_json(first, relabelled, "--cluster", cluster)
+    assert code == 0, data
+    [result] = data["results"]
+    assert (result["file"], result["replicas"], result["placed"]) == (first, 2, 2)
+    [note] = data["replaced"]
+    assert note["keptBy"]["file"] == first and note["refused"] == (
+        'Deployment.apps "api" is invalid: spec.selector: Invalid value: {"matchLabels":{"app":"api2"}}: '
+        "field is immutable")
+    # A StatefulSet's serviceName is fixed too; its replicas are not.
+    sts = ("apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db, namespace: shop}\nspec:\n"
+           "  replicas: REPLICAS\n  serviceName: SERVICE\n  selector: {matchLabels: {app: db}}\n"
+           "  template:\n    metadata: {labels: {app: db}}\n    spec:\n      containers:\n"
+           "      - {name: c, image: db:1, resources: {requests: {cpu: '1'}}}\n")
+    one = write(tmp_path, "db1.yaml", sts.replace("REPLICAS", "1").replace("SERVICE", "db"))
+    renamed = write(tmp_path, "db2.yaml", sts.replace("REPLICAS", "2").replace("SERVICE", "db-headless"))
+    code, data = check_json(one, renamed, "--cluster", cluster)
+    assert data["results"][0]["file"] == one and "updates to statefulset spec for fields other than" in \
+        data["replaced"][0]["refused"]
+    scaled = write(tmp_path, "db3.yaml", sts.replace("REPLICAS", "3").replace("SERVICE", "db"))
+    code, data = check_json(one, scaled, "--cluster", cluster)
+    assert data["results"][0]["file"] == scaled and data["results"][0]["replicas"] == 3
+
+
+def test_a_workload_named_twice_queues_where_its_pods_were_created(tmp_path: Path) -> None:
+    # a.yaml creates api; b.yaml creates web; c.yaml holds api again, identical: api's pods
+    # come from a.yaml's apply, so they reach the queue before web's and take the room
+    # first. Two 2-CPU nodes: api's 2 pods of 1 CPU, then web finds room for 2 of its 3.
+    cluster = write(tmp_path, "cluster.yaml", TWO_NODES)
+    first = write(tmp_path, "a.yaml", deployment("api", 2, "1"))
+    web = write(tmp_path, "b.yaml", deployment("web", 3, "1"))
+    again = write(tmp_path, "c.yaml", deployment("api", 2, "1"))
+    code, data = check_json(first, web, again, "--cluster", cluster)
+    assert data["release"]["order"] == ["Deployment/shop/api", "Deployment/shop/web"]
+    results = by_name(data)
+    assert results["api"]["file"] == again and results["api"]["placed"] == 2
+    assert (code, results["web"]["placed"], results["web"]["pending"]) == (1, 2, 1)
+    # A new template in the later document, or a higher count, makes pods at that apply:
+    # api then comes after web.
+    changed = write(tmp_path, "d.yaml", deployment("api", 2, "1").replace("nginx:1.27", "nginx:1.28"))
+    more = write(tmp_path, "e.yaml", deployment("api", 3, "1"))
+    for later in (changed, more):
+        code, data = check_json(first, web, later, "--cluster", cluster)
+        assert data["release"]["order"] == ["Deployment/shop/web", "Deployment/shop/api"]
+        assert by_name(data)["web"]["placed"] == 3

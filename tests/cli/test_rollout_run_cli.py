@@ -288,3 +288,33 @@ def test_copy_numbers_agree_in_the_result_line_the_table_and_the_fit_error(tmp_p
     out = " ".join(run("explain", m, "--cluster", c, "--replicas", "2").stdout.split())
     assert "0 of 2 fit: copy 0 does not fit" in out
     assert f"FitError (copy 0, {NS}/big-0)" in out
+
+
+def test_an_update_the_api_server_refuses_leaves_the_running_workload_as_it_is(tmp_path: Path) -> None:
+    # db runs with 5Gi claims; a manifest asking for 10Gi changes its volumeClaimTemplates,
+    # which ValidateStatefulSetUpdate forbids: kubectl apply fails, nothing changes.
+    cluster = _db_cluster()
+    stored = {"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": "data"},
+              "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "5Gi"}},
+                       "volumeMode": "Filesystem"}, "status": {"phase": "Pending"}}
+    cluster[3]["spec"]["volumeClaimTemplates"] = [stored]
+    bigger = _db(3, image="db:2")
+    bigger["spec"]["volumeClaimTemplates"] = [{"metadata": {"name": "data"}, "spec": {
+        "accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "10Gi"}}}}]
+    c, m = _files(tmp_path, cluster, bigger)
+    res = run("check", m, "--cluster", c, "-o", "json")
+    assert res.exit_code == 1, res.output
+    (entry,) = json.loads(res.stdout)["results"]
+    assert entry["verdict"] == "unschedulable" and entry["new"] == 0
+    assert entry["notApplied"] == (
+        'StatefulSet.apps "db" is invalid: spec: Forbidden: updates to statefulset spec for fields other than '
+        "'replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', "
+        "'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden")
+    assert entry["message"].endswith("(the running StatefulSet stays as it is)")
+    # The same claims written as 5120Mi, with a new count: the update is accepted.
+    same = _db(2)
+    same["spec"]["volumeClaimTemplates"] = [{"metadata": {"name": "data"}, "spec": {
+        "accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "5120Mi"}}}}]
+    c, m = _files(tmp_path, cluster, same)
+    (entry,) = json.loads(run("check", m, "--cluster", c, "-o", "json").stdout)["results"]
+    assert "notApplied" not in entry and entry["replicas"] == 2, entry["message"]

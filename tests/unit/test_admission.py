@@ -227,6 +227,32 @@ def test_quota_constraints_scopes_and_computed_usage() -> None:
         Admission(objects(cq)).admit_claim(claim(storage="5Gi", storageClassName="gp3"))
 
 
+def test_computed_quota_usage_leaves_out_pods_past_their_deletion_grace_period() -> None:
+    """QuotaV1Pod: a pod stuck terminating stops counting (but in count/pods) once its
+    deletion timestamp plus grace period lies behind the quota controller's clock, here the
+    latest moment the source records (a node's heartbeat)."""
+    stuck = pod("stuck", requests={"cpu": "1"})
+    stuck["spec"]["nodeName"] = "lost"
+    stuck["metadata"].update(deletionTimestamp="2026-05-01T10:00:30Z", deletionGracePeriodSeconds=30)
+    node = {"kind": "Node", "metadata": {"name": "n1"},
+            "status": {"conditions": [{"type": "Ready", "status": "True",
+                                       "lastHeartbeatTime": "2026-05-01T10:05:00Z"}]}}
+    fresh = quota({"pods": "1", "requests.cpu": "1", "count/pods": "2"}, name="compute")
+    run = Admission(objects(fresh, stuck, node))
+    assert {k: str(v) for k, v in run.quota_status(fresh)[1].items()} == \
+        {"pods": "0", "requests.cpu": "0", "count/pods": "1"}
+    run.admit_pod(pod("new", requests={"cpu": "1"}))
+    # Still within its grace period at the latest recorded moment: it counts.
+    node["status"]["conditions"][0]["lastHeartbeatTime"] = "2026-05-01T10:00:45Z"
+    with pytest.raises(Forbidden, match="exceeded quota: compute, requested: pods=1,requests.cpu=1, used: "
+                                        "pods=1,requests.cpu=1"):
+        Admission(objects(fresh, stuck, node)).admit_pod(pod("new", requests={"cpu": "1"}))
+    # A source that records no moment at all: the pod counts (the grace period can't be said to be over).
+    del node["status"]
+    with pytest.raises(Forbidden, match="exceeded quota: compute"):
+        Admission(objects(fresh, stuck, node)).admit_pod(pod("new", requests={"cpu": "1"}))
+
+
 def test_quota_counts_overhead_and_pod_level_resources_by_release() -> None:
     rc = {"kind": "RuntimeClass", "metadata": {"name": "kata"}, "handler": "kata", "overhead": {"podFixed": {"cpu": "500m"}}}
     q = quota({"requests.cpu": "1"}, {"requests.cpu": "0"})

@@ -420,7 +420,8 @@ def test_check_reports_replicas_running_and_placed(tmp_path: Path) -> None:
 
     manifest = tmp_path / "web.yaml"
     manifest.write_text(yaml.safe_dump_all([_deployment(3), _deployment(5) | {"metadata": {"name": "web", "namespace": NS}}]))
-    report = check_paths([str(manifest)], _running_deployment(3))
+    # Two documents for one Deployment, each checked alone (a release would keep the last).
+    report = check_paths([str(manifest)], _running_deployment(3), separately=True)
     first, second = (e.to_json() for e in report.entries)
     assert (first["verdict"], first["replicas"], first["running"], first["placed"]) == ("fits", 3, 3, 0)
     assert "already running 3/3" in first["message"]
@@ -499,6 +500,26 @@ def test_a_new_count_with_a_new_template_scales_the_old_replicaset_first() -> No
     out = _explain(_deployment(4, image="web:2"), objects)
     assert out.workload is not None and out.workload.outcome is not None
     assert not out.workload.outcome.first_step.startswith("a scaling event")
+
+
+def test_a_scaling_event_pod_refused_by_the_quota_does_not_exist() -> None:
+    # A quota of 4 pods, 3 running: the scaling event to 5 creates web-6d4-scaled-0 and its
+    # second pod is refused. That slot has no pod: cleanupUnhealthyReplicas scales it away
+    # without deleting anything, so no quota is freed and the new ReplicaSet's pods stay
+    # refused (maxScaledDown is 0 with them unavailable): stuck, the 4 old pods left.
+    objects = _running_deployment(3, nodes=2, node_cpu="8")
+    (rs,) = objects.of("ReplicaSet")
+    rs["metadata"]["annotations"] = {"deployment.kubernetes.io/desired-replicas": "3"}
+    objects.add({"apiVersion": "v1", "kind": "ResourceQuota", "metadata": {"name": "pods-quota", "namespace": NS},
+                 "spec": {"hard": {"pods": "4"}}})
+    out = _explain(_deployment(5, image="web:2"), objects)
+    outcome = out.workload.outcome if out.workload is not None else None
+    assert outcome is not None and not outcome.completes
+    assert (outcome.done, outcome.old_left) == (0, 4)
+    assert [(e.action, e.pod) for e in outcome.events[:2]] == [("placed", f"{NS}/web-6d4-scaled-0"),
+                                                                ("refused", f"{NS}/web-6d4-scaled-1")]
+    assert not any(e.action == "deleted" for e in outcome.events)
+    assert "exceeded quota: pods-quota, requested: pods=1, used: pods=4, limited: pods=4" in (outcome.blocked_on or "")
 
 
 def test_a_rollout_of_a_higher_priority_workload_preempts_its_way_through() -> None:
