@@ -59,6 +59,7 @@ from kschedx.core.explain.front import (
 )
 from kschedx.core.explain.replicas import hpa_status_as_applied
 from kschedx.core.explain.report import FAILED_CREATE, DaemonNodeVerdict, Explanation
+from kschedx.core.explain.rollout_run import RolloutOutcome
 from kschedx.core.explain.updates import live_update_refusal, update_refusal
 from kschedx.core.framework.shared_answers import share
 from kschedx.core.gcpause import without_gc_frozen
@@ -137,7 +138,19 @@ class CheckEntry:
             return 0
         if e.mode == "daemonset":
             return sum(1 for v in e.daemon_nodes if v.targeted and not v.running)
+        end = self._rollout_end()
+        if end is not None:
+            return end.total
         return e.replicas_requested
+
+    def _rollout_end(self) -> RolloutOutcome | None:
+        """A Deployment's or StatefulSet's change played to its end: what the release keeps
+        of it is its end state, so its counts are the whole rollout's."""
+        e = self.explanation
+        w = e.workload if e is not None else None
+        if w is None or w.outcome is None or w.outcome.unit != "pod":
+            return None
+        return w.outcome
 
     @property
     def pending(self) -> int:
@@ -147,6 +160,9 @@ class CheckEntry:
             return 0
         if e.mode == "daemonset":
             return sum(1 for v in e.daemon_nodes if v.targeted and not v.fits and v.code != FAILED_CREATE)
+        end = self._rollout_end()
+        if end is not None:
+            return end.pending_at_end()
         return max(0, e.replicas_requested - e.replicas_placed - e.not_created)
 
     @property
@@ -158,6 +174,9 @@ class CheckEntry:
             return 0
         if e.mode == "daemonset":
             return sum(1 for v in e.daemon_nodes if v.targeted and v.code == FAILED_CREATE)
+        end = self._rollout_end()
+        if end is not None:
+            return max(0, end.total - end.done - end.pending_at_end())
         return e.not_created
 
     @property

@@ -108,6 +108,14 @@ class RolloutOutcome:
     where: str = ""  # the pods or nodes left Pending
     events: list[RolloutEvent] = field(default_factory=list)
 
+    def pending_at_end(self) -> int:
+        """The new pods left Pending when the rollout ends (created, not placed)."""
+        last: dict[str, str] = {}
+        for e in self.events:
+            if e.action in ("placed", "pending", "refused"):
+                last[e.pod] = e.action
+        return sum(1 for action in last.values() if action == "pending")
+
     def summary(self) -> str:
         if self.completes:
             what = "nodes updated" if self.unit == "node" else "new pods"

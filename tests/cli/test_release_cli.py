@@ -727,3 +727,62 @@ def test_a_workload_named_twice_queues_where_its_pods_were_created(tmp_path: Pat
         code, data = check_json(first, web, later, "--cluster", cluster)
         assert data["release"]["order"] == ["Deployment/shop/web", "Deployment/shop/api"]
         assert by_name(data)["web"]["placed"] == 3
+
+
+def _host_port_cluster() -> str:
+    import yaml
+
+    tpl = {"metadata": {"labels": {"app": "ing"}}, "spec": {"containers": [
+        {"name": "c", "image": "ing:1", "ports": [{"containerPort": 80, "hostPort": 80}],
+         "resources": {"requests": {"cpu": "100m"}}}]}}
+    items: list[Any] = [
+        {"apiVersion": "v1", "kind": "Node", "metadata": {"name": f"n{i}", "labels": {"kubernetes.io/hostname": f"n{i}"}},
+         "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "110"}, "nodeInfo": {"kubeletVersion": "v1.35.0"}}}
+        for i in range(3)]
+    items.append({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "ing", "namespace": "shop", "uid": "d1"},
+                  "spec": {"replicas": 3, "selector": {"matchLabels": {"app": "ing"}}, "template": tpl}})
+    rs_tpl = {"metadata": {"labels": {"app": "ing", "pod-template-hash": "abc"}}, "spec": tpl["spec"]}
+    items.append({"apiVersion": "apps/v1", "kind": "ReplicaSet", "metadata": {
+        "name": "ing-abc", "namespace": "shop", "uid": "rs1", "labels": rs_tpl["metadata"]["labels"],
+        "annotations": {"deployment.kubernetes.io/desired-replicas": "3", "deployment.kubernetes.io/revision": "1"},
+        "ownerReferences": [{"apiVersion": "apps/v1", "kind": "Deployment", "name": "ing", "uid": "d1", "controller": True}]},
+        "spec": {"replicas": 3, "selector": {"matchLabels": rs_tpl["metadata"]["labels"]}, "template": rs_tpl},
+        "status": {"replicas": 3}})
+    items += [{"apiVersion": "v1", "kind": "Pod", "metadata": {
+        "name": f"ing-abc-{i}", "namespace": "shop", "labels": rs_tpl["metadata"]["labels"],
+        "ownerReferences": [{"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "ing-abc", "uid": "rs1",
+                             "controller": True}]},
+        "spec": dict(tpl["spec"], nodeName=f"n{i}"),
+        "status": {"phase": "Running", "conditions": [{"type": "Ready", "status": "True"}]}} for i in range(3)]
+    return str(yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": items}))
+
+
+def test_a_rollout_counts_as_its_whole_run_in_the_release(tmp_path: Path) -> None:
+    # The release keeps a rollout's end state, so its counts are the whole rollout's: a
+    # hostPort rollout with maxUnavailable 1 brings up all 3 new pods; with the default
+    # strategy the surge pod stays Pending and the 2 after it are never created.
+    cluster = write(tmp_path, "cluster.yaml", _host_port_cluster())
+    manifest = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: ing, namespace: shop}
+spec:
+  replicas: 3
+  selector: {matchLabels: {app: ing}}
+%s  template:
+    metadata: {labels: {app: ing}}
+    spec:
+      containers:
+      - name: c
+        image: ing:2
+        ports: [{containerPort: 80, hostPort: 80}]
+        resources: {requests: {cpu: 100m}}
+"""
+    roomy = write(tmp_path, "roomy.yaml", manifest % "  strategy: {rollingUpdate: {maxSurge: 0, maxUnavailable: 1}}\n")
+    code, data = check_json(roomy, "--cluster", cluster)
+    assert code == 0 and data["release"]["pods"] == {"new": 3, "placed": 3, "pending": 0, "notCreated": 0}
+    stuck = write(tmp_path, "stuck.yaml", manifest % "")
+    code, data = check_json(stuck, "--cluster", cluster)
+    assert code == 1 and data["release"]["pods"] == {"new": 3, "placed": 0, "pending": 1, "notCreated": 2}
+    result = by_name(data)["ing"]
+    assert (result["new"], result["pending"], result["notCreated"]) == (3, 1, 2)
