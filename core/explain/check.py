@@ -602,7 +602,7 @@ def _documents(todo: list[ManifestFile], objects: ClusterObjects, live: ClusterO
     """Every pod-bearing document with its entry (and its pod priority), in creation
     order: the files' order, documents in order."""
     classes = priority_classes(objects)
-    namespaces = _namespaces(live, objects)
+    namespaces = _Namespaces(live, objects)
     out: list[tuple[str, Dict, CheckEntry]] = []
     for manifest in todo:
         numbers: list[int | None] = list(manifest.documents) or [None] * len(manifest.workloads)
@@ -611,8 +611,7 @@ def _documents(todo: list[ManifestFile], objects: ClusterObjects, live: ClusterO
             meta: Dict = obj["metadata"] if isinstance(obj.get("metadata"), dict) else {}
             entry = CheckEntry(manifest.path, str(obj.get("kind")), namespace or meta.get("namespace") or "default",
                                meta.get("name") or meta.get("generateName"), number)
-            if namespaces:  # (a source without Namespaces can't say which exist)
-                entry.rejected = _namespace_lifecycle(entry, namespaces)
+            entry.rejected = _namespace_lifecycle(entry, namespaces)
             entry.priority = _priority(obj, classes)
             out.append((manifest.path, obj, entry))
     return out
@@ -629,28 +628,42 @@ _RESOURCES = {"Pod": "pods", "Deployment": "deployments.apps", "ReplicaSet": "re
 IMMORTAL_NAMESPACES = ("default", "kube-system", "kube-public", "kube-node-lease")
 
 
-def _namespaces(live: ClusterObjects, objects: ClusterObjects) -> dict[str, Dict]:
-    """The namespaces known to exist, when the cluster source lists Namespaces (else none:
-    it can't tell): those listed there or created by the files (``objects``: the cluster
-    with the files laid over), the immortal ones, and any that holds an object of the
-    cluster source (``live``)."""
-    if not live.of("Namespace"):
-        return {}
-    listed = {str((n.get("metadata") or {}).get("name")): n for n in objects.of("Namespace")}
-    for ns in IMMORTAL_NAMESPACES:
-        listed.setdefault(ns, {})
-    for kind, items in live.by_kind.items():
-        if kind in ("Namespace", "Node"):
-            continue
-        for o in items:
-            meta = o.get("metadata")
-            held = meta.get("namespace") if isinstance(meta, dict) else None
-            if isinstance(held, str) and held not in listed:
-                listed[held] = {}
-    return listed
+class _Namespaces:
+    """The namespaces known to exist, when the cluster source lists Namespaces (else it
+    can't tell, and every namespace passes): those listed there or created by the files
+    (``objects``: the cluster with the files laid over), the immortal ones, and any that
+    holds an object of the cluster source (``live``; looked for only when a workload names
+    a namespace not listed, as a scan of every pod costs)."""
+
+    def __init__(self, live: ClusterObjects, objects: ClusterObjects) -> None:
+        self.live = live
+        self.known = bool(live.of("Namespace"))
+        self.listed = {str((n.get("metadata") or {}).get("name")): n for n in objects.of("Namespace")}
+        for ns in IMMORTAL_NAMESPACES:
+            self.listed.setdefault(ns, {})
+        self._held: set[str] | None = None
+
+    def get(self, ns: str) -> Dict | None:
+        """The Namespace (an empty one when only known to exist), None when it doesn't exist."""
+        if not self.known:
+            return {}
+        found = self.listed.get(ns)
+        if found is not None:
+            return found
+        if self._held is None:
+            self._held = set()
+            for kind, items in self.live.by_kind.items():
+                if kind in ("Namespace", "Node"):
+                    continue
+                for o in items:
+                    meta = o.get("metadata")
+                    held = meta.get("namespace") if isinstance(meta, dict) else None
+                    if isinstance(held, str):
+                        self._held.add(held)
+        return {} if ns in self._held else None
 
 
-def _namespace_lifecycle(entry: CheckEntry, namespaces: dict[str, Dict]) -> str | None:
+def _namespace_lifecycle(entry: CheckEntry, namespaces: _Namespaces) -> str | None:
     """NamespaceLifecycle admission: nothing is created in a namespace that does not exist
     (neither in the cluster nor in the files) or is being deleted."""
     ns = entry.namespace or "default"
