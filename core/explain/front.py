@@ -863,8 +863,9 @@ class _RolloutCluster:
     """The snapshot under a simulated rollout (core/explain/rollout_run.py Cluster): real
     cycles bind new pods, deletions take pods out, and :meth:`restore` puts it all back.
 
-    Consecutive copies of one template share a ReplicaMemo as replica steps do; a deletion
-    or a failed cycle starts a new one, since what it carried over no longer holds."""
+    Consecutive copies of one template share a ReplicaMemo as replica steps do, the pods
+    deleted or evicted between them recorded in it (the replica engine updates their
+    nodes); a failed cycle or another template starts a new one."""
 
     def __init__(self, snapshot: Snapshot, incoming: IncomingPod, profile: Profile, options: Options | None,
                  path: str) -> None:
@@ -930,24 +931,27 @@ class _RolloutCluster:
         # PodInfo's uid, without parsing the whole pod for it.
         pi = self.snapshot.pods_by_uid.get(meta.get("uid") or f"{meta.get('namespace') or 'default'}/{meta.get('name')}")
         if pi is not None:
-            self.snapshot.remove_pod(pi)
-            self.removed.append(pi)
+            self._remove(pi)
         if self.admission is not None:
             # Every pod a controller deletes exists (bound or Pending): it counted until now.
             self.admission.release_pod(pod)
-        self.memo = None
 
     def evict(self, node: str, victims: list[str]) -> list[str]:
         info = self.snapshot.get(node)
         wanted = set(victims)
         gone = [pi for pi in (info.pods if info is not None else []) if pi.key in wanted]
         for pi in gone:
-            self.snapshot.remove_pod(pi)
-            self.removed.append(pi)
+            self._remove(pi)
             if self.admission is not None:
                 self.admission.release_pod(pi.raw)
-        self.memo = None
         return [pi.key for pi in gone]
+
+    def _remove(self, pi: PodInfo) -> None:
+        generation = self.snapshot.generation
+        self.snapshot.remove_pod(pi)
+        self.removed.append(pi)
+        if self.memo is not None and self.snapshot.generation != generation:
+            self.memo.removed_pod(pi, pi.node_name)
 
     def restore(self) -> None:
         if self.admission is not None and self.quota_before is not None:
