@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from kschedx.core.admission import Admission, Refused
 from kschedx.core.admission.priority import resolve_cluster_pod_priorities
-from kschedx.core.api.model import PodInfo
+from kschedx.core.api.model import PodInfo, pod_uid
 from kschedx.core.api.objects import WORKLOAD_KINDS, ClusterObjects
 from kschedx.core.api.quantity import QuantityError
 from kschedx.core.api.selectors import SelectorError
@@ -130,7 +130,7 @@ class FirstCycles:
         ``snapshot`` (None when it takes out other pods than the rollout did)."""
         if not self.cycles:
             return None
-        found = (PodInfo(raw).uid for raw in remove)
+        found = map(pod_uid, remove)
         if sorted(uid for uid in found if uid in snapshot.pods_by_uid) != sorted(self.removed):
             return None
         return self.cycles
@@ -347,7 +347,7 @@ def release_quota(admission: Admission | None, snapshot: Snapshot, pods: list[Di
     if admission is None:
         return
     for raw in pods:
-        if snapshot.pods_by_uid.get(PodInfo(raw).uid) is not None:
+        if snapshot.pods_by_uid.get(pod_uid(raw)) is not None:
             admission.release_pod(raw)
 
 
@@ -802,7 +802,7 @@ def _remove_for_good(snapshot: Snapshot, pods: list[Dict]) -> list[PodInfo]:
     """Take ``pods`` off the snapshot and return what was taken."""
     removed: list[PodInfo] = []
     for raw in pods:
-        pi = snapshot.pods_by_uid.get(PodInfo(raw).uid)
+        pi = snapshot.pods_by_uid.get(pod_uid(raw))
         if pi is not None:
             snapshot.remove_pod(pi)
             removed.append(pi)
@@ -976,9 +976,7 @@ class _RolloutCluster:
         return result
 
     def delete(self, pod: Dict) -> None:
-        meta = pod.get("metadata") or {}
-        # PodInfo's uid, without parsing the whole pod for it.
-        pi = self.snapshot.pods_by_uid.get(meta.get("uid") or f"{meta.get('namespace') or 'default'}/{meta.get('name')}")
+        pi = self.snapshot.pods_by_uid.get(pod_uid(pod))
         if pi is not None:
             self._remove(pi)
         if self.admission is not None:
