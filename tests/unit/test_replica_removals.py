@@ -106,12 +106,15 @@ def test_random_rollouts_with_deletions_equal_full_cycles(tmp_path: Path, seed: 
     name = f"d{seed}"
     spec, cpu = _random_template(rng, name)
     doc = _deployment(name, spec, cpu)
-    if rng.random() < 0.3:
-        tpl = doc["spec"]["template"]
-        doc = {"apiVersion": "v1", "kind": "Pod",
-               "metadata": {"name": name, "namespace": "default", **tpl["metadata"]}, "spec": tpl["spec"]}
+    bare = rng.random() < 0.3  # a bare pod's copies: no default spreading
     objs = _cluster(racks=rng.random() < 0.5, affinity=rng.random() < 0.5)
-    _rollout_compare(tmp_path, doc, objs, rng, 20)
+    _rollout_compare(tmp_path, _pod_of(doc) if bare else doc, objs, rng, 20)
+
+
+def _pod_of(deployment: Dict) -> Dict:
+    tpl = deployment["spec"]["template"]
+    meta = {"name": deployment["metadata"]["name"], "namespace": "default", **tpl["metadata"]}
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": tpl["spec"]}
 
 
 @pytest.mark.parametrize("seed", range(3))
