@@ -286,8 +286,11 @@ class ResourceQuota:
         this is the state once the deletion completed — what a controller's retried
         create finds."""
         req = Request(PODS, pod)
+        quotas = run.resource_quotas(req.namespace)
+        if not quotas:
+            return  # nothing counted it (a rollout deletes thousands of pods in quota-free namespaces)
         usage = pod_usage(pod, run.pod_level_resources)
-        for quota in run.resource_quotas(req.namespace):
+        for quota in quotas:
             hard, _ = run.quota_status(quota)
             if matching_resources(PODS, list(hard)) and self._matches(quota, req, run):
                 run.ledger.charge(run.quota_key(quota), negated(mask(usage, hard)))

@@ -482,6 +482,13 @@ def _host_ports_full(spec: Mapping[str, Any]) -> tuple[tuple[str, str, int], ...
     return tuple(out)
 
 
+def pod_uid(raw: Dict) -> str:
+    """:class:`PodInfo`'s uid of a stored pod, without parsing the rest of it (a rollout
+    looks up thousands of old pods by it)."""
+    meta = raw.get("metadata") or {}
+    return meta.get("uid") or f"{meta.get('namespace') or 'default'}/{meta.get('name') or meta.get('generateName') or ''}"
+
+
 class PodInfo:
     """A pod as the scheduler sees it: identity, placement, and derived scheduling inputs."""
 

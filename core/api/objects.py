@@ -6,6 +6,7 @@ snapshot, the what-if edits and the explanation read it. It knows nothing of sch
 
 from __future__ import annotations
 
+import operator
 import sys
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -80,6 +81,49 @@ class ClusterObjects:
             self._pod_index = None  # changed in place under the index: look again from scratch
             return self.find_pod(namespace, name, uid)
         return None
+
+
+# controlled_by's indexes, the latest first: the items each was built on (a copy of the
+# list as it was) and (namespace, controller kind, controller name) -> their positions.
+_CONTROLLED: list[tuple[list[Any], dict[tuple[str, Any, Any], list[int]]]] = []
+_KEPT_INDEXES = 4  # by_kind's and workloads' lists, and the copies a release makes of them
+
+
+def _controllers(obj: Any) -> tuple[str, list[tuple[str, Any, Any]]]:
+    """An object's namespace (``default`` when unset) and the kind and name of each of its
+    controller references."""
+    meta = obj.get("metadata") if isinstance(obj, dict) else None
+    meta = meta if isinstance(meta, dict) else {}
+    ns = meta.get("namespace") or "default"
+    refs = meta.get("ownerReferences")
+    return ns, [(ns, r.get("kind"), r.get("name")) for r in refs if isinstance(r, dict) and r.get("controller")] \
+        if isinstance(refs, list) else []
+
+
+def controlled_by(items: list[Any], namespace: str, kind: str, name: str) -> list[Dict]:
+    """The objects of ``items`` in ``namespace`` that a controller reference gives to
+    ``kind``/``name`` (a Deployment's ReplicaSets), in stored order.
+
+    ``check`` asks this for every manifest of a release over thousands of ReplicaSets: an
+    index built once and extended when the list holds the indexed objects first, in order
+    (it grew, or is a copy that did: a release's lists grow workload by workload), rebuilt
+    otherwise, and checked on every hit."""
+    n = len(items)
+    base = next((e for e in _CONTROLLED if len(e[0]) <= n and all(map(operator.is_, e[0], items))), None)
+    start, index = (len(base[0]), base[1]) if base is not None else (0, {})
+    for pos in range(start, n):
+        for key in dict.fromkeys(_controllers(items[pos])[1]):
+            index.setdefault(key, []).append(pos)
+    kept = base[0] if base is not None and start == n else list(items)
+    _CONTROLLED[:] = [(kept, index), *(e for e in _CONTROLLED if e is not base)][:_KEPT_INDEXES]
+    out = []
+    for pos in index.get((namespace, kind, name), ()):
+        obj = items[pos]
+        if (namespace, kind, name) not in _controllers(obj)[1]:
+            _CONTROLLED.clear()  # changed in place under the index: look again from scratch
+            return controlled_by(items, namespace, kind, name)
+        out.append(obj)
+    return out
 
 
 def pod_key(pod: Dict) -> tuple[str, str, str]:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from kschedx.core.admission import Admission, Refused
 from kschedx.core.admission.priority import resolve_cluster_pod_priorities
-from kschedx.core.api.model import PodInfo
+from kschedx.core.api.model import PodInfo, pod_uid
 from kschedx.core.api.objects import WORKLOAD_KINDS, ClusterObjects
 from kschedx.core.api.quantity import QuantityError
 from kschedx.core.api.selectors import SelectorError
@@ -113,6 +113,41 @@ class RolloutEnd:
     removed: list[PodInfo] = field(default_factory=list)
     # The quota usage at the end (the pods it created charged, those it deleted given back).
     quota: dict[tuple[str, str], Any] | None = None
+
+
+@dataclass
+class FirstCycles:
+    """The cycles a rollout played to its end ran before anything but its own new copies
+    changed the snapshot: the pods it deleted before them (uids) and each copy (compared
+    without its uid and node, :func:`copy_key`) with its cycle's result. The first step shown
+    afterwards starts from the same snapshot when it takes out the same pods, and its copies
+    are the same cycles as long as they are the same copies: their results are taken over
+    rather than computed twice."""
+
+    removed: list[str] = field(default_factory=list)
+    cycles: list[tuple[Dict, CycleResult]] = field(default_factory=list)
+    open: bool = True  # still following the rollout's first cycles
+
+    def reusable(self, snapshot: Snapshot, remove: list[Dict]) -> list[tuple[Dict, CycleResult]] | None:
+        """The cycles the first step can take over once ``remove`` is taken out of
+        ``snapshot`` (None when it takes out other pods than the rollout did)."""
+        if not self.cycles:
+            return None
+        found = map(pod_uid, remove)
+        if sorted(uid for uid in found if uid in snapshot.pods_by_uid) != sorted(self.removed):
+            return None
+        return self.cycles
+
+
+def copy_key(pod: Dict) -> Dict | None:
+    """What makes two copies of a template the same cycle: the pod but for its uid and node
+    (None when its uid matters to the cycle: claims generated for the pod are owned by it)."""
+    meta = pod.get("metadata") or {}
+    spec = pod.get("spec") or {}
+    if spec.get("resourceClaims") or any(isinstance(v, dict) and "ephemeral" in v for v in spec.get("volumes") or []):
+        return None
+    return {**pod, "metadata": {k: v for k, v in meta.items() if k != "uid"},
+            "spec": {k: v for k, v in spec.items() if k != "nodeName"}}
 
 
 def load_cluster_files(paths: list[str]) -> ClusterObjects:
@@ -315,7 +350,7 @@ def release_quota(admission: Admission | None, snapshot: Snapshot, pods: list[Di
     if admission is None:
         return
     for raw in pods:
-        if snapshot.pods_by_uid.get(PodInfo(raw).uid) is not None:
+        if snapshot.pods_by_uid.get(pod_uid(raw)) is not None:
             admission.release_pod(raw)
 
 
@@ -790,7 +825,7 @@ def _remove_for_good(snapshot: Snapshot, pods: list[Dict]) -> list[PodInfo]:
     """Take ``pods`` off the snapshot and return what was taken."""
     removed: list[PodInfo] = []
     for raw in pods:
-        pi = snapshot.pods_by_uid.get(PodInfo(raw).uid)
+        pi = snapshot.pods_by_uid.get(pod_uid(raw))
         if pi is not None:
             snapshot.remove_pod(pi)
             removed.append(pi)
@@ -832,8 +867,13 @@ def _explain_on(
     # rollout, played on the snapshot and taken off it again before the first step is shown
     # (``end`` records its end state).
     whole = _whole_rollout(plan, replicas)
+    known: list[tuple[Dict, CycleResult]] | None = None
     if whole and plan is not None and not incoming.daemonset:
-        plan.outcome = _run_rollout(snapshot, incoming, profile, options, path, plan, end)
+        first = FirstCycles()
+        plan.outcome = _run_rollout(snapshot, incoming, profile, options, path, plan, end, first)
+        if incoming.ordinal_pod is None and (options is None or options.focus is None):
+            # The first step is where the rollout began: its cycles are taken over.
+            known = first.reusable(snapshot, plan.remove)
     # A workload that already runs: the pods its controller deletes first are taken out,
     # and their quota usage given back.
     release_quota(incoming.admission, snapshot, plan.remove if plan is not None else [])
@@ -850,7 +890,8 @@ def _explain_on(
                 incoming.ordinals = plan.ordinals_for(count)
             steps = run_replicas(snapshot, incoming, profile, count, options, path, added,
                                  plan.stored_pending if plan is not None else [],
-                                 refusal_stops_all=plan is None or plan.outcome is None, evicted=evicted)
+                                 refusal_stops_all=plan is None or plan.outcome is None, evicted=evicted,
+                                 known=known)
             if replicas is not None and (options is None or options.algorithm in (None, "v1.35")):
                 from kschedx.core.explain.batching import annotate_replicas, batching_on
 
@@ -938,8 +979,9 @@ class _RolloutCluster:
     """The snapshot under a simulated rollout (core/explain/rollout_run.py Cluster): real
     cycles bind new pods, deletions take pods out, and :meth:`restore` puts it all back.
 
-    Consecutive copies of one template share a ReplicaMemo as replica steps do; a deletion
-    or a failed cycle starts a new one, since what it carried over no longer holds."""
+    Consecutive copies of one template share a ReplicaMemo as replica steps do, the pods
+    deleted or evicted between them recorded in it (the replica engine updates their
+    nodes); a failed cycle or another template starts a new one."""
 
     def __init__(self, snapshot: Snapshot, incoming: IncomingPod, profile: Profile, options: Options | None,
                  path: str) -> None:
@@ -959,6 +1001,7 @@ class _RolloutCluster:
         self.quota_end: dict[tuple[str, str], Any] | None = None
         self.created: set[str] = set()
         self.stored: set[str] = set()
+        self.first = FirstCycles()
 
     def _create(self, pod: Dict) -> CycleResult | None:
         """The API server's answer to creating ``pod``: None when it is created (or
@@ -977,6 +1020,7 @@ class _RolloutCluster:
     def place(self, pod: Dict, more: int = 0) -> CycleResult:
         refused = self._create(pod)
         if refused is not None:
+            self.first.open = False
             return refused
         owner = ((pod.get("metadata") or {}).get("ownerReferences") or [{}])[0].get("name")
         if owner != self.owner:  # another template: nothing carries over
@@ -987,8 +1031,15 @@ class _RolloutCluster:
             self.memo.engine = ReplicaEngine()
         self.cycles += 1
         report(f"rolling out {self.incoming.source_name}: cycle {self.cycles}")
-        step = IncomingPod(pod, self.incoming.source_kind, self.incoming.source_name, self.incoming.rule)
+        step = copy_incoming(self.incoming, pod, self.cycles == 1)
         result = run(self.snapshot, step, self.profile, self.options, self.path, self.memo)
+        if self.first.open:
+            key = copy_key(pod)
+            if key is None or result.refused:
+                self.first.open = False
+            else:
+                self.first.cycles.append((key, result))
+                self.first.open = result.selected_node is not None
         if result.selected_node is None:
             self.memo = None
             return result
@@ -1001,22 +1052,34 @@ class _RolloutCluster:
         return result
 
     def delete(self, pod: Dict) -> None:
-        meta = pod.get("metadata") or {}
-        # PodInfo's uid, without parsing the whole pod for it.
-        pi = self.snapshot.pods_by_uid.get(meta.get("uid") or f"{meta.get('namespace') or 'default'}/{meta.get('name')}")
+        pi = self.snapshot.pods_by_uid.get(pod_uid(pod))
         if pi is not None:
-            self.snapshot.remove_pod(pi)
-            self.removed.append(pi)
+            self._remove(pi)
         if self.admission is not None:
             # Every pod a controller deletes exists (bound or Pending): it counted until now.
             self.admission.release_pod(pod)
-        self.memo = None
 
     def evict(self, node: str, victims: list[str]) -> list[str]:
-        gone = _evict(self.snapshot, node, victims, self.admission)
-        self.removed.extend(gone)
-        self.memo = None
+        info = self.snapshot.get(node)
+        wanted = set(victims)
+        gone = [pi for pi in (info.pods if info is not None else []) if pi.key in wanted]
+        for pi in gone:
+            self._remove(pi)
+            if self.admission is not None:
+                self.admission.release_pod(pi.raw)
         return [pi.key for pi in gone]
+
+    def _remove(self, pi: PodInfo) -> None:
+        generation = self.snapshot.generation
+        self.snapshot.remove_pod(pi)
+        self.removed.append(pi)
+        if self.first.open:
+            if self.first.cycles:
+                self.first.open = False  # the rollout's first cycles end here
+            else:
+                self.first.removed.append(pi.uid)
+        if self.memo is not None and self.snapshot.generation != generation:
+            self.memo.removed_pod(pi, pi.node_name)
 
     def restore(self) -> None:
         if self.admission is not None and self.quota_before is not None:
@@ -1031,10 +1094,14 @@ class _RolloutCluster:
 
 
 def _run_rollout(snapshot: Snapshot, incoming: IncomingPod, profile: Profile, options: Options | None, path: str,
-                 plan: WorkloadPlan, end: RolloutEnd | None = None) -> RolloutOutcome | None:
+                 plan: WorkloadPlan, end: RolloutEnd | None = None,
+                 first: FirstCycles | None = None) -> RolloutOutcome | None:
     """The change of a running Deployment or StatefulSet played to its end on the snapshot,
-    then taken off again; ``end`` gets the pods it left bound and deleted."""
+    then taken off again; ``end`` gets the pods it left bound and deleted, ``first`` the
+    cycles it began with."""
     cluster = _RolloutCluster(snapshot, incoming, profile, options, path)
+    if first is not None:
+        cluster.first = first
     cluster.stored = set(plan.stored_pending)
     base = (incoming.pod.get("metadata") or {}).get("name") or "pod"
 
@@ -1195,13 +1262,16 @@ def run_replicas(
     stored_pending: list[str] | None = None,
     refusal_stops_all: bool = True,
     evicted: list[PodInfo] | None = None,
+    known: list[tuple[Dict, CycleResult]] | None = None,
 ) -> list[CycleResult]:
     """Place ``replicas`` copies one after another, each bound to its cycle's selected node
     (the bound copies are appended to ``added`` when given). ``stored_pending``: the
     workload's own Pending pods (a StatefulSet's by ordinal name, else the first copies),
     which exist already and are not charged to a quota again. A refused first copy means
     the workload does not run (raised) unless ``refusal_stops_all`` is off (a rollout whose
-    whole run says how it ends: its first step is shown refused).
+    whole run says how it ends: its first step is shown refused). ``known``: cycles already
+    run on this snapshot in this order (a rollout's first ones, :class:`FirstCycles`), each
+    with its copy: a copy equal to its counterpart takes that cycle's result.
 
     Copies are named NAME-0 … NAME-{N-1}; the sequence stops at the first copy that does
     not fit.  The snapshot is updated incrementally (the caller's snapshot is modified).
@@ -1232,9 +1302,7 @@ def run_replicas(
             meta = pod_dict.setdefault("metadata", {})
             meta["name"] = f"{base_name}-{i}"
             meta["uid"] = f"kschedx-replica-{base_name}-{i}"
-        step_in = IncomingPod(pod_dict, incoming.source_kind, incoming.source_name, incoming.rule,
-                              warnings=list(incoming.warnings) if i == 0 else [], notes=list(incoming.notes),
-                              volumes_provided=incoming.volumes_provided)
+        step_in = copy_incoming(incoming, pod_dict, i == 0)
         stored = stored_pending or []
         exists = meta["name"] in stored if incoming.ordinal_pod is not None else i < len(stored)
         try:
@@ -1245,11 +1313,14 @@ def run_replicas(
                 raise  # nothing is created: the workload does not run
             steps.append(rejected_result(pod_dict, e.detail, snapshot, profile, options))
             break
-        result = run(snapshot, step_in, profile, options, path, memo)
+        if known is not None and (i >= len(known) or copy_key(pod_dict) != known[i][0]):
+            known = None  # another copy: from here on the snapshot is not the one they ran on
+        result = known[i][1] if known is not None else run(snapshot, step_in, profile, options, path, memo)
         if result.selected_node is None and evicted is not None:
             gone = _preempt(snapshot, result, incoming.admission)
             if gone:
                 evicted.extend(gone)
+                known = None  # the snapshot is no longer the one the rollout's cycles ran on
                 memo = ReplicaMemo()  # the victims' nodes changed: nothing carries over
                 if replicas - i >= ENGINE_FROM:
                     memo.engine = ReplicaEngine()
@@ -1291,6 +1362,14 @@ def _evict(snapshot: Snapshot, node: str, victims: list[str], admission: Admissi
         if admission is not None:
             admission.release_pod(pi.raw)
     return gone
+
+
+def copy_incoming(incoming: IncomingPod, pod: Dict, first: bool) -> IncomingPod:
+    """A copy ``pod`` of ``incoming``'s template, as its controller creates it: the
+    template's notes and provided volumes, its warnings on the first copy only."""
+    return IncomingPod(pod, incoming.source_kind, incoming.source_name, incoming.rule,
+                       warnings=list(incoming.warnings) if first else [], notes=list(incoming.notes),
+                       volumes_provided=incoming.volumes_provided)
 
 
 def _add_claims(objects: ClusterObjects, claims: list[Dict]) -> None:

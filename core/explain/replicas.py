@@ -29,7 +29,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from kschedx.core.api.objects import ClusterObjects
+from kschedx.core.api.objects import ClusterObjects, controlled_by
 
 Dict = dict[str, Any]
 
@@ -91,13 +91,7 @@ def _from_replicasets(objects: ClusterObjects, ns: str, name: str) -> Dict | Non
     pods): its count as they record it, the deployment controller's desired-replicas
     annotation of the newest, else the sum of their spec.replicas (what a settled
     Deployment asks for)."""
-    owned = []
-    for rs in objects.workloads.get("ReplicaSet", ()):
-        m = _field(rs, "metadata")
-        if (m.get("namespace") or "default") == ns and any(
-                isinstance(r, dict) and r.get("controller") and r.get("kind") == "Deployment" and r.get("name") == name
-                for r in m.get("ownerReferences") or []):
-            owned.append(rs)
+    owned = controlled_by(objects.workloads.get("ReplicaSet", []), ns, "Deployment", name)
     if not owned:
         return None
     newest = max(owned, key=lambda r: str(_field(r, "metadata").get("creationTimestamp") or ""))

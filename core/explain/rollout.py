@@ -28,8 +28,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from kschedx.core.api.model import PodInfo
-from kschedx.core.api.objects import ClusterObjects
+from kschedx.core.api.model import PodInfo, pod_uid
+from kschedx.core.api.objects import ClusterObjects, controlled_by
 from kschedx.core.api.template_defaults import same_template
 from kschedx.core.explain.rollout_run import (
     DaemonSetRollout,
@@ -241,14 +241,7 @@ def _names(pods: list[Dict]) -> list[str]:
 
 def _deployment(objects: ClusterObjects, ns: str, name: str, spec: Dict, tpl: Dict) -> WorkloadPlan | None:
     dep = _find(objects, "Deployment", ns, name)
-    rss = []
-    for rs in objects.workloads.get("ReplicaSet", ()):
-        m = rs.get("metadata") or {}
-        if (m.get("namespace") or "default") != ns:
-            continue
-        if any(r.get("controller") and r.get("kind") == "Deployment" and r.get("name") == name
-               for r in m.get("ownerReferences") or []):
-            rss.append(rs)
+    rss = controlled_by(objects.workloads.get("ReplicaSet", []), ns, "Deployment", name)
     if dep is None and not rss:
         return None
     desired = _desired(spec)
@@ -530,7 +523,7 @@ def taken_out(snapshot: Snapshot, pods: list[Dict]) -> Iterator[None]:
     """The snapshot without ``pods`` (as their controller deleted them), restored after."""
     removed: list[PodInfo] = []
     for raw in pods:
-        uid = PodInfo(raw).uid
+        uid = pod_uid(raw)
         pi = snapshot.pods_by_uid.get(uid)
         if pi is not None:
             snapshot.remove_pod(pi)

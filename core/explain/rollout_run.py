@@ -51,8 +51,8 @@ class Cluster(Protocol):
 
     def place(self, pod: Dict, more: int = 0) -> CycleResult:
         """One scheduling cycle of ``pod``; a pod that fits is bound to the selected node.
-        ``more``: the copies of its template the controller creates right after it (a hint
-        for how the cycles are run, never for their answers)."""
+        ``more``: the copies of its template the controller creates after it, right away or
+        between deletions (a hint for how the cycles are run, never for their answers)."""
 
     def delete(self, pod: Dict) -> None:
         """The pod is gone (its controller deleted it)."""
@@ -389,7 +389,9 @@ def run_deployment(d: DeploymentRollout, make_pod: Callable[[int], Dict], cluste
         for i in range(count):
             pod = make_pod(new.made)
             new.made += 1
-            if _try(cluster, new, pod, events, count - 1 - i):
+            # The new pods still to come, in this step or after the next deletions.
+            more = max(count - 1 - i, d.desired - len(d.new_running) - len(d.new_pending) - new.made)
+            if _try(cluster, new, pod, events, more):
                 per_node[node_of(pod)] += 1
 
     def settle_pending() -> None:

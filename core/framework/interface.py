@@ -196,12 +196,15 @@ class ReplicaMemo:
     over to the next cycle. Only ever used for pods that differ by name and uid alone.
     """
 
-    __slots__ = ("filters", "scores", "_split", "bound", "states", "engine", "filter_tables")
+    __slots__ = ("filters", "scores", "_split", "bound", "removed", "states", "engine", "filter_tables")
 
     def __init__(self) -> None:
         # The copies bound so far, in order (pod, node name): plugins whose cycle-wide state
         # only grows by them update an earlier cycle's state instead of rebuilding it.
         self.bound: list[tuple[PodInfo, str]] = []
+        # The pods taken off the snapshot meanwhile, in order (pod, node name): a rollout's
+        # controller deletes old pods between its new ones (see :meth:`removed_pod`).
+        self.removed: list[tuple[PodInfo, str]] = []
         # plugin key -> (number of copies it has seen, its state)
         self.states: dict[str, tuple[int, Any]] = {}
         # node -> (generation, failures of the leading node-local Filter plugins, all of them)
@@ -216,6 +219,13 @@ class ReplicaMemo:
         # Set by core/framework/shared_answers.py: the filter table for a cycle's leading
         # node-local plugins, shared with every pod that signs equal for them.
         self.filter_tables: Callable[[list[Plugin]], dict[str, tuple[int, list[Status]]]] | None = None
+
+    def removed_pod(self, pod: PodInfo, node: str) -> None:
+        """``pod`` was taken off ``node``. The node-local answers stay keyed by generation
+        and the replica engine updates the node's verdicts and scores; the plugins' states
+        that only ever grow by bound copies can't follow a removal: they count again."""
+        self.removed.append((pod, node))
+        self.states.clear()
 
     def head(self, state: CycleState, pod: PodInfo, local: list[Plugin], node: NodeInfo) -> list[Status]:
         """The failures of the leading node-local Filter plugins ``local`` on ``node``, each as

@@ -22,10 +22,15 @@ previous one plus what that binding can change:
   from what the step kept (its verdicts, its feasible nodes and their totals, and the raw
   score versions), so thousands of copies cost neither per-node work nor memory per copy.
 
+Removing a pod (a rollout's controller deletes old pods between its new ones) changes
+its node and that node's domains the same way: the engine updates the previous cycle for
+every node changed since (``ReplicaMemo.removed`` and the bound copy), asking the same
+hooks once per changed node.
+
 Anything else (nominated pods, extenders, --all-reasons, a PreFilter that narrows the
 nodes, a plugin without these hooks that doesn't skip, an error status, a single or no
-feasible node) runs the ordinary cycle; the decision is taken per cycle from what the pod
-and the cluster use.
+feasible node, a snapshot changed otherwise) runs the ordinary cycle; the decision is
+taken per cycle from what the pod and the cluster use.
 """
 
 from __future__ import annotations
@@ -131,6 +136,7 @@ class ReplicaEngine:
     def __init__(self) -> None:
         self.ready = False
         self.seen = 0  # copies bound when the engine last ran
+        self.seen_removed = 0  # pods removed (ReplicaMemo.removed) when it last ran
         self.snapshot_generation = -1
         self.node_list: list[NodeInfo] = []
         self.names: list[str] = []
@@ -172,10 +178,14 @@ class ReplicaEngine:
         # plugin scoring by class -> node index -> its class's number, and class -> number
         self.wkeys: dict[str, list[int]] = {}
         self.wident: dict[str, dict[Hashable, int]] = {}
-        # The bound node of the last update, and the cycle state the last scored copy had
-        # (what plugins scoring beyond a node compare the new one with).
-        self.bound_index = -1
+        # The nodes the last update found changed (the bound copy's, the removed pods'), and
+        # the cycle state the last scored copy had (what plugins scoring beyond a node
+        # compare the new one with).
+        self.moved: list[int] = []
         self.score_state: CycleState | None = None
+        # A filter pass whose copy was never scored (it fit nowhere, or scoring stopped
+        # early): the scores kept predate the changes it saw, so the next copy scores in full.
+        self.unscored = False
 
     # ------------------------------------------------------------------ Filter
 
@@ -200,21 +210,33 @@ class ReplicaEngine:
                 return None
         rest_key = tuple(pl.name for pl in rest)
         bound = memo.bound
+        removed = memo.removed
         generation = fw.snapshot.generation
-        # Anything but one more copy bound since the last cycle (an edit, a removed copy): start over.
+        if self.unscored:
+            self.score_key = None
+        # Since the last cycle: at most one more copy bound and pods removed (a rollout's
+        # controller deleting old ones), at least one of them, and the snapshot changed by
+        # exactly these (its generation counts every pod added or removed). Anything else
+        # (an edit, a copy taken back): start over.
+        more_bound = len(bound) - self.seen
+        more_removed = len(removed) - self.seen_removed
         full = (not self.ready or nodes is not self.node_list or len(nodes) != len(self.names)
-                or rest_key != self.rest_key or len(bound) != self.seen + 1 or self.prev_state is None
-                or generation != self.snapshot_generation + 1)
+                or rest_key != self.rest_key or more_bound not in (0, 1) or more_removed < 0
+                or more_bound + more_removed == 0 or self.prev_state is None
+                or generation != self.snapshot_generation + more_bound + more_removed)
         if full:
             ok = self._full(fw, state, pod, memo, nodes, local, rest)
         else:
-            ok = self._update(fw, state, pod, memo, local, rest, bound[-1][1])
+            moved = [name for _, name in removed[self.seen_removed:]] + [name for _, name in bound[self.seen:]]
+            ok = self._update(fw, state, pod, memo, local, rest, moved)
         if not ok:
             self.ready = False
             return None
         self.seen = len(bound)
+        self.seen_removed = len(removed)
         self.snapshot_generation = generation
         self.prev_state = state
+        self.unscored = True
         if not any(self.feas):
             return None  # the FitError needs every node's status: the ordinary cycle builds it
         return list(compress(self.node_list, self.feas))
@@ -281,6 +303,7 @@ class ReplicaEngine:
         self.vcache = {}
         self.ready = True
         self.changed = None
+        self.moved = []
         self._verdicts(range(n))
         return True
 
@@ -326,10 +349,10 @@ class ReplicaEngine:
 
     def _recompute_classes(self, state: CycleState, pod: PodInfo, pl: Plugin,
                            few: tuple[tuple[str, ...], dict[tuple[str | None, ...], list[int]]],
-                           pairs: list[tuple[str, str]] | None, b: int) -> list[int] | None:
+                           pairs: list[tuple[str, str]] | None, moved: list[int]) -> list[int] | None:
         """As :meth:`_recompute` for a plugin answering per domain with few domains: each
         domain the binding may have changed is asked once, and its nodes are visited only
-        when its answer changed (and the bound node, whose leading filters may have)."""
+        when its answer changed (and the changed nodes, whose leading filters may have)."""
         keys, members = few
         if pairs is None:
             dirty = list(members)
@@ -354,7 +377,9 @@ class ReplicaEngine:
                 if head[i] is None and col[i] is not st:
                     col[i] = st  # type: ignore[assignment]
                     changed.append(i)
-        if head[b] is None:
+        for b in moved:
+            if head[b] is not None:
+                continue
             c = self.classes[pl.name][b]  # type: ignore[index]
             st = last[c] if c in last else self._one(state, pod, pl, nodes[b])
             if st is False:
@@ -399,29 +424,34 @@ class ReplicaEngine:
         return changed
 
     def _update(self, fw: Any, state: CycleState, pod: PodInfo, memo: ReplicaMemo,
-                local: list[Plugin], rest: list[Plugin], bound_name: str) -> bool:
-        b = self.index.get(bound_name)
-        if b is None:
-            return False
-        bnode = self.node_list[b]
+                local: list[Plugin], rest: list[Plugin], moved_names: list[str]) -> bool:
+        """The previous cycle updated for the nodes ``moved_names`` changed since (a copy
+        bound, pods removed); False when it can't be."""
+        moved: list[int] = []
+        for name in dict.fromkeys(moved_names):
+            b = self.index.get(name)
+            if b is None:
+                return False
+            moved.append(b)
         prev = self.prev_state
         assert prev is not None
-        # The bound node: every answer again.
-        h = self._head(fw, state, pod, memo, local, bnode)
-        if h is False:
-            return False
-        self.head[b] = h  # type: ignore[assignment]
-        self.gens[b] = bnode.generation
-        self.bound_index = b
-        dirty: set[int] = {b}
+        # The changed nodes: every answer again.
+        for b in moved:
+            h = self._head(fw, state, pod, memo, local, self.node_list[b])
+            if h is False:
+                return False
+            self.head[b] = h  # type: ignore[assignment]
+            self.gens[b] = self.node_list[b].generation
+        self.moved = moved
+        dirty: set[int] = set(moved)
         for pl in rest:
             if pl.node_local:
-                got = self._recompute(state, pod, pl, (b,))
+                got = self._recompute(state, pod, pl, moved)
             else:
-                pairs = pl.replica_changes(prev, state, bnode)  # type: ignore[attr-defined]
+                pairs = self._changes(pl.replica_changes, prev, state)  # type: ignore[attr-defined]
                 few = self.members.get(pl.name)
                 if few is not None:
-                    got = self._recompute_classes(state, pod, pl, few, pairs, b)
+                    got = self._recompute_classes(state, pod, pl, few, pairs, moved)
                     if got is None:
                         return False
                     dirty.update(got)
@@ -429,7 +459,7 @@ class ReplicaEngine:
                 if pairs is None:
                     which: Any = range(len(self.node_list))
                 else:
-                    idx: set[int] = {b}
+                    idx: set[int] = set(moved)
                     for key, value in pairs:
                         idx.update(self._by_pair(key).get(value, ()))
                     which = idx
@@ -438,9 +468,25 @@ class ReplicaEngine:
                 return False
             dirty.update(got)
         self.changed = self._verdicts(dirty)
-        if b not in self.changed:
-            self.changed.append(b)  # its raw scores changed with it, even when its verdict didn't
+        # Their raw scores changed with them, even when their verdicts didn't.
+        self.changed.extend(b for b in moved if b not in self.changed)
         return True
+
+    def _changes(self, hook: Any, before: CycleState, after: CycleState) -> list[tuple[str, str]] | None:
+        """A plugin hook's label pairs (``replica_changes``, ``replica_score_changes``: what
+        may answer otherwise between ``before`` and ``after``) for every node the last update
+        found changed, together; None when one of them says every node."""
+        nodes = self.node_list
+        if len(self.moved) == 1:
+            one: list[tuple[str, str]] | None = hook(before, after, nodes[self.moved[0]])
+            return one
+        pairs: list[tuple[str, str]] = []
+        for b in self.moved:
+            got = hook(before, after, nodes[b])
+            if got is None:
+                return None
+            pairs.extend(got)
+        return pairs
 
     # ------------------------------------------------------------------ Score
 
@@ -449,6 +495,7 @@ class ReplicaEngine:
         """Fill ``result``'s scores and choice for the feasible nodes the engine's filter
         found; False when this cycle's scoring must run the ordinary way."""
         done = self._score(fw, state, pod, feasible, result, memo)
+        self.unscored = False
         if not done:
             self.score_key = None  # the next scored copy starts over
             self.score_state = None
@@ -628,15 +675,15 @@ class ReplicaEngine:
         if classes is not None:
             key_of, raw_of = classes
             ids = self.wkeys.get(pl.name)
-            pairs = None if full or prev_state is None or ids is None else pl.replica_score_changes(  # type: ignore[attr-defined]
-                prev_state, state, nodes[self.bound_index])
+            pairs = None if full or prev_state is None or ids is None else self._changes(
+                pl.replica_score_changes, prev_state, state)  # type: ignore[attr-defined]
             ident = self.wident.setdefault(pl.name, {})
             if pairs is None or ids is None:
                 ident = self.wident[pl.name] = {}
                 ids = self.wkeys[pl.name] = [ident.setdefault(key_of(ni), len(ident)) for ni in nodes]
             else:
                 index = self.index
-                for i in {self.bound_index, *(index[ni.name] for ni in todo)}:
+                for i in {*self.moved, *(index[ni.name] for ni in todo)}:
                     ids[i] = ident.setdefault(key_of(nodes[i]), len(ident))
             present: list[int] = list(compress(ids, self.feas))
             by_id = {v: k for k, v in ident.items()}
@@ -676,13 +723,13 @@ class ReplicaEngine:
         cur = self.cur[pl.name]
         feas = self.feas
         nodes = self.node_list
-        pairs = None if full or prev_state is None else pl.replica_score_changes(  # type: ignore[attr-defined]
-            prev_state, state, nodes[self.bound_index])
+        pairs = None if full or prev_state is None else self._changes(
+            pl.replica_score_changes, prev_state, state)  # type: ignore[attr-defined]
         targets: Any
         if pairs is None:
             targets = range(len(nodes))
         else:
-            idx: set[int] = {self.bound_index}
+            idx: set[int] = set(self.moved)
             for key, value in pairs:
                 idx.update(self._by_pair(key).get(value, ()))
             index = self.index

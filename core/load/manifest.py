@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from kschedx.core.api.objects import ClusterObjects
+from kschedx.core.api.objects import ClusterObjects, controlled_by
 from kschedx.core.api.template_defaults import same_template
 from kschedx.core.errors import InputError
 from kschedx.core.load.files import load_objects
@@ -243,14 +243,7 @@ def _deployment(obj: Dict, objects: ClusterObjects, path: str, ns: str, name: st
     # (FindNewReplicaSet: the oldest whose stored template equals the manifest's after API
     # defaulting, the hash label aside), so a scale-up's pods join their running siblings.
     existing: Dict | None = None
-    owned = []
-    for rs in objects.of("ReplicaSet"):
-        m = rs.get("metadata") or {}
-        if (m.get("namespace") or "default") != ns:
-            continue
-        if any(r.get("kind") == "Deployment" and r.get("name") == name and r.get("controller")
-               for r in m.get("ownerReferences") or []):
-            owned.append(rs)
+    owned = controlled_by(objects.of("ReplicaSet"), ns, "Deployment", name)
     owned.sort(key=lambda r: (str((r.get("metadata") or {}).get("creationTimestamp") or ""),
                               str((r.get("metadata") or {}).get("name") or "")))
     for rs in owned:

@@ -88,3 +88,51 @@ def test_rollouts_and_scale_ups_answer_as_with_the_engine_on_every_cycle(
     assert lazy == eager
     # The shortcut was taken: the copies placed alone ran without an engine.
     assert lazy_engines < eager_engines
+
+
+def test_rollouts_answer_as_without_their_shortcuts(
+        cluster: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first step takes over the cycles its rollout began with, and the replica engine
+    follows the pods the rollout deletes between its copies: the report is the one of every
+    cycle run again, and the engine restarted after each deletion, with fewer cycles run and
+    the cycles after a deletion updates of the one before."""
+    import json
+
+    folder = tmp_path / "manifests"
+    folder.mkdir()
+    _manifests(json.loads(cluster.read_text())["items"], folder)
+    objs = load_cluster_files([str(cluster)])
+    counts = {"cycles": 0, "updates": 0}
+    run, update = front.run, ReplicaEngine._update
+
+    def cycle(*args: Any, **kwargs: Any) -> Any:
+        counts["cycles"] += 1
+        return run(*args, **kwargs)
+
+    def updated(self: ReplicaEngine, *args: Any) -> bool:
+        # The nodes changed since the last cycle: the bound copy's and the deleted pods'.
+        counts["updates"] += len(args[-1]) > 1
+        return update(self, *args)
+
+    def check() -> tuple[Dict, dict[str, int]]:
+        counts.update(cycles=0, updates=0)
+        with monkeypatch.context() as m:
+            m.setattr(front, "run", cycle)
+            m.setattr(ReplicaEngine, "_update", updated)
+            report = check_paths([str(folder)], objs).to_json()
+        return report, dict(counts)
+
+    fast, fast_counts = check()
+    remove = front._RolloutCluster._remove
+
+    def remove_and_forget(self: Any, pi: Any) -> None:
+        remove(self, pi)
+        self.memo = None  # what the engine carried over starts again
+
+    with monkeypatch.context() as m:
+        m.setattr(front.FirstCycles, "reusable", lambda self, snapshot, remove: None)
+        m.setattr(front._RolloutCluster, "_remove", remove_and_forget)
+        slow, slow_counts = check()
+    assert fast == slow
+    assert fast_counts["cycles"] < slow_counts["cycles"]
+    assert fast_counts["updates"] > 0 and slow_counts["updates"] == 0
