@@ -48,6 +48,9 @@ from kschedx.core.snapshot import NodeInfo
 NAME = "PodTopologySpread"
 PRE_FILTER_KEY = "PreFilter" + NAME
 PRE_SCORE_KEY = "PreScore" + NAME
+# The raw scores of this cycle's Score by what a node reads (see ``score``), with the
+# PreScore state they were worked out from.
+_RAW_SCORES = "RawScores" + NAME
 
 ERR_REASON_CONSTRAINTS_NOT_MATCH = "node(s) didn't match pod topology spread constraints"
 ERR_REASON_NODE_LABEL_NOT_MATCH = ERR_REASON_CONSTRAINTS_NOT_MATCH + " (missing required label)"
@@ -664,7 +667,17 @@ class PodTopologySpread(Plugin):
             value = labels.get(c.topology_key)
             parts.append(None if value is None else (s.per_node[i].get(node.name, 0),)
                          if c.topology_key == LABEL_HOSTNAME else value)
-        return _raw_score(s, parts), Status.success()
+        # A node's score is a function of what it reads (its domains, its hostname count):
+        # worked out once per distinct reading in this cycle's PreScore state.
+        memo: tuple[PreScoreState, dict[tuple[Any, ...], int]] | None = state.data.get(_RAW_SCORES)
+        if memo is None or memo[0] is not s:
+            memo = (s, {})
+            state.data[_RAW_SCORES] = memo
+        key = tuple(parts)
+        raw = memo[1].get(key)
+        if raw is None:
+            raw = memo[1][key] = _raw_score(s, parts)
+        return raw, Status.success()
 
     def normalize_score(self, state: CycleState, pod: PodInfo, scores: dict[str, int]) -> Status:
         s: PreScoreState | None = state.data.get(PRE_SCORE_KEY)
