@@ -272,6 +272,10 @@ class Snapshot:
         # The nodes whose pods add_pod/remove_pod changed, in order: indexes kept across
         # cycles (core/plugins/interpodaffinity_index.py) catch up on these alone.
         self.touched: list[str] = []
+        # namespace -> label key -> value -> the bound pods with that label (by uid): built
+        # per namespace and key when first asked for (``pods_labelled``), then kept up to
+        # date by every edit of the pods.
+        self._labelled: dict[str, dict[str, dict[str, dict[str, PodInfo]]]] = {}
 
     # ------------------------------------------------------------------ lookups
 
@@ -302,6 +306,42 @@ class Snapshot:
     def namespace_labels_of(self, ns: str) -> dict[str, str] | None:
         return self.namespace_labels.get(ns)
 
+    def pods_labelled(self, namespace: str, key: str, value: str) -> Iterable[PodInfo]:
+        """The bound pods of ``namespace`` whose label ``key`` is ``value`` (the pods of
+        ``pods_by_namespace`` a selector requiring that label can match): a selector of one
+        workload visits its few pods, not the namespace's thousands."""
+        keys = self._labelled.setdefault(namespace, {})
+        by_value = keys.get(key)
+        if by_value is None:
+            by_value = keys[key] = {}
+            for uid, p in self.pods_by_namespace.get(namespace, {}).items():
+                v = p.labels.get(key)
+                if v is not None:
+                    by_value.setdefault(v, {})[uid] = p
+        return by_value.get(value, {}).values()
+
+    def labels_indexed(self, namespace: str, key: str) -> bool:
+        """Whether ``pods_labelled`` has its index for this namespace and key already."""
+        return key in self._labelled.get(namespace, {})
+
+    def _label_index_add(self, pod: PodInfo) -> None:
+        keys = self._labelled.get(pod.namespace)
+        if keys:
+            labels = pod.labels
+            for key, by_value in keys.items():
+                v = labels.get(key)
+                if v is not None:
+                    by_value.setdefault(v, {})[pod.uid] = pod
+
+    def _label_index_remove(self, pod: PodInfo) -> None:
+        keys = self._labelled.get(pod.namespace)
+        if keys:
+            labels = pod.labels
+            for key, by_value in keys.items():
+                v = labels.get(key)
+                if v is not None:
+                    by_value.get(v, {}).pop(pod.uid, None)
+
     # ------------------------------------------------------------------ edits
 
     def add_pod(self, pod: PodInfo) -> None:
@@ -309,6 +349,7 @@ class Snapshot:
         ni.add_pod(pod)
         self.pods_by_uid[pod.uid] = pod
         self.pods_by_namespace[pod.namespace][pod.uid] = pod
+        self._label_index_add(pod)
         self.generation += 1
         self.touched.append(ni.name)
 
@@ -317,6 +358,7 @@ class Snapshot:
         if ni is not None and ni.remove_pod(pod):
             self.pods_by_uid.pop(pod.uid, None)
             self.pods_by_namespace.get(pod.namespace, {}).pop(pod.uid, None)
+            self._label_index_remove(pod)
             self.generation += 1
             self.touched.append(ni.name)
 
@@ -328,6 +370,7 @@ class Snapshot:
         for p in ni.pods:
             self.pods_by_uid.pop(p.uid, None)
             self.pods_by_namespace.get(p.namespace, {}).pop(p.uid, None)
+            self._label_index_remove(p)
         self.nominated.pop(name, None)
         self._image_nodes = None
         self.generation += 1

@@ -274,7 +274,15 @@ def _count_matching(snapshot: Snapshot, namespace: str, selector: LabelSelector)
         return counts
     match = compile_matcher(selector)
     get = counts.get
-    for p in pods.values():
+    # A selector that requires a label value can only match the pods holding it (a label
+    # already indexed in the namespace first).
+    required = [r for r in selector.requirements if r.op == "In" and len(r.values) == 1]
+    if required:
+        r = min(required, key=lambda r: not snapshot.labels_indexed(namespace, r.key))
+        candidates: Iterable[PodInfo] = snapshot.pods_labelled(namespace, r.key, next(iter(r.values)))
+    else:
+        candidates = pods.values()
+    for p in candidates:
         # Terminating pods are not counted (kubernetes#87621).
         if p.deletion_timestamp is not None:
             continue
