@@ -31,7 +31,7 @@ and the cluster use.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable
 from itertools import compress, pairwise
 from operator import add
 from typing import TYPE_CHECKING, Any
@@ -149,6 +149,11 @@ class ReplicaEngine:
         self.pairs: dict[str, dict[str, list[int]]] = {}
         self.verdicts: list[NodeVerdict] = []
         self.feas: list[bool] = []
+        # The feasible nodes and their names as the last cycle listed them, while no verdict
+        # flipped since (None: list them again). The same list object for the next copy
+        # tells plugins keeping per-copy state over the feasible nodes that nothing moved.
+        self.feasible: list[NodeInfo] | None = None
+        self.feasible_names: list[str] | None = None
         self.unsched: Counter[str] = Counter()
         self.prev_state: CycleState | None = None
         self.vcache: dict[Any, Any] = {}
@@ -217,7 +222,10 @@ class ReplicaEngine:
         self.prev_state = state
         if not any(self.feas):
             return None  # the FitError needs every node's status: the ordinary cycle builds it
-        return list(compress(self.node_list, self.feas))
+        if self.feasible is None:
+            self.feasible = list(compress(self.node_list, self.feas))
+            self.feasible_names = None
+        return self.feasible
 
     def _head(self, fw: Any, state: CycleState, pod: PodInfo, memo: ReplicaMemo,
               local: list[Plugin], ni: NodeInfo) -> Status | None | bool:
@@ -277,6 +285,7 @@ class ReplicaEngine:
                 return False
         self.verdicts = [_FEASIBLE] * n
         self.feas = [True] * n
+        self.feasible = None
         self.unsched = Counter()
         self.vcache = {}
         self.ready = True
@@ -374,6 +383,10 @@ class ReplicaEngine:
         unsched = self.unsched
         vcache = self.vcache
         changed: list[int] = []
+        # A domain's nodes share one status object: its verdict is looked up once in a row.
+        last: Status | None = None
+        last_v = _FEASIBLE
+        flipped = False
         for i in which:
             first = head[i]
             if first is None:
@@ -383,9 +396,12 @@ class ReplicaEngine:
                         break
             if first is None:
                 v = _FEASIBLE
+            elif first is last:
+                v = last_v
             else:
                 hit = vcache.get(id(first))
                 v = hit[1] if hit is not None and hit[0] is first else _verdict_of(first, vcache)
+                last, last_v = first, v
             old = verdicts[i]
             if v is old:
                 continue
@@ -395,7 +411,11 @@ class ReplicaEngine:
             if not v.feasible:
                 unsched[v.plugin or ""] += 1
             verdicts[i] = v
-            feas[i] = v.feasible
+            if old.feasible != v.feasible:
+                feas[i] = v.feasible
+                flipped = True
+        if flipped:
+            self.feasible = None
         return changed
 
     def _update(self, fw: Any, state: CycleState, pod: PodInfo, memo: ReplicaMemo,
@@ -482,7 +502,9 @@ class ReplicaEngine:
         self.step += 1
         step = self.step
         names = self.names
-        fl = list(compress(names, self.feas))
+        fl = self.feasible_names
+        if fl is None or self.feasible is not feasible:
+            fl = self.feasible_names = list(compress(names, self.feas))
         prev_state = self.score_state
         full = key != self.score_key or self.changed is None or (bool(wide) and prev_state is None)
         active = [(pl, w) for pl, w, s in plugins if not s]
@@ -507,9 +529,14 @@ class ReplicaEngine:
             nodes = self.node_list
             changed = self.changed or []
             todo = list(compress(map(nodes.__getitem__, changed), map(feas.__getitem__, changed)))
-        # Raw scores of the nodes that are new to the feasible set or changed since.
+        # The nodes whose totals must be worked out again: new raw scores (new to the feasible
+        # set, or changed since), or back in the feasible set after a maximum moved (their
+        # totals missed it while they were out). The others back unchanged keep theirs.
         rawgen = self.rawgen
-        work = [ni for ni in todo if rawgen.get(ni.name) != ni.generation]
+        tstamp = self.tstamp
+        epoch = self.epoch
+        redo = [ni for ni in todo if rawgen.get(ni.name) != ni.generation or tstamp.get(ni.name) != epoch]
+        work = [ni for ni in redo if rawgen.get(ni.name) != ni.generation]
         for ni in work:
             rawgen[ni.name] = ni.generation
         for pl, _w in local:
@@ -534,10 +561,9 @@ class ReplicaEngine:
                     vals[raw] += 1
                     cur[ni.name] = raw
                     hist.setdefault(ni.name, []).append((step, raw))
-        fresh = {ni.name for ni in work}
         # The plugins scoring beyond a node: their weighted shares of every feasible node's
         # total, worked out in bulk per copy (by distinct raw score or scoring class).
-        shares: list[list[int]] = []
+        shares: list[Iterable[int]] = []
         kept: dict[str, tuple[list[Hashable], dict[Hashable, int]]] = {}
         for pl, w in active:
             if pl.name in wide:
@@ -547,15 +573,11 @@ class ReplicaEngine:
                 shares.append(got[0])
                 kept[pl.name] = got[1]
         total = self.total
-        tstamp = self.tstamp
         # Each normalization's maximum over the feasible nodes (known without a pass when
         # every node scores alike); where it moved, the plugin's share of every feasible
         # node's total again, and every total stamped with the new epoch.
         normalized: list[tuple[dict[str, int], dict[str, int], int, bool, int]] = []
         moved = False
-        # Nodes back in the feasible set whose total predates a move of some maximum (their
-        # totals missed it while they were out): done again below, whatever moves now.
-        stale = {ni.name for ni in todo if tstamp.get(ni.name) != self.epoch}
         for pl, w in local:
             reverse = pl.normalize_reverse
             if reverse is None:
@@ -587,7 +609,7 @@ class ReplicaEngine:
         identity = [(self.cur[pl.name], w) for pl, w in local if pl.normalize_reverse is None]
         base = self.base
         # Back in the feasible set unchanged, a node's total stands unless a maximum moved.
-        for name in [ni.name for ni in todo if ni.name in fresh or ni.name in stale]:
+        for name in [ni.name for ni in redo]:
             b = 0
             for cur, w in identity:
                 b += cur[name] * w
@@ -598,11 +620,13 @@ class ReplicaEngine:
                 b += share
             total[name] = b
             tstamp[name] = epoch
-        tl = list(map(total.__getitem__, fl))
+        # One pass over the feasible nodes: each share is an iterator in fl's order.
+        parts: Iterable[int] = map(total.__getitem__, fl)
         for part in shares:
-            tl = list(map(add, tl, part))
+            parts = map(add, parts, part)
+        tl = list(parts)
         best = max(tl)
-        best_nodes = list(compress(fl, map(best.__eq__, tl)))
+        best_nodes = [fl[tl.index(best)]] if tl.count(best) == 1 else list(compress(fl, map(best.__eq__, tl)))
         result.best_nodes = best_nodes if self.names_sorted else sorted(best_nodes)
         result.selected_node = result.best_nodes[0]
         self._defer(result, fl, tl, best, plugins, step, norms, kept)
@@ -611,9 +635,9 @@ class ReplicaEngine:
 
     def _wide(self, pl: Plugin, w: int, norm: Any, state: CycleState, pod: PodInfo, todo: list[NodeInfo],
               full: bool, prev_state: CycleState | None, fl: list[str],
-              ) -> tuple[list[int], tuple[list[Hashable], dict[Hashable, int]]] | None:
+              ) -> tuple[Iterable[int], tuple[list[Hashable], dict[Hashable, int]]] | None:
         """A plugin scoring beyond a node: its weighted share of each feasible node's total
-        (in ``fl``'s order), and what the step keeps to build its score table (a value per
+        (in ``fl``'s order, an iterator read once), and what the step keeps to build its score table (a value per
         feasible node and the raw score of each value); None on an error status.
 
         A plugin scoring by class (``replica_score_classes``: PodTopologySpread, whose score
@@ -650,7 +674,7 @@ class ReplicaEngine:
             rawmap = {v: v for v in set(raws)}
         if norm is None:
             table = {v: raw * w for v, raw in rawmap.items()}
-            return list(map(table.__getitem__, values)), (values, rawmap)
+            return map(table.__getitem__, values), (values, rawmap)
         ignored = norm.ignored
         if ignored:
             params = norm.bounds([rawmap[v] for n, v in zip(fl, values, strict=True) if n not in ignored])
@@ -658,11 +682,12 @@ class ReplicaEngine:
             params = norm.bounds(list(rawmap.values()))
         # A node not ignored shares by its raw score alone.
         table = {v: norm.share("", raw, params) * w for v, raw in rawmap.items()}
+        if not ignored:
+            return map(table.__getitem__, values), (values, rawmap)
         out = list(map(table.__getitem__, values))
-        if ignored:
-            for j, n in enumerate(fl):
-                if n in ignored:
-                    out[j] = norm.share(n, rawmap[values[j]], params) * w
+        for j, n in enumerate(fl):
+            if n in ignored:
+                out[j] = norm.share(n, rawmap[values[j]], params) * w
         return out, (values, rawmap)
 
     def _wide_raw(self, pl: Plugin, state: CycleState, pod: PodInfo, todo: list[NodeInfo], full: bool,
