@@ -158,6 +158,8 @@ class ReplicaEngine:
         self.prev_state: CycleState | None = None
         self.vcache: dict[Any, Any] = {}
         self.changed: list[int] | None = None  # None: every node (a full pass)
+        # Nodes whose verdicts changed with their domain's answer, in bulk (_recompute_classes).
+        self.bulk: list[int] = []
         # scoring
         self.step = -1
         self.score_key: tuple[Any, ...] | None = None
@@ -335,7 +337,7 @@ class ReplicaEngine:
 
     def _recompute_classes(self, state: CycleState, pod: PodInfo, pl: Plugin,
                            few: tuple[tuple[str, ...], dict[tuple[str | None, ...], list[int]]],
-                           pairs: list[tuple[str, str]] | None, b: int) -> list[int] | None:
+                           pairs: list[tuple[str, str]] | None, b: int, dirty: set[int]) -> list[int] | None:
         """As :meth:`_recompute` for a plugin answering per domain with few domains: each
         domain the binding may have changed is asked once, and its nodes are visited only
         when its answer changed (and the bound node, whose leading filters may have)."""
@@ -350,6 +352,11 @@ class ReplicaEngine:
         nodes = self.node_list
         last = self.class_last.setdefault(pl.name, {})
         changed: list[int] = []
+        # With at most one other plugin after the leading ones, a node failing neither (nor
+        # the leading ones) has the domain's answer as its verdict: such nodes change verdict
+        # together, in bulk, without the per-node pass of _verdicts.
+        others = [self.status[p.name] for p in self.rest if p.name != pl.name]
+        other = others[0] if len(others) == 1 else None
         for c in dirty:
             idx = members[c]
             st = self._one(state, pod, pl, nodes[idx[0]])
@@ -359,10 +366,26 @@ class ReplicaEngine:
             if old is not False and old == st:
                 continue  # the domain's answer is unchanged
             last[c] = st  # type: ignore[assignment]
-            for i in idx:
-                if head[i] is None and col[i] is not st:
-                    col[i] = st  # type: ignore[assignment]
-                    changed.append(i)
+            if old is False or len(others) > 1:
+                for i in idx:
+                    if head[i] is None and col[i] is not st:
+                        col[i] = st  # type: ignore[assignment]
+                        changed.append(i)
+                continue
+            # Every node of the domain whose leading filters pass holds the domain's old
+            # answer, and the verdict that goes with it unless another answer of it changed
+            # in this update (``dirty``: the bound node, whose leading filters were run
+            # again, and the nodes of a plugin before this one): those go through _verdicts.
+            passing = [i for i in idx if head[i] is None]
+            for i in passing:
+                col[i] = st  # type: ignore[assignment]
+            if other is None:
+                alone = [i for i in passing if i not in dirty]
+            else:
+                alone = [i for i in passing if other[i] is None and i not in dirty]
+            if len(alone) < len(passing):
+                changed.extend(set(passing).difference(alone))
+            self._bulk_verdicts(alone, old, st)
         if head[b] is None:
             c = self.classes[pl.name][b]  # type: ignore[index]
             st = last[c] if c in last else self._one(state, pod, pl, nodes[b])
@@ -373,6 +396,31 @@ class ReplicaEngine:
                 col[b] = st  # type: ignore[assignment]
                 changed.append(b)
         return changed
+
+    def _bulk_verdicts(self, which: list[int], old: Status | None, st: Status | None) -> None:
+        """The nodes ``which``, whose verdict was ``old``'s and is now ``st``'s (None: feasible),
+        updated together; they join the nodes whose verdicts changed (``self.bulk``)."""
+        if not which:
+            return
+        v_old = _FEASIBLE if old is None else _verdict_of(old, self.vcache)
+        v = _FEASIBLE if st is None else _verdict_of(st, self.vcache)
+        if v is v_old:
+            return
+        verdicts = self.verdicts
+        for i in which:
+            verdicts[i] = v
+        n = len(which)
+        if not v_old.feasible:
+            self.unsched[v_old.plugin or ""] -= n
+        if not v.feasible:
+            self.unsched[v.plugin or ""] += n
+        if v_old.feasible != v.feasible:
+            feas = self.feas
+            flag = v.feasible
+            for i in which:
+                feas[i] = flag
+            self.feasible = None
+        self.bulk.extend(which)
 
     def _verdicts(self, which: Any) -> list[int]:
         """Work out the verdicts of the nodes ``which`` again; the indices that changed."""
@@ -433,6 +481,7 @@ class ReplicaEngine:
         self.head[b] = h  # type: ignore[assignment]
         self.gens[b] = bnode.generation
         self.bound_index = b
+        self.bulk = []
         dirty: set[int] = {b}
         for pl in rest:
             if pl.node_local:
@@ -441,7 +490,7 @@ class ReplicaEngine:
                 pairs = pl.replica_changes(prev, state, bnode)  # type: ignore[attr-defined]
                 few = self.members.get(pl.name)
                 if few is not None:
-                    got = self._recompute_classes(state, pod, pl, few, pairs, b)
+                    got = self._recompute_classes(state, pod, pl, few, pairs, b, dirty)
                     if got is None:
                         return False
                     dirty.update(got)
@@ -458,6 +507,9 @@ class ReplicaEngine:
                 return False
             dirty.update(got)
         self.changed = self._verdicts(dirty)
+        if self.bulk:
+            # A node changed in bulk may have been worked out again by _verdicts as well.
+            self.changed.extend(self.bulk if not self.changed else set(self.bulk).difference(self.changed))
         if b not in self.changed:
             self.changed.append(b)  # its raw scores changed with it, even when its verdict didn't
         return True
