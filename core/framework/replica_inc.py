@@ -33,6 +33,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Hashable, Iterable
 from itertools import compress, pairwise
+import operator
 from operator import add
 from typing import TYPE_CHECKING, Any
 
@@ -170,9 +171,10 @@ class ReplicaEngine:
         self.contrib: dict[str, dict[str, int]] = {}
         # plugin -> raw score -> how many nodes have it now
         self.vals: dict[str, Counter[int]] = {}
-        # node -> the epoch of the maxima its total was worked out under
-        self.tstamp: dict[str, int] = {}
-        self.epoch = 0
+        # The nodes whose totals must be worked out again once feasible (node indices): the
+        # bound nodes, the nodes never scored, and those out of the feasible set when some
+        # normalization maximum moved (their totals missed it).
+        self.pending: set[int] = set()
         self.rawgen: dict[str, int] = {}
         # plugin -> node -> [(step, raw)], the raw score versions (newest last)
         self.hist: dict[str, dict[str, list[tuple[int, int]]]] = {}
@@ -481,6 +483,7 @@ class ReplicaEngine:
         self.head[b] = h  # type: ignore[assignment]
         self.gens[b] = bnode.generation
         self.bound_index = b
+        self.pending.add(b)  # its raw scores changed
         self.bulk = []
         dirty: set[int] = {b}
         for pl in rest:
@@ -571,23 +574,34 @@ class ReplicaEngine:
             self.cur = {pl.name: {} for pl, _ in active}
             self.contrib = {pl.name: {} for pl, _ in local if pl.normalize_reverse is not None}
             self.vals = {pl.name: Counter() for pl, _ in local}
-            self.tstamp = {}
             self.hist = {pl.name: {} for pl, _ in local}
             self.rawgen = {}
             self.wkeys = {}
             todo: Any = feasible
-        else:
+        elif wide:
+            # The feasible nodes whose verdicts changed (the plugins scoring beyond a node
+            # look at them again).
             feas = self.feas
             nodes = self.node_list
             changed = self.changed or []
             todo = list(compress(map(nodes.__getitem__, changed), map(feas.__getitem__, changed)))
-        # The nodes whose totals must be worked out again: new raw scores (new to the feasible
-        # set, or changed since), or back in the feasible set after a maximum moved (their
-        # totals missed it while they were out). The others back unchanged keep theirs.
+        else:
+            todo = []
+        # The nodes whose totals must be worked out again (``pending``): new raw scores (the
+        # bound nodes, those never scored), or back in the feasible set after a maximum moved
+        # (their totals missed it while they were out). The others back unchanged keep theirs.
         rawgen = self.rawgen
-        tstamp = self.tstamp
-        epoch = self.epoch
-        redo = [ni for ni in todo if rawgen.get(ni.name) != ni.generation or tstamp.get(ni.name) != epoch]
+        feas = self.feas
+        nodes = self.node_list
+        pending = self.pending
+        if full:
+            redo = todo
+            pending.clear()
+            pending.update(compress(range(len(feas)), map(operator.not_, feas)))
+        else:
+            back = [i for i in pending if feas[i]]
+            pending.difference_update(back)
+            redo = list(map(nodes.__getitem__, back))
         work = [ni for ni in redo if rawgen.get(ni.name) != ni.generation]
         for ni in work:
             rawgen[ni.name] = ni.generation
@@ -627,7 +641,7 @@ class ReplicaEngine:
         total = self.total
         # Each normalization's maximum over the feasible nodes (known without a pass when
         # every node scores alike); where it moved, the plugin's share of every feasible
-        # node's total again, and every total stamped with the new epoch.
+        # node's total again (the nodes out of the feasible set: when they are back).
         normalized: list[tuple[dict[str, int], dict[str, int], int, bool, int]] = []
         moved = False
         for pl, w in local:
@@ -652,12 +666,8 @@ class ReplicaEngine:
                     if old is not None and name in total:
                         total[name] += share - old
                     contrib[name] = share
-        if moved:
-            self.epoch += 1
-            epoch = self.epoch
-            for name in fl:
-                tstamp[name] = epoch
-        epoch = self.epoch
+        if moved and not full:
+            pending.update(compress(range(len(feas)), map(operator.not_, feas)))
         identity = [(self.cur[pl.name], w) for pl, w in local if pl.normalize_reverse is None]
         base = self.base
         # Back in the feasible set unchanged, a node's total stands unless a maximum moved.
@@ -671,7 +681,6 @@ class ReplicaEngine:
                 contrib[name] = share
                 b += share
             total[name] = b
-            tstamp[name] = epoch
         # One pass over the feasible nodes: each share is an iterator in fl's order.
         parts: Iterable[int] = map(total.__getitem__, fl)
         for part in shares:
