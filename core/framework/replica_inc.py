@@ -33,8 +33,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Hashable, Iterable
 from itertools import compress, pairwise
-import operator
-from operator import add
+from operator import add, not_
 from typing import TYPE_CHECKING, Any
 
 from kschedx.core.framework.interface import CycleState, Plugin, Status, default_normalize
@@ -339,7 +338,7 @@ class ReplicaEngine:
 
     def _recompute_classes(self, state: CycleState, pod: PodInfo, pl: Plugin,
                            few: tuple[tuple[str, ...], dict[tuple[str | None, ...], list[int]]],
-                           pairs: list[tuple[str, str]] | None, b: int, dirty: set[int]) -> list[int] | None:
+                           pairs: list[tuple[str, str]] | None, b: int, touched: set[int]) -> list[int] | None:
         """As :meth:`_recompute` for a plugin answering per domain with few domains: each
         domain the binding may have changed is asked once, and its nodes are visited only
         when its answer changed (and the bound node, whose leading filters may have)."""
@@ -376,18 +375,18 @@ class ReplicaEngine:
                 continue
             # Every node of the domain whose leading filters pass holds the domain's old
             # answer, and the verdict that goes with it unless another answer of it changed
-            # in this update (``dirty``: the bound node, whose leading filters were run
+            # in this update (``touched``: the bound node, whose leading filters were run
             # again, and the nodes of a plugin before this one): those go through _verdicts.
             passing = [i for i in idx if head[i] is None]
             for i in passing:
                 col[i] = st  # type: ignore[assignment]
             if other is None:
-                alone = [i for i in passing if i not in dirty]
+                alone = [i for i in passing if i not in touched]
             else:
-                alone = [i for i in passing if other[i] is None and i not in dirty]
+                alone = [i for i in passing if other[i] is None and i not in touched]
             if len(alone) < len(passing):
                 changed.extend(set(passing).difference(alone))
-            self._bulk_verdicts(alone, old, st)
+            self._bulk_verdicts(alone, old, st)  # type: ignore[arg-type]
         if head[b] is None:
             c = self.classes[pl.name][b]  # type: ignore[index]
             st = last[c] if c in last else self._one(state, pod, pl, nodes[b])
@@ -597,7 +596,7 @@ class ReplicaEngine:
         if full:
             redo = todo
             pending.clear()
-            pending.update(compress(range(len(feas)), map(operator.not_, feas)))
+            pending.update(compress(range(len(feas)), map(not_, feas)))
         else:
             back = [i for i in pending if feas[i]]
             pending.difference_update(back)
@@ -667,7 +666,7 @@ class ReplicaEngine:
                         total[name] += share - old
                     contrib[name] = share
         if moved and not full:
-            pending.update(compress(range(len(feas)), map(operator.not_, feas)))
+            pending.update(compress(range(len(feas)), map(not_, feas)))
         identity = [(self.cur[pl.name], w) for pl, w in local if pl.normalize_reverse is None]
         base = self.base
         # Back in the feasible set unchanged, a node's total stands unless a maximum moved.
