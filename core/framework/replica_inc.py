@@ -165,6 +165,10 @@ class ReplicaEngine:
         self.score_key: tuple[Any, ...] | None = None
         self.tops: dict[str, Any] = {}
         self.total: dict[str, int] = {}
+        # The same by node index (read in bulk over the feasible nodes with ``compress``).
+        self.tot: list[int] = []
+        # plugin scoring beyond a node, per node -> its raw score (current where in ``cur``)
+        self.rawl: dict[str, list[int]] = {}
         self.base: dict[str, int] = {}
         self.cur: dict[str, dict[str, int]] = {}
         self.contrib: dict[str, dict[str, int]] = {}
@@ -569,6 +573,8 @@ class ReplicaEngine:
             self.score_key = key
             self.tops = {}
             self.total = {}
+            self.tot = [0] * len(names)
+            self.rawl = {name: [0] * len(names) for name in wide}
             self.base = {}
             self.cur = {pl.name: {} for pl, _ in active}
             self.contrib = {pl.name: {} for pl, _ in local if pl.normalize_reverse is not None}
@@ -638,6 +644,8 @@ class ReplicaEngine:
                 shares.append(got[0])
                 kept[pl.name] = got[1]
         total = self.total
+        tot = self.tot
+        index = self.index
         # Each normalization's maximum over the feasible nodes (known without a pass when
         # every node scores alike); where it moved, the plugin's share of every feasible
         # node's total again (the nodes out of the feasible set: when they are back).
@@ -664,6 +672,7 @@ class ReplicaEngine:
                     old = contrib.get(name)
                     if old is not None and name in total:
                         total[name] += share - old
+                        tot[index[name]] = total[name]
                     contrib[name] = share
         if moved and not full:
             pending.update(compress(range(len(feas)), map(not_, feas)))
@@ -680,8 +689,9 @@ class ReplicaEngine:
                 contrib[name] = share
                 b += share
             total[name] = b
+            tot[index[name]] = b
         # One pass over the feasible nodes: each share is an iterator in fl's order.
-        parts: Iterable[int] = map(total.__getitem__, fl)
+        parts: Iterable[int] = compress(tot, feas)
         for part in shares:
             parts = map(add, parts, part)
         tl = list(parts)
@@ -729,7 +739,7 @@ class ReplicaEngine:
         else:
             if self._wide_raw(pl, state, pod, todo, full, prev_state) is None:
                 return None
-            raws = list(map(self.cur[pl.name].__getitem__, fl))
+            raws = list(compress(self.rawl[pl.name], self.feas))
             values = raws
             rawmap = {v: v for v in set(raws)}
         if norm is None:
@@ -759,6 +769,7 @@ class ReplicaEngine:
         Every node holding a raw score has the current one: the plugin names the domains
         whose scores may have moved, or None when any may (its weights or domains changed)."""
         cur = self.cur[pl.name]
+        rawl = self.rawl[pl.name]
         feas = self.feas
         nodes = self.node_list
         pairs = None if full or prev_state is None else pl.replica_score_changes(  # type: ignore[attr-defined]
@@ -783,6 +794,7 @@ class ReplicaEngine:
             if not st.is_success:
                 return None
             cur[ni.name] = raw
+            rawl[i] = raw
         return True
 
     def _defer(self, result: CycleResult, fl: list[str], tl: list[int], best: int,
