@@ -813,11 +813,11 @@ class ReplicaEngine:
             # Another best node, else the first node by name with the next total.
             if len(best_nodes) > 1:
                 return best_nodes[1], best
-            lower = set(tl)
-            lower.discard(best)
-            if not lower:
+            # The best total is there once: the next is the largest of the others.
+            i = tl.index(best)
+            if len(tl) == 1:
                 return None
-            second = max(lower)
+            second = max(tl[:i] + tl[i + 1:])
             if names_sorted:
                 return fl[tl.index(second)], second
             return min(n for n, t in zip(fl, tl, strict=True) if t == second), second
