@@ -8,7 +8,8 @@ previous one plus what that binding can change:
   (PodTopologySpread, InterPodAffinity) names, through ``replica_changes``, the label
   pairs whose nodes may get another answer, or ``None`` when every node may (a global
   minimum moved). A plugin whose answer depends only on a node's values for a few label
-  keys says so through ``replica_class_keys`` and is asked once per domain, not per node.
+  keys says so through ``replica_class_keys`` and is asked once per domain, not per node;
+  when a domain's answer flips, its nodes that fail nothing else change verdict in bulk.
 * Score: node-local plugins normalizing with ``default_normalize`` (or not at all) keep
   their raw scores per node and generation, the maximum over the feasible set is taken
   again per copy, and a node's node-local total is worked out again only when its raw
@@ -707,8 +708,9 @@ class ReplicaEngine:
               full: bool, prev_state: CycleState | None, fl: list[str],
               ) -> tuple[Iterable[int], tuple[list[Hashable], dict[Hashable, int]]] | None:
         """A plugin scoring beyond a node: its weighted share of each feasible node's total
-        (in ``fl``'s order, an iterator read once), and what the step keeps to build its score table (a value per
-        feasible node and the raw score of each value); None on an error status.
+        (in ``fl``'s order, an iterator read once), and what the step keeps to build its score
+        table (a value per feasible node and the raw score of each value); None on an error
+        status.
 
         A plugin scoring by class (``replica_score_classes``: PodTopologySpread, whose score
         is a function of the node's domains) has a class kept per node, worked out again
