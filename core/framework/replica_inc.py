@@ -170,6 +170,9 @@ class ReplicaEngine:
         self.tot: list[int] = []
         # plugin scoring beyond a node, per node -> its raw score (current where in ``cur``)
         self.rawl: dict[str, list[int]] = {}
+        # plugin scoring beyond a node -> the nodes whose raw scores it dropped (out of the
+        # feasible set when their domains moved): scored again when they are back
+        self.dropped: dict[str, set[int]] = {}
         self.base: dict[str, int] = {}
         self.cur: dict[str, dict[str, int]] = {}
         self.contrib: dict[str, dict[str, int]] = {}
@@ -576,6 +579,7 @@ class ReplicaEngine:
             self.total = {}
             self.tot = [0] * len(names)
             self.rawl = {name: [0] * len(names) for name in wide}
+            self.dropped = {name: set() for name in wide}
             self.base = {}
             self.cur = {pl.name: {} for pl, _ in active}
             self.contrib = {pl.name: {} for pl, _ in local if pl.normalize_reverse is not None}
@@ -584,15 +588,8 @@ class ReplicaEngine:
             self.rawgen = {}
             self.wkeys = {}
             todo: Any = feasible
-        elif wide:
-            # The feasible nodes whose verdicts changed (the plugins scoring beyond a node
-            # look at them again).
-            feas = self.feas
-            nodes = self.node_list
-            changed = self.changed or []
-            todo = list(compress(map(nodes.__getitem__, changed), map(feas.__getitem__, changed)))
         else:
-            todo = []
+            todo = None  # listed by _changed_feasible when a plugin scoring by class asks
         # The nodes whose totals must be worked out again (``pending``): new raw scores (the
         # bound nodes, those never scored), or back in the feasible set after a maximum moved
         # (their totals missed it while they were out). The others back unchanged keep theirs.
@@ -704,7 +701,13 @@ class ReplicaEngine:
         self.score_state = state
         return True
 
-    def _wide(self, pl: Plugin, w: int, norm: Any, state: CycleState, pod: PodInfo, todo: list[NodeInfo],
+    def _changed_feasible(self) -> list[NodeInfo]:
+        """The feasible nodes whose verdicts changed in the last update."""
+        changed = self.changed or []
+        feas = self.feas
+        return list(compress(map(self.node_list.__getitem__, changed), map(feas.__getitem__, changed)))
+
+    def _wide(self, pl: Plugin, w: int, norm: Any, state: CycleState, pod: PodInfo, todo: list[NodeInfo] | None,
               full: bool, prev_state: CycleState | None, fl: list[str],
               ) -> tuple[Iterable[int], tuple[list[Hashable], dict[Hashable, int]]] | None:
         """A plugin scoring beyond a node: its weighted share of each feasible node's total
@@ -732,6 +735,8 @@ class ReplicaEngine:
                 ids = self.wkeys[pl.name] = [ident.setdefault(key_of(ni), len(ident)) for ni in nodes]
             else:
                 index = self.index
+                if todo is None:
+                    todo = self._changed_feasible()
                 for i in {self.bound_index, *(index[ni.name] for ni in todo)}:
                     ids[i] = ident.setdefault(key_of(nodes[i]), len(ident))
             present: list[int] = list(compress(ids, self.feas))
@@ -739,7 +744,7 @@ class ReplicaEngine:
             values: list[Any] = present
             rawmap = {v: raw_of(by_id[v]) for v in set(present)}
         else:
-            if self._wide_raw(pl, state, pod, todo, full, prev_state) is None:
+            if self._wide_raw(pl, state, pod, full, prev_state) is None:
                 return None
             raws = list(compress(self.rawl[pl.name], self.feas))
             values = raws
@@ -762,7 +767,7 @@ class ReplicaEngine:
                 out[j] = norm.share(n, rawmap[values[j]], params) * w
         return out, (values, rawmap)
 
-    def _wide_raw(self, pl: Plugin, state: CycleState, pod: PodInfo, todo: list[NodeInfo], full: bool,
+    def _wide_raw(self, pl: Plugin, state: CycleState, pod: PodInfo, full: bool,
                   prev_state: CycleState | None) -> bool | None:
         """Raw scores of a plugin scoring beyond a node, for the nodes the binding may have
         changed: the feasible ones scored again, the others dropped (scored when they are
@@ -772,6 +777,7 @@ class ReplicaEngine:
         whose scores may have moved, or None when any may (its weights or domains changed)."""
         cur = self.cur[pl.name]
         rawl = self.rawl[pl.name]
+        dropped = self.dropped[pl.name]
         feas = self.feas
         nodes = self.node_list
         pairs = None if full or prev_state is None else pl.replica_score_changes(  # type: ignore[attr-defined]
@@ -783,20 +789,22 @@ class ReplicaEngine:
             idx: set[int] = {self.bound_index}
             for key, value in pairs:
                 idx.update(self._by_pair(key).get(value, ()))
-            index = self.index
-            idx.update(index[ni.name] for ni in todo if ni.name not in cur)
+            back = [i for i in dropped if feas[i]]
+            idx.update(back)
             targets = idx
         for i in targets:
             ni = nodes[i]
             if not feas[i]:
                 # Scoring an infeasible node may read domains PreScore left out.
                 cur.pop(ni.name, None)
+                dropped.add(i)
                 continue
             raw, st = pl.score(state, pod, ni)  # type: ignore[attr-defined]
             if not st.is_success:
                 return None
             cur[ni.name] = raw
             rawl[i] = raw
+            dropped.discard(i)
         return True
 
     def _defer(self, result: CycleResult, fl: list[str], tl: list[int], best: int,
