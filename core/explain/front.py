@@ -1247,7 +1247,22 @@ def explain_paths(
 
 
 def clone_pod_dict(pod: Dict) -> Dict:
-    return copy.deepcopy(pod)
+    """A copy of a decoded manifest whose dicts and lists are all new (their scalars are
+    immutable and shared): what ``copy.deepcopy`` gives for such data, at a fraction of its
+    cost (no memo, no dispatch), which a replica run pays once per copy."""
+    copied: Dict = _tree_copy(pod)
+    return copied
+
+
+def _tree_copy(value: Any) -> Any:
+    kind = type(value)
+    if kind is dict:
+        return {k: _tree_copy(v) for k, v in value.items()}
+    if kind is list:
+        return [_tree_copy(v) for v in value]
+    if kind is str or kind is int or kind is bool or kind is float or value is None:
+        return value
+    return copy.deepcopy(value)  # anything else a decoder made: the general copy
 
 
 @without_gc
@@ -1298,7 +1313,7 @@ def run_replicas(
             meta = pod_dict["metadata"]
             meta["uid"] = f"kschedx-replica-{meta['name']}"
         else:
-            pod_dict = copy.deepcopy(incoming.pod)
+            pod_dict = clone_pod_dict(incoming.pod)
             meta = pod_dict.setdefault("metadata", {})
             meta["name"] = f"{base_name}-{i}"
             meta["uid"] = f"kschedx-replica-{base_name}-{i}"

@@ -8,7 +8,8 @@ previous one plus what that binding can change:
   (PodTopologySpread, InterPodAffinity) names, through ``replica_changes``, the label
   pairs whose nodes may get another answer, or ``None`` when every node may (a global
   minimum moved). A plugin whose answer depends only on a node's values for a few label
-  keys says so through ``replica_class_keys`` and is asked once per domain, not per node.
+  keys says so through ``replica_class_keys`` and is asked once per domain, not per node;
+  when a domain's answer flips, its nodes that fail nothing else change verdict in bulk.
 * Score: node-local plugins normalizing with ``default_normalize`` (or not at all) keep
   their raw scores per node and generation, the maximum over the feasible set is taken
   again per copy, and a node's node-local total is worked out again only when its raw
@@ -36,9 +37,9 @@ taken per cycle from what the pod and the cluster use.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable
 from itertools import compress, pairwise
-from operator import add
+from operator import add, not_
 from typing import TYPE_CHECKING, Any
 
 from kschedx.core.framework.interface import CycleState, Plugin, Status, default_normalize
@@ -155,23 +156,38 @@ class ReplicaEngine:
         self.pairs: dict[str, dict[str, list[int]]] = {}
         self.verdicts: list[NodeVerdict] = []
         self.feas: list[bool] = []
+        # The feasible nodes and their names as the last cycle listed them, while no verdict
+        # flipped since (None: list them again). The same list object for the next copy
+        # tells plugins keeping per-copy state over the feasible nodes that nothing moved.
+        self.feasible: list[NodeInfo] | None = None
+        self.feasible_names: list[str] | None = None
         self.unsched: Counter[str] = Counter()
         self.prev_state: CycleState | None = None
         self.vcache: dict[Any, Any] = {}
         self.changed: list[int] | None = None  # None: every node (a full pass)
+        # Nodes whose verdicts changed with their domain's answer, in bulk (_recompute_classes).
+        self.bulk: list[int] = []
         # scoring
         self.step = -1
         self.score_key: tuple[Any, ...] | None = None
         self.tops: dict[str, Any] = {}
         self.total: dict[str, int] = {}
+        # The same by node index (read in bulk over the feasible nodes with ``compress``).
+        self.tot: list[int] = []
+        # plugin scoring beyond a node, per node -> its raw score (current where in ``cur``)
+        self.rawl: dict[str, list[int]] = {}
+        # plugin scoring beyond a node -> the nodes whose raw scores it dropped (out of the
+        # feasible set when their domains moved): scored again when they are back
+        self.dropped: dict[str, set[int]] = {}
         self.base: dict[str, int] = {}
         self.cur: dict[str, dict[str, int]] = {}
         self.contrib: dict[str, dict[str, int]] = {}
         # plugin -> raw score -> how many nodes have it now
         self.vals: dict[str, Counter[int]] = {}
-        # node -> the epoch of the maxima its total was worked out under
-        self.tstamp: dict[str, int] = {}
-        self.epoch = 0
+        # The nodes whose totals must be worked out again once feasible (node indices): the
+        # bound nodes, the nodes never scored, and those out of the feasible set when some
+        # normalization maximum moved (their totals missed it).
+        self.pending: set[int] = set()
         self.rawgen: dict[str, int] = {}
         # plugin -> node -> [(step, raw)], the raw score versions (newest last)
         self.hist: dict[str, dict[str, list[tuple[int, int]]]] = {}
@@ -239,7 +255,10 @@ class ReplicaEngine:
         self.unscored = True
         if not any(self.feas):
             return None  # the FitError needs every node's status: the ordinary cycle builds it
-        return list(compress(self.node_list, self.feas))
+        if self.feasible is None:
+            self.feasible = list(compress(self.node_list, self.feas))
+            self.feasible_names = None
+        return self.feasible
 
     def _head(self, fw: Any, state: CycleState, pod: PodInfo, memo: ReplicaMemo,
               local: list[Plugin], ni: NodeInfo) -> Status | None | bool:
@@ -299,6 +318,7 @@ class ReplicaEngine:
                 return False
         self.verdicts = [_FEASIBLE] * n
         self.feas = [True] * n
+        self.feasible = None
         self.unsched = Counter()
         self.vcache = {}
         self.ready = True
@@ -349,7 +369,8 @@ class ReplicaEngine:
 
     def _recompute_classes(self, state: CycleState, pod: PodInfo, pl: Plugin,
                            few: tuple[tuple[str, ...], dict[tuple[str | None, ...], list[int]]],
-                           pairs: list[tuple[str, str]] | None, moved: list[int]) -> list[int] | None:
+                           pairs: list[tuple[str, str]] | None, moved: list[int],
+                           touched: set[int]) -> list[int] | None:
         """As :meth:`_recompute` for a plugin answering per domain with few domains: each
         domain the binding may have changed is asked once, and its nodes are visited only
         when its answer changed (and the changed nodes, whose leading filters may have)."""
@@ -364,6 +385,11 @@ class ReplicaEngine:
         nodes = self.node_list
         last = self.class_last.setdefault(pl.name, {})
         changed: list[int] = []
+        # With at most one other plugin after the leading ones, a node failing neither (nor
+        # the leading ones) has the domain's answer as its verdict: such nodes change verdict
+        # together, in bulk, without the per-node pass of _verdicts.
+        others = [self.status[p.name] for p in self.rest if p.name != pl.name]
+        other = others[0] if len(others) == 1 else None
         for c in dirty:
             idx = members[c]
             st = self._one(state, pod, pl, nodes[idx[0]])
@@ -373,10 +399,26 @@ class ReplicaEngine:
             if old is not False and old == st:
                 continue  # the domain's answer is unchanged
             last[c] = st  # type: ignore[assignment]
-            for i in idx:
-                if head[i] is None and col[i] is not st:
-                    col[i] = st  # type: ignore[assignment]
-                    changed.append(i)
+            if old is False or len(others) > 1:
+                for i in idx:
+                    if head[i] is None and col[i] is not st:
+                        col[i] = st  # type: ignore[assignment]
+                        changed.append(i)
+                continue
+            # Every node of the domain whose leading filters pass holds the domain's old
+            # answer, and the verdict that goes with it unless another answer of it changed
+            # in this update (``touched``: the changed nodes, whose leading filters were run
+            # again, and the nodes of a plugin before this one): those go through _verdicts.
+            passing = [i for i in idx if head[i] is None]
+            for i in passing:
+                col[i] = st  # type: ignore[assignment]
+            if other is None:
+                alone = [i for i in passing if i not in touched]
+            else:
+                alone = [i for i in passing if other[i] is None and i not in touched]
+            if len(alone) < len(passing):
+                changed.extend(set(passing).difference(alone))
+            self._bulk_verdicts(alone, old, st)  # type: ignore[arg-type]
         for b in moved:
             if head[b] is not None:
                 continue
@@ -390,6 +432,31 @@ class ReplicaEngine:
                 changed.append(b)
         return changed
 
+    def _bulk_verdicts(self, which: list[int], old: Status | None, st: Status | None) -> None:
+        """The nodes ``which``, whose verdict was ``old``'s and is now ``st``'s (None: feasible),
+        updated together; they join the nodes whose verdicts changed (``self.bulk``)."""
+        if not which:
+            return
+        v_old = _FEASIBLE if old is None else _verdict_of(old, self.vcache)
+        v = _FEASIBLE if st is None else _verdict_of(st, self.vcache)
+        if v is v_old:
+            return
+        verdicts = self.verdicts
+        for i in which:
+            verdicts[i] = v
+        n = len(which)
+        if not v_old.feasible:
+            self.unsched[v_old.plugin or ""] -= n
+        if not v.feasible:
+            self.unsched[v.plugin or ""] += n
+        if v_old.feasible != v.feasible:
+            feas = self.feas
+            flag = v.feasible
+            for i in which:
+                feas[i] = flag
+            self.feasible = None
+        self.bulk.extend(which)
+
     def _verdicts(self, which: Any) -> list[int]:
         """Work out the verdicts of the nodes ``which`` again; the indices that changed."""
         cols = [self.status[pl.name] for pl in self.rest]
@@ -399,6 +466,10 @@ class ReplicaEngine:
         unsched = self.unsched
         vcache = self.vcache
         changed: list[int] = []
+        # A domain's nodes share one status object: its verdict is looked up once in a row.
+        last: Status | None = None
+        last_v = _FEASIBLE
+        flipped = False
         for i in which:
             first = head[i]
             if first is None:
@@ -408,9 +479,12 @@ class ReplicaEngine:
                         break
             if first is None:
                 v = _FEASIBLE
+            elif first is last:
+                v = last_v
             else:
                 hit = vcache.get(id(first))
                 v = hit[1] if hit is not None and hit[0] is first else _verdict_of(first, vcache)
+                last, last_v = first, v
             old = verdicts[i]
             if v is old:
                 continue
@@ -420,7 +494,11 @@ class ReplicaEngine:
             if not v.feasible:
                 unsched[v.plugin or ""] += 1
             verdicts[i] = v
-            feas[i] = v.feasible
+            if old.feasible != v.feasible:
+                feas[i] = v.feasible
+                flipped = True
+        if flipped:
+            self.feasible = None
         return changed
 
     def _update(self, fw: Any, state: CycleState, pod: PodInfo, memo: ReplicaMemo,
@@ -443,6 +521,8 @@ class ReplicaEngine:
             self.head[b] = h  # type: ignore[assignment]
             self.gens[b] = self.node_list[b].generation
         self.moved = moved
+        self.pending.update(moved)  # their raw scores changed
+        self.bulk = []
         dirty: set[int] = set(moved)
         for pl in rest:
             if pl.node_local:
@@ -451,7 +531,7 @@ class ReplicaEngine:
                 pairs = self._changes(pl.replica_changes, prev, state)  # type: ignore[attr-defined]
                 few = self.members.get(pl.name)
                 if few is not None:
-                    got = self._recompute_classes(state, pod, pl, few, pairs, moved)
+                    got = self._recompute_classes(state, pod, pl, few, pairs, moved, dirty)
                     if got is None:
                         return False
                     dirty.update(got)
@@ -468,6 +548,9 @@ class ReplicaEngine:
                 return False
             dirty.update(got)
         self.changed = self._verdicts(dirty)
+        if self.bulk:
+            # A node changed in bulk may have been worked out again by _verdicts as well.
+            self.changed.extend(self.bulk if not self.changed else set(self.bulk).difference(self.changed))
         # Their raw scores changed with them, even when their verdicts didn't.
         self.changed.extend(b for b in moved if b not in self.changed)
         return True
@@ -529,7 +612,9 @@ class ReplicaEngine:
         self.step += 1
         step = self.step
         names = self.names
-        fl = list(compress(names, self.feas))
+        fl = self.feasible_names
+        if fl is None or self.feasible is not feasible:
+            fl = self.feasible_names = list(compress(names, self.feas))
         prev_state = self.score_state
         full = key != self.score_key or self.changed is None or (bool(wide) and prev_state is None)
         active = [(pl, w) for pl, w, s in plugins if not s]
@@ -540,23 +625,35 @@ class ReplicaEngine:
             self.score_key = key
             self.tops = {}
             self.total = {}
+            self.tot = [0] * len(names)
+            self.rawl = {name: [0] * len(names) for name in wide}
+            self.dropped = {name: set() for name in wide}
             self.base = {}
             self.cur = {pl.name: {} for pl, _ in active}
             self.contrib = {pl.name: {} for pl, _ in local if pl.normalize_reverse is not None}
             self.vals = {pl.name: Counter() for pl, _ in local}
-            self.tstamp = {}
             self.hist = {pl.name: {} for pl, _ in local}
             self.rawgen = {}
             self.wkeys = {}
             todo: Any = feasible
         else:
-            feas = self.feas
-            nodes = self.node_list
-            changed = self.changed or []
-            todo = list(compress(map(nodes.__getitem__, changed), map(feas.__getitem__, changed)))
-        # Raw scores of the nodes that are new to the feasible set or changed since.
+            todo = None  # listed by _changed_feasible when a plugin scoring by class asks
+        # The nodes whose totals must be worked out again (``pending``): new raw scores (the
+        # bound nodes, those never scored), or back in the feasible set after a maximum moved
+        # (their totals missed it while they were out). The others back unchanged keep theirs.
         rawgen = self.rawgen
-        work = [ni for ni in todo if rawgen.get(ni.name) != ni.generation]
+        feas = self.feas
+        nodes = self.node_list
+        pending = self.pending
+        if full:
+            redo = todo
+            pending.clear()
+            pending.update(compress(range(len(feas)), map(not_, feas)))
+        else:
+            back = [i for i in pending if feas[i]]
+            pending.difference_update(back)
+            redo = list(map(nodes.__getitem__, back))
+        work = [ni for ni in redo if rawgen.get(ni.name) != ni.generation]
         for ni in work:
             rawgen[ni.name] = ni.generation
         for pl, _w in local:
@@ -581,10 +678,9 @@ class ReplicaEngine:
                     vals[raw] += 1
                     cur[ni.name] = raw
                     hist.setdefault(ni.name, []).append((step, raw))
-        fresh = {ni.name for ni in work}
         # The plugins scoring beyond a node: their weighted shares of every feasible node's
         # total, worked out in bulk per copy (by distinct raw score or scoring class).
-        shares: list[list[int]] = []
+        shares: list[Iterable[int]] = []
         kept: dict[str, tuple[list[Hashable], dict[Hashable, int]]] = {}
         for pl, w in active:
             if pl.name in wide:
@@ -594,15 +690,13 @@ class ReplicaEngine:
                 shares.append(got[0])
                 kept[pl.name] = got[1]
         total = self.total
-        tstamp = self.tstamp
+        tot = self.tot
+        index = self.index
         # Each normalization's maximum over the feasible nodes (known without a pass when
         # every node scores alike); where it moved, the plugin's share of every feasible
-        # node's total again, and every total stamped with the new epoch.
+        # node's total again (the nodes out of the feasible set: when they are back).
         normalized: list[tuple[dict[str, int], dict[str, int], int, bool, int]] = []
         moved = False
-        # Nodes back in the feasible set whose total predates a move of some maximum (their
-        # totals missed it while they were out): done again below, whatever moves now.
-        stale = {ni.name for ni in todo if tstamp.get(ni.name) != self.epoch}
         for pl, w in local:
             reverse = pl.normalize_reverse
             if reverse is None:
@@ -624,17 +718,14 @@ class ReplicaEngine:
                     old = contrib.get(name)
                     if old is not None and name in total:
                         total[name] += share - old
+                        tot[index[name]] = total[name]
                     contrib[name] = share
-        if moved:
-            self.epoch += 1
-            epoch = self.epoch
-            for name in fl:
-                tstamp[name] = epoch
-        epoch = self.epoch
+        if moved and not full:
+            pending.update(compress(range(len(feas)), map(not_, feas)))
         identity = [(self.cur[pl.name], w) for pl, w in local if pl.normalize_reverse is None]
         base = self.base
         # Back in the feasible set unchanged, a node's total stands unless a maximum moved.
-        for name in [ni.name for ni in todo if ni.name in fresh or ni.name in stale]:
+        for name in [ni.name for ni in redo]:
             b = 0
             for cur, w in identity:
                 b += cur[name] * w
@@ -644,24 +735,33 @@ class ReplicaEngine:
                 contrib[name] = share
                 b += share
             total[name] = b
-            tstamp[name] = epoch
-        tl = list(map(total.__getitem__, fl))
+            tot[index[name]] = b
+        # One pass over the feasible nodes: each share is an iterator in fl's order.
+        parts: Iterable[int] = compress(tot, feas)
         for part in shares:
-            tl = list(map(add, tl, part))
+            parts = map(add, parts, part)
+        tl = list(parts)
         best = max(tl)
-        best_nodes = list(compress(fl, map(best.__eq__, tl)))
+        best_nodes = [fl[tl.index(best)]] if tl.count(best) == 1 else list(compress(fl, map(best.__eq__, tl)))
         result.best_nodes = best_nodes if self.names_sorted else sorted(best_nodes)
         result.selected_node = result.best_nodes[0]
         self._defer(result, fl, tl, best, plugins, step, norms, kept)
         self.score_state = state
         return True
 
-    def _wide(self, pl: Plugin, w: int, norm: Any, state: CycleState, pod: PodInfo, todo: list[NodeInfo],
+    def _changed_feasible(self) -> list[NodeInfo]:
+        """The feasible nodes whose verdicts changed in the last update."""
+        changed = self.changed or []
+        feas = self.feas
+        return list(compress(map(self.node_list.__getitem__, changed), map(feas.__getitem__, changed)))
+
+    def _wide(self, pl: Plugin, w: int, norm: Any, state: CycleState, pod: PodInfo, todo: list[NodeInfo] | None,
               full: bool, prev_state: CycleState | None, fl: list[str],
-              ) -> tuple[list[int], tuple[list[Hashable], dict[Hashable, int]]] | None:
+              ) -> tuple[Iterable[int], tuple[list[Hashable], dict[Hashable, int]]] | None:
         """A plugin scoring beyond a node: its weighted share of each feasible node's total
-        (in ``fl``'s order), and what the step keeps to build its score table (a value per
-        feasible node and the raw score of each value); None on an error status.
+        (in ``fl``'s order, an iterator read once), and what the step keeps to build its score
+        table (a value per feasible node and the raw score of each value); None on an error
+        status.
 
         A plugin scoring by class (``replica_score_classes``: PodTopologySpread, whose score
         is a function of the node's domains) has a class kept per node, worked out again
@@ -683,6 +783,8 @@ class ReplicaEngine:
                 ids = self.wkeys[pl.name] = [ident.setdefault(key_of(ni), len(ident)) for ni in nodes]
             else:
                 index = self.index
+                if todo is None:
+                    todo = self._changed_feasible()
                 for i in {*self.moved, *(index[ni.name] for ni in todo)}:
                     ids[i] = ident.setdefault(key_of(nodes[i]), len(ident))
             present: list[int] = list(compress(ids, self.feas))
@@ -690,14 +792,14 @@ class ReplicaEngine:
             values: list[Any] = present
             rawmap = {v: raw_of(by_id[v]) for v in set(present)}
         else:
-            if self._wide_raw(pl, state, pod, todo, full, prev_state) is None:
+            if self._wide_raw(pl, state, pod, full, prev_state) is None:
                 return None
-            raws = list(map(self.cur[pl.name].__getitem__, fl))
+            raws = list(compress(self.rawl[pl.name], self.feas))
             values = raws
             rawmap = {v: v for v in set(raws)}
         if norm is None:
             table = {v: raw * w for v, raw in rawmap.items()}
-            return list(map(table.__getitem__, values)), (values, rawmap)
+            return map(table.__getitem__, values), (values, rawmap)
         ignored = norm.ignored
         if ignored:
             params = norm.bounds([rawmap[v] for n, v in zip(fl, values, strict=True) if n not in ignored])
@@ -705,14 +807,15 @@ class ReplicaEngine:
             params = norm.bounds(list(rawmap.values()))
         # A node not ignored shares by its raw score alone.
         table = {v: norm.share("", raw, params) * w for v, raw in rawmap.items()}
+        if not ignored:
+            return map(table.__getitem__, values), (values, rawmap)
         out = list(map(table.__getitem__, values))
-        if ignored:
-            for j, n in enumerate(fl):
-                if n in ignored:
-                    out[j] = norm.share(n, rawmap[values[j]], params) * w
+        for j, n in enumerate(fl):
+            if n in ignored:
+                out[j] = norm.share(n, rawmap[values[j]], params) * w
         return out, (values, rawmap)
 
-    def _wide_raw(self, pl: Plugin, state: CycleState, pod: PodInfo, todo: list[NodeInfo], full: bool,
+    def _wide_raw(self, pl: Plugin, state: CycleState, pod: PodInfo, full: bool,
                   prev_state: CycleState | None) -> bool | None:
         """Raw scores of a plugin scoring beyond a node, for the nodes the binding may have
         changed: the feasible ones scored again, the others dropped (scored when they are
@@ -721,6 +824,8 @@ class ReplicaEngine:
         Every node holding a raw score has the current one: the plugin names the domains
         whose scores may have moved, or None when any may (its weights or domains changed)."""
         cur = self.cur[pl.name]
+        rawl = self.rawl[pl.name]
+        dropped = self.dropped[pl.name]
         feas = self.feas
         nodes = self.node_list
         pairs = None if full or prev_state is None else self._changes(
@@ -732,19 +837,22 @@ class ReplicaEngine:
             idx: set[int] = set(self.moved)
             for key, value in pairs:
                 idx.update(self._by_pair(key).get(value, ()))
-            index = self.index
-            idx.update(index[ni.name] for ni in todo if ni.name not in cur)
+            back = [i for i in dropped if feas[i]]
+            idx.update(back)
             targets = idx
         for i in targets:
             ni = nodes[i]
             if not feas[i]:
                 # Scoring an infeasible node may read domains PreScore left out.
                 cur.pop(ni.name, None)
+                dropped.add(i)
                 continue
             raw, st = pl.score(state, pod, ni)  # type: ignore[attr-defined]
             if not st.is_success:
                 return None
             cur[ni.name] = raw
+            rawl[i] = raw
+            dropped.discard(i)
         return True
 
     def _defer(self, result: CycleResult, fl: list[str], tl: list[int], best: int,
@@ -763,11 +871,11 @@ class ReplicaEngine:
             # Another best node, else the first node by name with the next total.
             if len(best_nodes) > 1:
                 return best_nodes[1], best
-            lower = set(tl)
-            lower.discard(best)
-            if not lower:
+            # The best total is there once: the next is the largest of the others.
+            i = tl.index(best)
+            if len(tl) == 1:
                 return None
-            second = max(lower)
+            second = max(tl[:i] + tl[i + 1:])
             if names_sorted:
                 return fl[tl.index(second)], second
             return min(n for n, t in zip(fl, tl, strict=True) if t == second), second

@@ -190,7 +190,9 @@ class InterPodAffinity(Plugin):
         else:
             s = self._count(pod)
         if memo is not None:
-            memo.states[PRE_FILTER_KEY] = (len(memo.bound), s.clone())
+            # Kept as it is: a cycle's state is only changed on clones (nominated pods,
+            # preemption), and the next copy clones it before adding to it.
+            memo.states[PRE_FILTER_KEY] = (len(memo.bound), s)
         if not s.existing_anti_affinity and not s.required_affinity and not s.required_anti_affinity:
             return None, Status.skip()
         state.data[PRE_FILTER_KEY] = s
@@ -346,7 +348,8 @@ class InterPodAffinity(Plugin):
                     if labels:
                         _add(scores, t.topology_key, labels, amount * count)
         if memo is not None:
-            memo.states[PRE_SCORE_KEY] = (len(memo.bound), {k: dict(v) for k, v in scores.items()})
+            # Kept as it is (the state never changes it; the next copy copies it first).
+            memo.states[PRE_SCORE_KEY] = (len(memo.bound), scores)
         if not scores:
             return Status.skip()
         state.data[PRE_SCORE_KEY] = PreScoreState(scores)

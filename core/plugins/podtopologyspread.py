@@ -377,7 +377,9 @@ class PodTopologySpread(Plugin):
                         m[value] = m.get(value, 0) + per_node[i].get(name, 0)
         if engine_run:
             assert isinstance(memo, ReplicaMemo)
-            memo.states[PRE_FILTER_KEY] = (len(memo.bound), (_signature(constraints), [dict(m) for m in counts]))
+            # Kept as they are: the state's counts change only on its clones (nominated pods,
+            # preemption), and the next copy copies them before adding to them.
+            memo.states[PRE_FILTER_KEY] = (len(memo.bound), (_signature(constraints), counts))
 
         paths: list[CriticalPaths] = []
         for m in counts:
@@ -508,8 +510,9 @@ class PodTopologySpread(Plugin):
         if cached is None:
             return False
         seen, (sig, before, prev, owned) = cached
+        # The replica engine hands the same list again while no verdict flipped.
         if seen > len(memo.bound) or sig != _signature(constraints) or len(before) != len(nodes) \
-                or not all(map(operator.is_, before, nodes)):
+                or (before is not nodes and not all(map(operator.is_, before, nodes))):
             return False
         by_name = self.handle.snapshot.by_name
         counts = [dict(m) for m in prev.counts]

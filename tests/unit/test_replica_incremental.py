@@ -583,3 +583,51 @@ def test_default_spreading_scores_each_class_once(tmp_path: Path, monkeypatch: p
     # The first copy's full cycle scores its 90 nodes; each engine step at most the 3 zones
     # times the hostname counts 0 and 1.
     assert calls[0] <= 90 + 6 * len(engine)
+
+
+REORDERED = """
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+  plugins:
+    filter:
+      disabled: [{name: PodTopologySpread}]
+      enabled: [{name: PodTopologySpread}]
+"""
+
+
+def _hard_zone_soft_rack(name: str) -> Dict:
+    """A hard zone spread with soft spreads over racks and disks, keys some nodes lack
+    (ignored in scoring while feasible, scored by the other key while not): the nodes of a
+    zone coming back must be classed again."""
+    spreads = [_spread(name, ZONE), _spread(name, "rack", "ScheduleAnyway"), _spread(name, "disk", "ScheduleAnyway")]
+    return _deployment(name, {"topologySpreadConstraints": spreads}, "150m")
+
+
+@pytest.mark.parametrize("reordered", [False, True])
+@pytest.mark.parametrize("shape", ["hard", "bare", "hard-zone-soft-rack"])
+def test_flipping_spread_domains_change_verdicts_in_bulk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                         shape: str, reordered: bool) -> None:
+    """A hard zone spread's domains flip between fitting and not as copies land: their nodes
+    that fail nothing else change verdict in bulk, and every step still equals a full cycle
+    (also with InterPodAffinity filtering before PodTopologySpread)."""
+    from kschedx.core.framework.replica_inc import ReplicaEngine
+
+    bulk = [0]
+    original = ReplicaEngine._bulk_verdicts
+
+    def counted(self: ReplicaEngine, which: list[int], old: Any, st: Any) -> None:
+        bulk[0] += len(which)
+        original(self, which, old, st)
+
+    monkeypatch.setattr(ReplicaEngine, "_bulk_verdicts", counted)
+    config = None
+    if reordered:
+        path = tmp_path / "config.yaml"
+        path.write_text(REORDERED)
+        config = str(path)
+    objs = _cluster(racks=True, affinity=True)
+    doc = _hard_zone_soft_rack("flip") if shape == "hard-zone-soft-rack" else _issue_shape(shape, "flip")
+    assert _compare(tmp_path, doc, objs, 30, config=config)
+    assert bulk[0] > 0
