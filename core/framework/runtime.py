@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import repeat
+from operator import add
 from typing import Any
 
 from kschedx.core.api.model import PodInfo
@@ -399,7 +401,9 @@ class Framework:
             if self.nominated_node_first:
                 prefer_nominated_node(result, pod)
             return result
-        totals = {ni.name: 0 for ni in feasible}
+        names = [ni.name for ni in feasible]
+        # The weighted totals in ``names``' order, summed plugin by plugin in bulk.
+        sums: list[int] = [0] * len(names)
         for pl, weight in self.plugins.score:
             ps = PluginScores(pl.name, weight, pl.name in state.skip_score)
             result.score_plugins.append(ps)
@@ -407,9 +411,10 @@ class Framework:
                 continue
             raw: dict[str, int] = {}
             memo = self.memo.scores.setdefault(pl.name, {}) if self.memo is not None and pl.node_local else None
+            hits = map(memo.get, names) if memo is not None else None
             for ni in feasible:
-                if memo is not None:
-                    hit = memo.get(ni.name)
+                if hits is not None:
+                    hit = next(hits)
                     if hit is not None and hit[0] == ni.generation:
                         raw[ni.name] = hit[1]
                         continue
@@ -436,16 +441,22 @@ class Framework:
                     result.error = f'running Normalize on Score plugins: plugin "{pl.name}" failed with: {st.message}'
                     result.warnings.append(cycle_error_warning(result.error))
                     return result
-            for name, v in normalized.items():
-                if v < MIN_NODE_SCORE or v > MAX_NODE_SCORE:
-                    result.error = (
-                        f'applying score defaultWeights on Score plugins: plugin "{pl.name}" returns an invalid '
-                        f"score {v}, it should in the range of [{MIN_NODE_SCORE}, {MAX_NODE_SCORE}] after normalizing"
-                    )
-                    result.warnings.append(cycle_error_warning(result.error))
-                    return result
-                ps.scores[name] = NodeScore(raw[name], v, v * weight)
-                totals[name] += v * weight
+            values = list(map(normalized.__getitem__, names))
+            if values and (min(values) < MIN_NODE_SCORE or max(values) > MAX_NODE_SCORE):
+                v = next(v for v in values if v < MIN_NODE_SCORE or v > MAX_NODE_SCORE)  # the first, in node order
+                result.error = (
+                    f'applying score defaultWeights on Score plugins: plugin "{pl.name}" returns an invalid '
+                    f"score {v}, it should in the range of [{MIN_NODE_SCORE}, {MAX_NODE_SCORE}] after normalizing"
+                )
+                result.warnings.append(cycle_error_warning(result.error))
+                return result
+            weighted = values if weight == 1 else [v * weight for v in values]
+            # NodeScore tuples made by tuple.__new__ (its own constructor is a Python function).
+            ps.scores = dict(zip(names, map(tuple.__new__, repeat(NodeScore),
+                                            zip(map(raw.__getitem__, names), values, weighted, strict=True)),
+                                 strict=True))
+            sums = list(map(add, sums, weighted))
+        totals = dict(zip(names, sums, strict=True))
         if self.extenders:
             # prioritizeNodes: each extender's 0-10 score × 10 × its weight joins the totals.
             from kschedx.core.framework.extenders import WIRE_V135, run_extender_prioritize
