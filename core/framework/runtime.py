@@ -62,6 +62,10 @@ def num_feasible_nodes_to_find(num_all: int, percentage: int | None) -> int:
     return max(n, min_feasible)
 
 
+
+# The verdict of every feasible node (one object: it says nothing of the node).
+_FEASIBLE = NodeVerdict(True)
+
 class Framework:
     """A profile bound to a snapshot; implements the plugins' ``Handle``."""
 
@@ -323,11 +327,29 @@ class Framework:
                 engine.fill_nodes(result)
                 unschedulable_plugins.update(engine.unschedulable_plugins())
                 candidates = []
+            rmemo = self.memo
+            # The usual cycle (no nominated pod anywhere, the first failure only, a memo of
+            # the node-local answers): RunFilterPlugins per node with the plugin lists taken
+            # once, not per node.
+            plain = rmemo is not None and not all_reasons and not snapshot.nominated
+            if plain:
+                assert rmemo is not None
+                local, rest = rmemo.split(self.plugins.filter, state.skip_filter)
+                head = rmemo.head
             for ni in candidates:
-                failures = self.filter_with_nominated(state, pod, ni, all_reasons, self.memo, passes)
+                if plain:
+                    failures = head(state, pod, local, ni)[:1]
+                    if not failures:
+                        for pl in rest:
+                            answer: Status = pl.filter(state, pod, ni)  # type: ignore[attr-defined]
+                            if not answer.is_success:
+                                failures = [filter_failure(answer, pl.name)]
+                                break
+                else:
+                    failures = self.filter_with_nominated(state, pod, ni, all_reasons, rmemo, passes)
                 if not failures:
                     feasible.append(ni)
-                    result.nodes[ni.name] = NodeVerdict(True)
+                    result.nodes[ni.name] = _FEASIBLE  # alike for every feasible node, never changed
                     continue
                 first = failures[0]
                 if not first.is_rejected:
