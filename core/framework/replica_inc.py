@@ -38,8 +38,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Hashable, Iterable
-from itertools import compress, pairwise
-from operator import add, not_
+from itertools import compress, pairwise, repeat
+from operator import add, mul, not_
 from typing import TYPE_CHECKING, Any
 
 from kschedx.core.framework.interface import CycleState, Plugin, Status, default_normalize
@@ -656,11 +656,26 @@ class ReplicaEngine:
         work = [ni for ni in redo if rawgen.get(ni.name) != ni.generation]
         for ni in work:
             rawgen[ni.name] = ni.generation
+        work_names = [ni.name for ni in work]
         for pl, _w in local:
             cache = memo.scores.setdefault(pl.name, {})
             hist = self.hist[pl.name]
             cur = self.cur[pl.name]
             vals = self.vals[pl.name]
+            if full:
+                # Every table is new and every node new to it: the raw scores in bulk.
+                raws: list[int] = []
+                for ni, hit in zip(work, map(cache.get, work_names), strict=True):
+                    if hit is None or hit[0] != ni.generation:
+                        s, st = pl.score(state, pod, ni)  # type: ignore[attr-defined]
+                        if not st.is_success:
+                            return False
+                        cache[ni.name] = hit = (ni.generation, s)
+                    raws.append(hit[1])
+                cur.update(zip(work_names, raws, strict=True))
+                hist.update(zip(work_names, ([(step, r)] for r in raws), strict=True))
+                vals.update(raws)
+                continue
             for ni in work:
                 hit = cache.get(ni.name)
                 if hit is None or hit[0] != ni.generation:
@@ -706,7 +721,9 @@ class ReplicaEngine:
             vals = self.vals[pl.name]
             top = next(iter(vals)) if len(vals) == 1 else max(map(cur.__getitem__, fl))
             normalized.append((cur, contrib, w, reverse, top))
-            if self.tops.get(pl.name) != top:
+            if full:
+                self.tops[pl.name] = top  # (every share is worked out below, with the totals)
+            elif self.tops.get(pl.name) != top:
                 self.tops[pl.name] = top
                 moved = True
                 by_raw: dict[int, int] = {}
@@ -724,6 +741,24 @@ class ReplicaEngine:
             pending.update(compress(range(len(feas)), map(not_, feas)))
         identity = [(self.cur[pl.name], w) for pl, w in local if pl.normalize_reverse is None]
         base = self.base
+        if full:
+            # Every feasible node's total anew, plugin by plugin in bulk.
+            rnames = [ni.name for ni in redo]
+            sums: list[int] = [0] * len(rnames)
+            for cur, w in identity:
+                col: Iterable[int] = map(cur.__getitem__, rnames)
+                sums = list(map(add, sums, col if w == 1 else map(mul, col, repeat(w))))
+            base.update(zip(rnames, sums, strict=True))
+            for cur, contrib, w, reverse, top in normalized:
+                raws_n = list(map(cur.__getitem__, rnames))
+                by_value = {raw: _normalized(raw, top, reverse) * w for raw in set(raws_n)}
+                shares_n = list(map(by_value.__getitem__, raws_n))
+                contrib.update(zip(rnames, shares_n, strict=True))
+                sums = list(map(add, sums, shares_n))
+            total.update(zip(rnames, sums, strict=True))
+            for i, b in zip(map(index.__getitem__, rnames), sums, strict=True):
+                tot[i] = b
+            redo = []
         # Back in the feasible set unchanged, a node's total stands unless a maximum moved.
         for name in [ni.name for ni in redo]:
             b = 0
