@@ -324,23 +324,20 @@ class Snapshot:
         """Whether ``pods_labelled`` has its index for this namespace and key already."""
         return key in self._labelled.get(namespace, {})
 
-    def _label_index_add(self, pod: PodInfo) -> None:
+    def _label_index_edit(self, pod: PodInfo, bound: bool) -> None:
+        """``pod`` bound (or, ``bound`` False, taken off) in every label index of its namespace."""
         keys = self._labelled.get(pod.namespace)
-        if keys:
-            labels = pod.labels
-            for key, by_value in keys.items():
-                v = labels.get(key)
-                if v is not None:
-                    by_value.setdefault(v, {})[pod.uid] = pod
-
-    def _label_index_remove(self, pod: PodInfo) -> None:
-        keys = self._labelled.get(pod.namespace)
-        if keys:
-            labels = pod.labels
-            for key, by_value in keys.items():
-                v = labels.get(key)
-                if v is not None:
-                    by_value.get(v, {}).pop(pod.uid, None)
+        if not keys:
+            return
+        labels = pod.labels
+        for key, by_value in keys.items():
+            v = labels.get(key)
+            if v is None:
+                continue
+            if bound:
+                by_value.setdefault(v, {})[pod.uid] = pod
+            else:
+                by_value.get(v, {}).pop(pod.uid, None)
 
     # ------------------------------------------------------------------ edits
 
@@ -349,7 +346,7 @@ class Snapshot:
         ni.add_pod(pod)
         self.pods_by_uid[pod.uid] = pod
         self.pods_by_namespace[pod.namespace][pod.uid] = pod
-        self._label_index_add(pod)
+        self._label_index_edit(pod, True)
         self.generation += 1
         self.touched.append(ni.name)
 
@@ -358,7 +355,7 @@ class Snapshot:
         if ni is not None and ni.remove_pod(pod):
             self.pods_by_uid.pop(pod.uid, None)
             self.pods_by_namespace.get(pod.namespace, {}).pop(pod.uid, None)
-            self._label_index_remove(pod)
+            self._label_index_edit(pod, False)
             self.generation += 1
             self.touched.append(ni.name)
 
@@ -370,7 +367,7 @@ class Snapshot:
         for p in ni.pods:
             self.pods_by_uid.pop(p.uid, None)
             self.pods_by_namespace.get(p.namespace, {}).pop(p.uid, None)
-            self._label_index_remove(p)
+            self._label_index_edit(p, False)
         self.nominated.pop(name, None)
         self._image_nodes = None
         self.generation += 1
