@@ -8,6 +8,7 @@ import sys
 from rich.text import Text
 
 from kschedx.cli.lines import print_records
+from kschedx.cli.render.markdown import md_cell, md_title
 from kschedx.core.explain.check import (
     ERROR,
     FITS,
@@ -89,10 +90,6 @@ def _left_out_lines(report: CheckReport, code: str) -> list[str]:
     return lines
 
 
-def _md_cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
-
-
 def checked_line(report: CheckReport) -> str:
     """The counts line: how many entries were checked and how many have each verdict."""
     c = report.counts()
@@ -103,13 +100,7 @@ def checked_line(report: CheckReport) -> str:
 def markdown_header(report: CheckReport, source: str | None) -> list[str]:
     """What a CI job summary says first: the Kubernetes version reproduced, the cluster
     source and the counts."""
-    parts = ["**kschedx check**"]
-    if report.kubernetes_version:
-        parts.append(f"Kubernetes {report.kubernetes_version}")
-    if source:
-        parts.append(f"cluster: `{_md_cell(source)}`")
-    parts.append(checked_line(report))
-    return [" · ".join(parts), ""]
+    return md_title("check", report.kubernetes_version, md_cell(source) if source else None, checked_line(report))
 
 
 # What the count columns of the markdown table hold, said under it.
@@ -122,9 +113,9 @@ def render_markdown(report: CheckReport, source: str | None = None) -> None:
     out = markdown_header(report, source)
     if report.mode == RELEASE:
         mark = _MD_MARK.get(report.release_verdict, "❌ doesn't fit").split(" ")[0]
-        out += [f"**{mark} {_md_cell(report.release_line())}**", "", _md_cell(order_note(report)), ""]
+        out += [f"**{mark} {md_cell(report.release_line())}**", "", md_cell(order_note(report)), ""]
         if report.preempted:
-            out += [*(f"- {_md_cell(p.line())}" for p in report.preempted), ""]
+            out += [*(f"- {md_cell(p.line())}" for p in report.preempted), ""]
     priorities = _show_priority(report)
     out += ["| Verdict | Workload | File | " + ("Priority | " if priorities else "")
             + "Desired | Running | New | Placed | Detail |",
@@ -136,16 +127,16 @@ def render_markdown(report: CheckReport, source: str | None = None) -> None:
         else:
             counts = "— | — | — | —"
         priority = f"{e.priority} | " if priorities else ""
-        out.append(f"| {verdict} | `{_md_cell(e.workload)}` | `{_md_cell(e.file)}` | {priority}{counts} | "
-                   f"{_md_cell(e.message())} |")
+        out.append(f"| {verdict} | `{md_cell(e.workload)}` | `{md_cell(e.file)}` | {priority}{counts} | "
+                   f"{md_cell(e.message())} |")
     out += ["", COLUMNS_NOTE]
     if report.overlaid:
-        out.append(f"\nLaid over the cluster first: {_md_cell(', '.join(report.overlaid))}")
+        out.append(f"\nLaid over the cluster first: {md_cell(', '.join(report.overlaid))}")
     if report.replaced:
-        out.append(f"\n{_md_cell(replaced_line(report))}")
+        out.append(f"\n{md_cell(replaced_line(report))}")
     if report.skipped:
-        out.append(f"\nSkipped: {_md_cell('; '.join(f'`{f}` ({why})' for f, why in report.skipped))}")
-    out.extend(f"\n{_md_cell(line)}" for line in _left_out_lines(report, "`{}`"))
+        out.append(f"\nSkipped: {md_cell('; '.join(f'`{f}` ({why})' for f, why in report.skipped))}")
+    out.extend(f"\n{md_cell(line)}" for line in _left_out_lines(report, "`{}`"))
     sys.stdout.write("\n".join(out) + "\n")
 
 

@@ -8,6 +8,8 @@ from typing import Any
 
 from rich.text import Text
 
+from kschedx.cli.render.markdown import md_cell
+
 
 def _setup_line(label: str, data: dict[str, Any], config: str | None, gates: str | None) -> str:
     version = data.get("kubernetesVersion")
@@ -69,9 +71,7 @@ def _render_markdown(heads: tuple[str, str], groups: list[tuple[str, list[str]]]
         out.append("No change: same verdicts, nodes, ties, reasons and FitErrors.")
     else:
         out += ["| Workload | Change |", "|---|---|"]
-        out += [f"| `{_md_cell(heading)}` | {_md_cell(line)} |" for heading, ls in groups for line in ls]
+        out += [f"| `{md_cell(heading)}` | {md_cell(line)} |" for heading, ls in groups for line in ls]
     sys.stdout.write("\n".join(out) + "\n")
 
 
-def _md_cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")

@@ -14,6 +14,7 @@ from typing import Any
 
 from kschedx.cli.lines import HANGING_INDENT
 from kschedx.cli.render.console import screen_width
+from kschedx.cli.render.markdown import md_title
 from kschedx.core.explain.pending import NOMINATED, OTHER_SCHEDULER, PendingComparison, PendingPod, PendingReport, change_lines
 
 # The event column: the scheduler's last FailedScheduling event agrees (=), differs (≠),
@@ -150,13 +151,8 @@ def render_markdown(report: PendingReport, source: str | None = None) -> str:
         return _one_line(text).replace("|", "\\|") or " "
 
     head, body = rows(report, wide=True)
-    top = ["**kschedx pending**"]
-    if report.kubernetes_version:
-        top.append(f"Kubernetes {report.kubernetes_version}")
-    if source:
-        top.append(f"cluster: `{cell(source)}`")
-    top.append(_summary(report))
-    out = [" · ".join(top), "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    out = md_title("pending", report.kubernetes_version, cell(source) if source else None, _summary(report))
+    out += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     out += ["| " + " | ".join(cell(c) for c in r) + " |" for r in body]
     return "\n".join(out) + "\n"
 
