@@ -7,7 +7,7 @@ also available as a Python API.
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -1060,14 +1060,7 @@ class _RolloutCluster:
             self.admission.release_pod(pod)
 
     def evict(self, node: str, victims: list[str]) -> list[str]:
-        info = self.snapshot.get(node)
-        wanted = set(victims)
-        gone = [pi for pi in (info.pods if info is not None else []) if pi.key in wanted]
-        for pi in gone:
-            self._remove(pi)
-            if self.admission is not None:
-                self.admission.release_pod(pi.raw)
-        return [pi.key for pi in gone]
+        return [pi.key for pi in _evict(self.snapshot, node, victims, self.admission, self._remove)]
 
     def _remove(self, pi: PodInfo) -> None:
         generation = self.snapshot.generation
@@ -1366,14 +1359,16 @@ def _preempt(snapshot: Snapshot, result: CycleResult, admission: Admission | Non
     return _evict(snapshot, pre.nominated_node, pre.victims, admission)
 
 
-def _evict(snapshot: Snapshot, node: str, victims: list[str], admission: Admission | None) -> list[PodInfo]:
-    """Take the pods ``victims`` (namespace/name) on ``node`` off the snapshot, their quota
-    usage given back; the pods found."""
+def _evict(snapshot: Snapshot, node: str, victims: list[str], admission: Admission | None,
+           remove: Callable[[PodInfo], None] | None = None) -> list[PodInfo]:
+    """Take the pods ``victims`` (namespace/name) on ``node`` off the snapshot (through
+    ``remove`` when given: a rollout records each removal), their quota usage given back;
+    the pods found."""
     info = snapshot.get(node)
     wanted = set(victims)
     gone = [pi for pi in (info.pods if info is not None else []) if pi.key in wanted]
     for pi in gone:
-        snapshot.remove_pod(pi)
+        (remove or snapshot.remove_pod)(pi)
         if admission is not None:
             admission.release_pod(pi.raw)
     return gone
