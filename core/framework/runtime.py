@@ -110,19 +110,21 @@ class Framework:
     def run_filter(
         self, state: CycleState, pod: PodInfo, node: NodeInfo, all_reasons: bool = False,
         memo: ReplicaMemo | None = None, plugins: list[Plugin] | None = None,
+        split: tuple[list[Plugin], list[Plugin]] | None = None,
     ) -> list[Status]:
         """Filter plugins in order; the first failure decides (all failures with ``all_reasons``).
 
         With ``memo`` (a snapshot node, in a replica run) the verdicts of the node-local
         plugins that come first are reused on a node whose generation is unchanged since an
         earlier cycle (they have no side effects, so running them all once costs nothing
-        but time). ``plugins`` runs a subset instead of the profile's Filter plugins."""
+        but time); ``split``: ``memo.split`` of the plugins, taken once by a caller filtering
+        every node. ``plugins`` runs a subset instead of the profile's Filter plugins."""
         failures: list[Status] = []
         if plugins is None:
             plugins = self.plugins.filter
         if memo is not None:
             # The leading run of node-local plugins is answered by one lookup per node.
-            local, rest = memo.split(plugins, state.skip_filter)
+            local, rest = split if split is not None else memo.split(plugins, state.skip_filter)
             for st0 in memo.head(state, pod, local, node):
                 if not st0.is_rejected:
                     return [st0]
@@ -328,23 +330,13 @@ class Framework:
                 unschedulable_plugins.update(engine.unschedulable_plugins())
                 candidates = []
             rmemo = self.memo
-            # The usual cycle (no nominated pod anywhere, the first failure only, a memo of
-            # the node-local answers): RunFilterPlugins per node with the plugin lists taken
-            # once, not per node.
-            plain = rmemo is not None and not all_reasons and not snapshot.nominated
-            if plain:
-                assert rmemo is not None
-                local, rest = rmemo.split(self.plugins.filter, state.skip_filter)
-                head = rmemo.head
+            # The usual cycle (no nominated pod anywhere, a memo of the node-local answers):
+            # RunFilterPlugins per node with the plugin lists taken once, not per node.
+            plain = rmemo is not None and not snapshot.nominated
+            split = rmemo.split(self.plugins.filter, state.skip_filter) if plain and rmemo is not None else None
             for ni in candidates:
                 if plain:
-                    failures = head(state, pod, local, ni)[:1]
-                    if not failures:
-                        for pl in rest:
-                            answer: Status = pl.filter(state, pod, ni)  # type: ignore[attr-defined]
-                            if not answer.is_success:
-                                failures = [filter_failure(answer, pl.name)]
-                                break
+                    failures = self.run_filter(state, pod, ni, all_reasons, rmemo, split=split)
                 else:
                     failures = self.filter_with_nominated(state, pod, ni, all_reasons, rmemo, passes)
                 if not failures:
