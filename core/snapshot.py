@@ -13,6 +13,7 @@ import copy
 import itertools
 from collections import Counter, defaultdict
 from collections.abc import Iterable
+from itertools import pairwise
 from operator import attrgetter
 from typing import Any
 
@@ -262,6 +263,12 @@ class Snapshot:
         for ni in filled.values():
             ni._sum_requests()
         self._image_nodes: dict[str, int] | None = None
+        # Node label columns and groups by label keys, in node order (``label_columns``):
+        # kept until the node set changes (node labels are never edited in a snapshot).
+        self._label_columns: dict[tuple[str, ...], list[tuple[str | None, ...]]] = {}
+        self._label_positions: dict[str, dict[str, list[int]]] = {}
+        self._label_groups: dict[tuple[str, ...], dict[tuple[str | None, ...], list[int]]] = {}
+        self._names: tuple[list[str], dict[str, int], bool] | None = None
         self.namespace_labels: dict[str, dict[str, str]] = {
             (ns.get("metadata") or {}).get("name", ""): {
                 str(k): str(v) for k, v in ((ns.get("metadata") or {}).get("labels") or {}).items()
@@ -292,16 +299,49 @@ class Snapshot:
     def image_num_nodes(self) -> dict[str, int]:
         """How many nodes hold each image name (ImageStateSummary.NumNodes)."""
         if self._image_nodes is None:
-            counts: dict[str, int] = defaultdict(int)
-            for ni in self.node_infos:
-                seen: set[str] = set()
-                for names, _size in ni.node.images:
-                    for n in names:
-                        if n not in seen:
-                            seen.add(n)
-                            counts[n] += 1
-            self._image_nodes = dict(counts)
+            # A name counts once per node, however many of its images carry it.
+            self._image_nodes = dict(Counter(itertools.chain.from_iterable(
+                {n for names, _size in ni.node.images for n in names} for ni in self.node_infos)))
         return self._image_nodes
+
+    def label_columns(self, keys: tuple[str, ...]) -> list[tuple[str | None, ...]]:
+        """Each node's values of the label ``keys`` (None where unset), in node order: the
+        domains a topology plugin answers per. Every workload of a release asks for the same
+        few keys over the same nodes, so they are read once. Shared: don't change it."""
+        col = self._label_columns.get(keys)
+        if col is None:
+            col = self._label_columns[keys] = [tuple(map(ni.node.labels.get, keys)) for ni in self.node_infos]
+        return col
+
+    def label_groups(self, keys: tuple[str, ...]) -> dict[tuple[str | None, ...], list[int]]:
+        """The nodes' positions by their values of the label ``keys`` (``label_columns``'
+        distinct rows), each list in node order. Shared: don't change it."""
+        groups = self._label_groups.get(keys)
+        if groups is None:
+            groups = self._label_groups[keys] = {}
+            for i, c in enumerate(self.label_columns(keys)):
+                groups.setdefault(c, []).append(i)
+        return groups
+
+    def node_names(self) -> tuple[list[str], dict[str, int], bool]:
+        """The node names in node order, their positions, and whether that order is the
+        names' own (as dumps list nodes). Shared: don't change them."""
+        if self._names is None:
+            names = [ni.name for ni in self.node_infos]
+            self._names = (names, {n: i for i, n in enumerate(names)}, all(a < b for a, b in pairwise(names)))
+        return self._names
+
+    def label_positions(self, key: str) -> dict[str, list[int]]:
+        """Label value -> the positions (in node order) of the nodes with label ``key`` set to
+        it. Shared: don't change it."""
+        by_value = self._label_positions.get(key)
+        if by_value is None:
+            by_value = self._label_positions[key] = {}
+            for i, ni in enumerate(self.node_infos):
+                v = ni.node.labels.get(key)
+                if v is not None:
+                    by_value.setdefault(v, []).append(i)
+        return by_value
 
     def namespace_labels_of(self, ns: str) -> dict[str, str] | None:
         return self.namespace_labels.get(ns)
@@ -369,13 +409,19 @@ class Snapshot:
             self.pods_by_namespace.get(p.namespace, {}).pop(p.uid, None)
             self._label_index_edit(p, False)
         self.nominated.pop(name, None)
-        self._image_nodes = None
-        self.generation += 1
+        self._node_set_changed()
 
     def add_node(self, raw: Dict) -> NodeInfo:
         ni = NodeInfo(NodeView(copy.deepcopy(raw)))
         self.node_infos.append(ni)
         self.by_name[ni.name] = ni
-        self._image_nodes = None
-        self.generation += 1
+        self._node_set_changed()
         return ni
+
+    def _node_set_changed(self) -> None:
+        self._image_nodes = None
+        self._label_columns = {}
+        self._label_positions = {}
+        self._label_groups = {}
+        self._names = None
+        self.generation += 1

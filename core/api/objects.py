@@ -65,13 +65,12 @@ class ClusterObjects:
         pods = self.of("Pod")
         index = self._pod_index
         if index is None or index[0] is not pods or index[1] != len(pods):
-            by_name: dict[tuple[str, str], int] = {}
-            by_uid: dict[str, int] = {}
-            for pos, pod in enumerate(pods):
-                ns, n, u = pod_key(pod)
-                by_name.setdefault((ns, n), pos)
-                if u:
-                    by_uid.setdefault(u, pos)
+            # Built from the last position back, so the first position of a key is kept.
+            metas = [pod.get("metadata") or {} for pod in pods]
+            back = range(len(pods) - 1, -1, -1)
+            by_name: dict[tuple[str, str], int] = dict(zip(
+                [(m.get("namespace") or "default", m.get("name") or "") for m in reversed(metas)], back, strict=True))
+            by_uid: dict[str, int] = {u: pos for u, pos in zip([m.get("uid") for m in reversed(metas)], back, strict=True) if u}
             index = self._pod_index = (pods, len(pods), by_name, by_uid)
         hits = [pos for pos in (index[2].get((namespace, name)), index[3].get(uid) if uid else None) if pos is not None]
         for pos in sorted(hits):

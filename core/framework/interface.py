@@ -10,6 +10,8 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from itertools import compress
+from operator import ne
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from kschedx.core.api.model import PodInfo
@@ -188,6 +190,31 @@ class Plugin:
         self.version: SchedulerVersion = getattr(handle, "version", None) or baseline()
 
 
+# Off only for the tests that compare the columns with answers node by node.
+COLUMNS = True
+
+
+class AnswerTable(dict[str, Any]):
+    """Node-local answers by node name, each ``(node generation, answer)``; and the same
+    answers as a column over one node list (``column``: the list, each position's
+    generation when answered (-1: not yet), the answers), which a pass over every node
+    reads in bulk: only the positions whose node changed since are answered again.
+    Generations never repeat (core/snapshot.py), so an equal one is the same node state."""
+
+    __slots__ = ("column",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.column: tuple[list[NodeInfo], list[int], list[Any]] | None = None
+
+    def column_for(self, nodes: list[NodeInfo]) -> tuple[list[int], list[Any]]:
+        """The column over ``nodes`` (started empty for another node list)."""
+        col = self.column
+        if col is None or col[0] is not nodes or len(col[1]) != len(nodes) or not COLUMNS:
+            col = self.column = (nodes, [-1] * len(nodes), [None] * len(nodes))
+        return col[1], col[2]
+
+
 class ReplicaMemo:
     """Answers of node-local plugins kept across the cycles of copies of one pod template.
 
@@ -208,9 +235,9 @@ class ReplicaMemo:
         # plugin key -> (number of copies it has seen, its state)
         self.states: dict[str, tuple[int, Any]] = {}
         # node -> (generation, failures of the leading node-local Filter plugins, all of them)
-        self.filters: dict[str, tuple[int, list[Status]]] = {}
+        self.filters: AnswerTable = AnswerTable()
         # plugin -> node -> (generation, raw score)
-        self.scores: dict[str, dict[str, tuple[int, int]]] = {}
+        self.scores: dict[str, AnswerTable] = {}
         self._split: tuple[list[Plugin], set[str], list[Plugin], list[Plugin]] | None = None
         # A replica run's kschedx.core.framework.replica_inc.ReplicaEngine: the copies are bound
         # one after another, so PodTopologySpread carries its counts over and each cycle updates
@@ -218,7 +245,7 @@ class ReplicaMemo:
         self.engine: Any = None
         # Set by core/framework/shared_answers.py: the filter table for a cycle's leading
         # node-local plugins, shared with every pod that signs equal for them.
-        self.filter_tables: Callable[[list[Plugin]], dict[str, tuple[int, list[Status]]]] | None = None
+        self.filter_tables: Callable[[list[Plugin]], AnswerTable] | None = None
 
     def removed_pod(self, pod: PodInfo, node: str) -> None:
         """``pod`` was taken off ``node``. The node-local answers stay keyed by generation
@@ -234,7 +261,8 @@ class ReplicaMemo:
         time)."""
         hit = self.filters.get(node.name)
         if hit is not None and hit[0] == node.generation:
-            return hit[1]
+            known: list[Status] = hit[1]
+            return known
         head: list[Status] = []
         for pl in local:
             st: Status = pl.filter(state, pod, node)  # type: ignore[attr-defined]
@@ -242,6 +270,17 @@ class ReplicaMemo:
                 head.append(filter_failure(st, pl.name))
         self.filters[node.name] = (node.generation, head)
         return head
+
+    def head_column(self, state: CycleState, pod: PodInfo, local: list[Plugin], nodes: list[NodeInfo],
+                    generations: list[int]) -> list[list[Status]]:
+        """:meth:`head` for every node of ``nodes`` (their current ``generations``), in node
+        order: a pod signing equal for these plugins (another workload of a release) asked
+        before, so only the nodes changed since are judged again. Shared: don't change it."""
+        known, heads = self.filters.column_for(nodes)
+        for i in list(compress(range(len(nodes)), map(ne, known, generations))):
+            heads[i] = self.head(state, pod, local, nodes[i])
+            known[i] = generations[i]
+        return heads
 
     def split(self, plugins: list[Plugin], skipped: set[str]) -> tuple[list[Plugin], list[Plugin]]:
         """The Filter plugins that run, as the leading node-local ones and the rest (of this

@@ -38,13 +38,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Hashable, Iterable
-from itertools import compress, pairwise, repeat
-from operator import add, mul, not_
+from itertools import compress, repeat
+from operator import add, mul, ne, not_
 from typing import TYPE_CHECKING, Any
 
-from kschedx.core.framework.interface import CycleState, Plugin, Status, default_normalize
+from kschedx.core.framework.interface import AnswerTable, CycleState, Plugin, Status, default_normalize
 from kschedx.core.framework.result import CycleResult, NodeScore, NodeVerdict, PluginScores
-from kschedx.core.snapshot import NodeInfo
+from kschedx.core.snapshot import NodeInfo, Snapshot
 
 if TYPE_CHECKING:
     from kschedx.core.api.model import PodInfo
@@ -154,6 +154,7 @@ class ReplicaEngine:
         # plugin -> domain class -> its last answer (reused while equal)
         self.class_last: dict[str, dict[Hashable, Status | None]] = {}
         self.pairs: dict[str, dict[str, list[int]]] = {}
+        self.node_snapshot: Snapshot | None = None  # whose node_list the engine holds
         self.verdicts: list[NodeVerdict] = []
         self.feas: list[bool] = []
         # The feasible nodes and their names as the last cycle listed them, while no verdict
@@ -191,6 +192,9 @@ class ReplicaEngine:
         self.rawgen: dict[str, int] = {}
         # plugin -> node -> [(step, raw)], the raw score versions (newest last)
         self.hist: dict[str, dict[str, list[tuple[int, int]]]] = {}
+        # plugin -> node -> its raw score at the last full pass (the version before any in
+        # ``hist``): a full pass records every node's score without a list per node.
+        self.hist_base: dict[str, dict[str, int]] = {}
         # plugin scoring by class -> node index -> its class's number, and class -> number
         self.wkeys: dict[str, list[int]] = {}
         self.wident: dict[str, dict[Hashable, int]] = {}
@@ -208,12 +212,8 @@ class ReplicaEngine:
     def _by_pair(self, key: str) -> dict[str, list[int]]:
         m = self.pairs.get(key)
         if m is None:
-            m = {}
-            for i, ni in enumerate(self.node_list):
-                v = ni.node.labels.get(key)
-                if v is not None:
-                    m.setdefault(v, []).append(i)
-            self.pairs[key] = m
+            assert self.node_snapshot is not None  # set with node_list
+            m = self.pairs[key] = self.node_snapshot.label_positions(key)
         return m
 
     def filter(self, fw: Any, state: CycleState, pod: PodInfo, memo: ReplicaMemo) -> list[NodeInfo] | None:
@@ -281,11 +281,11 @@ class ReplicaEngine:
 
     def _full(self, fw: Any, state: CycleState, pod: PodInfo, memo: ReplicaMemo, nodes: list[NodeInfo],
               local: list[Plugin], rest: list[Plugin]) -> bool:
+        snapshot = fw.snapshot
         self.node_list = nodes
-        self.names = [ni.name for ni in nodes]
+        self.node_snapshot = snapshot
         # Nodes in name order (as dumps list them): the tied best nodes need no sorting.
-        self.names_sorted = all(a < b for a, b in pairwise(self.names))
-        self.index = {n: i for i, n in enumerate(self.names)}
+        self.names, self.index, self.names_sorted = snapshot.node_names()
         self.rest = rest
         self.rest_key = tuple(pl.name for pl in rest)
         self.pairs = {}
@@ -300,18 +300,15 @@ class ReplicaEngine:
             if keys is None:
                 self.classes[pl.name] = None
                 continue
-            classes = [tuple(ni.node.labels.get(k) for k in keys) for ni in nodes]
+            classes = snapshot.label_columns(tuple(keys))
             self.classes[pl.name] = classes
-            members: dict[tuple[str | None, ...], list[int]] = {}
-            for i, c in enumerate(classes):
-                members.setdefault(c, []).append(i)
+            members = snapshot.label_groups(tuple(keys))
             if len(members) <= _FEW_CLASSES:
                 self.members[pl.name] = (keys, members)
-        for i, ni in enumerate(nodes):
-            h = self._head(fw, state, pod, memo, local, ni)
-            if h is False:
-                return False
-            self.head[i] = h  # type: ignore[assignment]
+        # The leading filters' first failures, in bulk from the answers' column.
+        head = self.head = [h[0] if h else None for h in memo.head_column(state, pod, local, nodes, self.gens)]
+        if any(not st.is_rejected for st in filter(None, head)):
+            return False  # an error status ends the cycle: the ordinary loop words it
         self.class_last = {}
         for pl in rest:
             if self._recompute(state, pod, pl, range(n)) is None:
@@ -633,6 +630,7 @@ class ReplicaEngine:
             self.contrib = {pl.name: {} for pl, _ in local if pl.normalize_reverse is not None}
             self.vals = {pl.name: Counter() for pl, _ in local}
             self.hist = {pl.name: {} for pl, _ in local}
+            self.hist_base = {pl.name: {} for pl, _ in local}
             self.rawgen = {}
             self.wkeys = {}
             todo: Any = feasible
@@ -658,22 +656,18 @@ class ReplicaEngine:
             rawgen[ni.name] = ni.generation
         work_names = [ni.name for ni in work]
         for pl, _w in local:
-            cache = memo.scores.setdefault(pl.name, {})
+            cache = memo.scores.setdefault(pl.name, AnswerTable())
             hist = self.hist[pl.name]
+            hbase = self.hist_base[pl.name]
             cur = self.cur[pl.name]
             vals = self.vals[pl.name]
             if full:
                 # Every table is new and every node new to it: the raw scores in bulk.
-                raws: list[int] = []
-                for ni, hit in zip(work, map(cache.get, work_names), strict=True):
-                    if hit is None or hit[0] != ni.generation:
-                        s, st = pl.score(state, pod, ni)  # type: ignore[attr-defined]
-                        if not st.is_success:
-                            return False
-                        cache[ni.name] = hit = (ni.generation, s)
-                    raws.append(hit[1])
+                raws = self._raw_column(state, pod, pl, cache, work, work_names)
+                if raws is None:
+                    return False
                 cur.update(zip(work_names, raws, strict=True))
-                hist.update(zip(work_names, ([(step, r)] for r in raws), strict=True))
+                hbase.update(zip(work_names, raws, strict=True))
                 vals.update(raws)
                 continue
             for ni in work:
@@ -685,7 +679,7 @@ class ReplicaEngine:
                     cache[ni.name] = hit = (ni.generation, s)
                 raw = hit[1]
                 old = cur.get(ni.name)
-                if old != raw or ni.name not in hist:
+                if old != raw or (ni.name not in hist and ni.name not in hbase):
                     if old is not None:
                         vals[old] -= 1
                         if not vals[old]:
@@ -783,6 +777,26 @@ class ReplicaEngine:
         self._defer(result, fl, tl, best, plugins, step, norms, kept)
         self.score_state = state
         return True
+
+    def _raw_column(self, state: CycleState, pod: PodInfo, pl: Plugin, cache: AnswerTable, work: list[NodeInfo],
+                    work_names: list[str]) -> list[int] | None:
+        """Plugin ``pl``'s raw scores of the nodes ``work``, in bulk from its answers' column
+        (scored only where a node changed since, or was never scored); None on an error."""
+        known, raws = cache.column_for(self.node_list)
+        at = list(map(self.index.__getitem__, work_names))
+        gens = [ni.generation for ni in work]
+        for k in list(compress(range(len(at)), map(ne, map(known.__getitem__, at), gens))):
+            ni = work[k]
+            hit = cache.get(ni.name)
+            if hit is None or hit[0] != ni.generation:
+                s, st = pl.score(state, pod, ni)  # type: ignore[attr-defined]
+                if not st.is_success:
+                    return None
+                cache[ni.name] = hit = (ni.generation, s)
+            i = at[k]
+            raws[i] = hit[1]
+            known[i] = gens[k]
+        return list(map(raws.__getitem__, at))
 
     def _changed_feasible(self) -> list[NodeInfo]:
         """The feasible nodes whose verdicts changed in the last update."""
@@ -894,6 +908,7 @@ class ReplicaEngine:
                plugins: list[tuple[Plugin, int, bool]], step: int, norms: dict[str, Any],
                kept: dict[str, tuple[list[Hashable], dict[Hashable, int]]]) -> None:
         hists = self.hist
+        bases = self.hist_base
         forms = [(pl.name, w, s, pl.normalize_reverse, norms.get(pl.name)) for pl, w, s in plugins]
 
         def build_totals() -> dict[str, int]:
@@ -927,7 +942,8 @@ class ReplicaEngine:
                     raw = {n: rawmap[v] for n, v in zip(fl, values, strict=True)}
                 else:
                     hist = hists[name]
-                    raw = {n: _at(hist[n], step) for n in fl}
+                    hbase = bases[name]
+                    raw = {n: _at(hist[n], step, hbase.get(n)) if n in hist else hbase[n] for n in fl}
                 normalized = dict(raw)
                 if reverse is not None:
                     default_normalize(normalized, reverse)
@@ -958,11 +974,13 @@ class ReplicaEngine:
         return sorted(p for p, c in self.unsched.items() if p and c > 0)
 
 
-def _at(versions: list[tuple[int, int]], step: int) -> int:
+def _at(versions: list[tuple[int, int]], step: int, base: int | None) -> int:
+    """The raw score at ``step`` of a node whose scores changed (``versions``, oldest
+    first), given its score at the last full pass (``base``, None when it had none)."""
     for s, raw in reversed(versions):
         if s <= step:
             return raw
-    return versions[0][1]
+    return versions[0][1] if base is None else base
 
 
 def _normalized(raw: int, top: int, reverse: bool) -> int:

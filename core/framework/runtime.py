@@ -12,6 +12,7 @@ from kschedx.core.config.profile import Profile
 from kschedx.core.framework.interface import (
     MAX_NODE_SCORE,
     MIN_NODE_SCORE,
+    AnswerTable,
     Code,
     CycleState,
     NodeStatusMap,
@@ -424,7 +425,7 @@ class Framework:
             if ps.skipped:
                 continue
             raw: dict[str, int] = {}
-            memo = self.memo.scores.setdefault(pl.name, {}) if self.memo is not None and pl.node_local else None
+            memo = self.memo.scores.setdefault(pl.name, AnswerTable()) if self.memo is not None and pl.node_local else None
             hits = map(memo.get, names) if memo is not None else None
             for ni in feasible:
                 if hits is not None:

@@ -28,11 +28,11 @@ from typing import Any
 from weakref import WeakKeyDictionary
 
 from kschedx.core.api.model import PodInfo
-from kschedx.core.framework.interface import Plugin, ReplicaMemo
+from kschedx.core.framework.interface import AnswerTable, Plugin, ReplicaMemo
 from kschedx.core.snapshot import Snapshot
 
-# node -> (generation, answer)
-Table = dict[str, Any]
+# node -> (generation, answer), and the answers as a column
+Table = AnswerTable
 
 # Off only for the tests that compare shared answers with fresh cycles.
 ENABLED = True
@@ -113,12 +113,12 @@ class SharedAnswers:
                 if k is None:
                     return
                 keys[pl.name] = k
-        memo.scores = {pl.name: self.scores.setdefault(keys[pl.name], {})
+        memo.scores = {pl.name: self.scores.setdefault(keys[pl.name], AnswerTable())
                        for pl, _w in fw.plugins.score if pl.node_local}
         filters = self.filters
 
         def filter_table(local: list[Plugin]) -> Table:
-            return filters.setdefault(tuple(keys[pl.name] for pl in local), {})
+            return filters.setdefault(tuple(keys[pl.name] for pl in local), AnswerTable())
 
         memo.filter_tables = filter_table
 

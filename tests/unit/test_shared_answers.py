@@ -295,3 +295,36 @@ def test_pending_pods_alike_but_for_their_names_share_one_cycle(pending_cluster:
     fresh = explain_pending(objects)
     assert len(runs) == len(cycled)
     assert json.dumps(fresh.to_json(), sort_keys=True) == shared_report
+
+
+def test_a_release_reads_the_answer_columns_as_fresh_answers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Workloads signing alike read each node-local plugin's answers as a column over the
+    nodes (core/framework/interface.py AnswerTable), answered again only where a node changed
+    since: here every workload's copies fill the nodes the next workload's column was last
+    answered on, so a column read stale would keep nodes feasible (and scores) that are not."""
+    from kschedx.core.framework import interface
+
+    nodes = [node(f"ip-10-0-{i}-17.eu-west-1.compute.internal", cpu="2", memory="8Gi",
+                  labels={"topology.kubernetes.io/zone": f"eu-west-1{'abc'[i % 3]}"}) for i in range(6)]
+    running = [pod(f"base-{i}", cpu="300m", memory="1Gi", node_name=nodes[i]["metadata"]["name"]) for i in range(3)]
+    cluster = tmp_path / "cluster.json"
+    cluster.write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": [*nodes, *running]}))
+    d = tmp_path / "release"
+    d.mkdir()
+    for i in range(8):
+        doc = {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": f"w{i}", "namespace": "default"},
+               "spec": {"replicas": 1 + i % 3, "selector": {"matchLabels": {"app": f"w{i}"}},
+                        "template": {"metadata": {"labels": {"app": f"w{i}"}}, "spec": {"containers": [
+                            {"name": "app", "image": "registry.example.com/app:v1",
+                             "resources": {"requests": {"cpu": "700m", "memory": "512Mi"}}}]}}}}
+        (d / f"w{i}.json").write_text(json.dumps(doc))
+
+    def run() -> str:
+        return json.dumps(check_paths([str(d)], load_cluster_files([str(cluster)])).to_json(), sort_keys=True)
+
+    columns = run()
+    monkeypatch.setattr(interface, "COLUMNS", False)
+    assert run() == columns
+    results = json.loads(columns)["results"]
+    # The nodes filled up: the last workloads fit only partly or not at all.
+    assert results[0]["verdict"] == "fits" and {r["verdict"] for r in results[5:]} - {"fits"}
