@@ -489,6 +489,9 @@ def pod_uid(raw: Dict) -> str:
     return meta.get("uid") or f"{meta.get('namespace') or 'default'}/{meta.get('name') or meta.get('generateName') or ''}"
 
 
+_TERMS_CACHE: dict[tuple[str, bytes], PodAffinityTerms] = {}
+
+
 class PodInfo:
     """A pod as the scheduler sees it: identity, placement, and derived scheduling inputs."""
 
@@ -562,10 +565,25 @@ class PodInfo:
 
     @cached_property
     def pod_terms(self) -> PodAffinityTerms:
-        """The pod (anti-)affinity terms, compiled once."""
+        """The pod (anti-)affinity terms, compiled once per distinct stanza and namespace:
+        the pods of one workload share one (frozen) compilation."""
         from kschedx.core.api.affinity import compile_pod_terms
 
-        return compile_pod_terms(self.affinity, self.namespace)
+        affinity = self.affinity
+        stanzas = (affinity.get("podAffinity"), affinity.get("podAntiAffinity"))
+        if stanzas == (None, None):
+            return compile_pod_terms(affinity, self.namespace)
+        try:
+            # Equal marshal bytes are equal values, types included (as _pod_amounts' key).
+            key = (self.namespace, marshal.dumps(stanzas))
+        except ValueError:  # a value marshal can't write (YAML dates): compiled alone
+            return compile_pod_terms(affinity, self.namespace)
+        hit = _TERMS_CACHE.get(key)
+        if hit is None:
+            hit = compile_pod_terms(affinity, self.namespace)
+            if len(_TERMS_CACHE) < 100_000:
+                _TERMS_CACHE[key] = hit
+        return hit
 
     @cached_property
     def has_pod_affinity(self) -> bool:

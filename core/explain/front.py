@@ -738,7 +738,8 @@ def explain_object(
     # deletes is in the plan, and a StatefulSet's NAME-0 stays unless the plan replaces it.
     identity = plan is None or plan.rule in (NEW, UNCHANGED)
     if snapshot is None:
-        objects, current = existing.take_out(objects, incoming.pod) if identity else (objects, None)
+        objects, current = existing.take_out(objects, incoming.pod) if identity and not incoming.generated_name \
+            else (objects, None)
         if current is not None:
             incoming.admission = None  # a pod that exists was counted in its quotas already
         try:
@@ -764,7 +765,7 @@ def explain_object(
         keep.removed.extend(_remove_for_good(snapshot, gone))
     raw: Dict | None = None
     try:
-        raw = existing.find_existing(objects, incoming.pod) if identity else None
+        raw = existing.find_existing(objects, incoming.pod) if identity and not incoming.generated_name else None
         if raw is not None:
             incoming.admission = None  # a pod that exists was counted in its quotas already
         with existing.detached(snapshot, raw) if raw is not None else nullcontext() as current:

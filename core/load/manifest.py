@@ -68,6 +68,9 @@ class IncomingPod:
     # Per claim (NS/NAME) the PV controller bound before the pod's cycle: what happened and
     # where a provisioned volume may lie (core/explain/provision.py).
     volumes_provided: dict[str, tuple[str, Any]] = field(default_factory=dict)
+    # The pod's name stands for one its controller makes up (NAME-abcde for NAME-x7k2p): no
+    # stored pod is this one, so there is none to look up.
+    generated_name: bool = False
 
 
 def select_document(path: str, doc_name: str | None) -> Dict:
@@ -192,7 +195,7 @@ def expand(obj: Dict, objects: ClusterObjects, path: str, namespace: str | None,
         uid = meta.get("uid") or _uid(kind, ns, name)
         pod = _pod_from_template(tpl, ns, f"{name}-abcde")
         pod["metadata"]["ownerReferences"] = [_owner(kind, api, name, uid)]
-        inc = IncomingPod(pod, kind, name, f"{kind}: a pod owned by {kind} {name}")
+        inc = IncomingPod(pod, kind, name, f"{kind}: a pod owned by {kind} {name}", generated_name=True)
         if _find(objects, kind, ns, name) is None:
             owner = copy.deepcopy(obj)
             owner["metadata"]["namespace"] = ns
@@ -226,6 +229,7 @@ def expand(obj: Dict, objects: ClusterObjects, path: str, namespace: str | None,
         inc = IncomingPod(
             pod, kind, name,
             "DaemonSet: one pod per node, pinned by a required matchFields metadata.name node affinity",
+            generated_name=True,
         )
         inc.daemonset = True
         return inc
@@ -284,7 +288,7 @@ def _deployment(obj: Dict, objects: ClusterObjects, path: str, ns: str, name: st
     pod = _pod_from_template(tpl, ns, f"{rs_name}-abcde")
     pod["metadata"]["labels"]["pod-template-hash"] = hash_
     pod["metadata"]["ownerReferences"] = [_owner("ReplicaSet", "apps/v1", rs_name, rs_uid)]
-    inc = IncomingPod(pod, "Deployment", name, rule, extra_objects=extra)
+    inc = IncomingPod(pod, "Deployment", name, rule, extra_objects=extra, generated_name=True)
     inc.workload_replicas = int(spec.get("replicas", 1) if spec.get("replicas") is not None else 1)
     return inc
 
@@ -383,7 +387,7 @@ def _job_pod(tpl: Dict, ns: str, job_name: str, job_uid: str, job: Dict, kind: s
     labels["controller-uid"] = job_uid
     labels["job-name"] = job_name
     pod["metadata"]["ownerReferences"] = [_owner("Job", "batch/v1", job_name, job_uid)]
-    inc = IncomingPod(pod, kind, job_name, f"Job: a pod of Job {job_name}")
+    inc = IncomingPod(pod, kind, job_name, f"Job: a pod of Job {job_name}", generated_name=True)
     par = (job.get("spec") or {}).get("parallelism")
     inc.workload_replicas = int(par) if par is not None else 1
     return inc
