@@ -9,6 +9,7 @@ from __future__ import annotations
 import operator
 import sys
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -82,47 +83,81 @@ class ClusterObjects:
         return None
 
 
-# controlled_by's indexes, the latest first: the items each was built on (a copy of the
-# list as it was) and (namespace, controller kind, controller name) -> their positions.
-_CONTROLLED: list[tuple[list[Any], dict[tuple[str, Any, Any], list[int]]]] = []
+# Indexes over object lists (controlled_by, named, in_namespace), each kind of index with
+# its latest few first: the items each was built on (a copy of the list as it was) and
+# key -> positions. A release's lists grow workload by workload, and its copies of them
+# hold the same objects, so an index serves every list that starts with its items.
+_Index = tuple[list[Any], dict[Any, list[int]]]
+_CONTROLLED: list[_Index] = []
+_NAMED: list[_Index] = []
+_NAMESPACED: list[_Index] = []
 _KEPT_INDEXES = 4  # by_kind's and workloads' lists, and the copies a release makes of them
 
 
-def _controllers(obj: Any) -> tuple[str, list[tuple[str, Any, Any]]]:
-    """An object's namespace (``default`` when unset) and the kind and name of each of its
-    controller references."""
+def _positions(items: list[Any], kept: list[_Index], keys_of: Callable[[Any], list[Any]], key: Any) -> list[Any]:
+    """The objects of ``items`` whose ``keys_of`` holds ``key``, in stored order, from an
+    index built once and extended when the list holds the indexed objects first, in order
+    (it grew, or is a copy that did), rebuilt otherwise, and checked on every hit."""
+    n = len(items)
+    base = next((e for e in kept if len(e[0]) <= n and all(map(operator.is_, e[0], items))), None)
+    start, index = (len(base[0]), base[1]) if base is not None else (0, {})
+    for pos in range(start, n):
+        for k in dict.fromkeys(keys_of(items[pos])):
+            index.setdefault(k, []).append(pos)
+    built = base[0] if base is not None and start == n else list(items)
+    kept[:] = [(built, index), *(e for e in kept if e is not base)][:_KEPT_INDEXES]
+    out = []
+    for pos in index.get(key, ()):
+        obj = items[pos]
+        if key not in keys_of(obj):
+            kept.clear()  # changed in place under the index: look again from scratch
+            return _positions(items, kept, keys_of, key)
+        out.append(obj)
+    return out
+
+
+def _meta_of(obj: Any) -> dict[str, Any]:
     meta = obj.get("metadata") if isinstance(obj, dict) else None
-    meta = meta if isinstance(meta, dict) else {}
+    return meta if isinstance(meta, dict) else {}
+
+
+def _controllers(obj: Any) -> list[tuple[str, Any, Any]]:
+    """The (namespace, kind, name) of each of an object's controller references (its
+    namespace ``default`` when unset)."""
+    meta = _meta_of(obj)
     ns = meta.get("namespace") or "default"
     refs = meta.get("ownerReferences")
-    return ns, [(ns, r.get("kind"), r.get("name")) for r in refs if isinstance(r, dict) and r.get("controller")] \
+    return [(ns, r.get("kind"), r.get("name")) for r in refs if isinstance(r, dict) and r.get("controller")] \
         if isinstance(refs, list) else []
+
+
+def _namespace_of(obj: Any) -> list[str]:
+    return [str(_meta_of(obj).get("namespace") or "default")]
+
+
+def _name_of(obj: Any) -> list[tuple[str, Any]]:
+    meta = _meta_of(obj)
+    return [(str(meta.get("namespace") or "default"), meta.get("name"))]
 
 
 def controlled_by(items: list[Any], namespace: str, kind: str, name: str) -> list[Dict]:
     """The objects of ``items`` in ``namespace`` that a controller reference gives to
-    ``kind``/``name`` (a Deployment's ReplicaSets), in stored order.
+    ``kind``/``name`` (a Deployment's ReplicaSets), in stored order: ``check`` asks this for
+    every manifest of a release over thousands of ReplicaSets."""
+    return _positions(items, _CONTROLLED, _controllers, (namespace, kind, name))
 
-    ``check`` asks this for every manifest of a release over thousands of ReplicaSets: an
-    index built once and extended when the list holds the indexed objects first, in order
-    (it grew, or is a copy that did: a release's lists grow workload by workload), rebuilt
-    otherwise, and checked on every hit."""
-    n = len(items)
-    base = next((e for e in _CONTROLLED if len(e[0]) <= n and all(map(operator.is_, e[0], items))), None)
-    start, index = (len(base[0]), base[1]) if base is not None else (0, {})
-    for pos in range(start, n):
-        for key in dict.fromkeys(_controllers(items[pos])[1]):
-            index.setdefault(key, []).append(pos)
-    kept = base[0] if base is not None and start == n else list(items)
-    _CONTROLLED[:] = [(kept, index), *(e for e in _CONTROLLED if e is not base)][:_KEPT_INDEXES]
-    out = []
-    for pos in index.get((namespace, kind, name), ()):
-        obj = items[pos]
-        if (namespace, kind, name) not in _controllers(obj)[1]:
-            _CONTROLLED.clear()  # changed in place under the index: look again from scratch
-            return controlled_by(items, namespace, kind, name)
-        out.append(obj)
-    return out
+
+def in_namespace(items: list[Any], namespace: str) -> list[Dict]:
+    """The objects of ``items`` in ``namespace`` (``default`` when unset), in stored order:
+    default spreading reads a namespace's Services every cycle."""
+    return _positions(items, _NAMESPACED, _namespace_of, namespace)
+
+
+def named(items: list[Any], namespace: str, name: str) -> Dict | None:
+    """The last object of ``items`` named ``name`` in ``namespace`` (a later duplicate
+    replaces an earlier one, as in an informer cache)."""
+    hits = _positions(items, _NAMED, _name_of, (namespace, name))
+    return hits[-1] if hits else None
 
 
 def pod_key(pod: Dict) -> tuple[str, str, str]:

@@ -43,7 +43,7 @@ from kschedx.core.plugins.podtopologyspread_common import (
     node_has_keys,
     parse_constraints,
 )
-from kschedx.core.snapshot import NodeInfo
+from kschedx.core.snapshot import NodeInfo, Snapshot
 
 NAME = "PodTopologySpread"
 PRE_FILTER_KEY = "PreFilter" + NAME
@@ -296,6 +296,38 @@ def replica_counts(memo: Any, pod: PodInfo, constraints: list[Constraint], snaps
             value = labels[constraints[i].topology_key]
             m[value] = m.get(value, 0) + 1
     return counts
+
+
+def _scoring_domains(snapshot: Snapshot, nodes: list[NodeInfo], constraints: list[Constraint],
+                     require_all: bool) -> tuple[set[str], list[dict[str, int]]]:
+    """PreScore's nodes left out (without every topology key, when all are required) and,
+    per constraint, the domains of the others (each at 0, in node order; hostname domains
+    are counted per node in Score): read from the snapshot's label columns, not node by
+    node, when ``nodes`` are the snapshot's own."""
+    keys = tuple(c.topology_key for c in constraints)
+    names, at, _sorted = snapshot.node_names()
+    all_nodes = snapshot.node_infos
+    pos = [at.get(ni.name, -1) for ni in nodes]
+    rows: list[tuple[str | None, ...]] | None = None
+    if -1 not in pos and all(map(operator.is_, map(all_nodes.__getitem__, pos), nodes)):
+        rows = list(map(snapshot.label_columns(keys).__getitem__, pos))
+    else:
+        rows = [tuple(map(ni.node.labels.get, keys)) for ni in nodes]
+    ignored: set[str] = set()
+    if require_all:
+        ignored = {ni.name for ni, row in zip(nodes, rows, strict=True) if None in row}
+        if ignored:
+            rows = [row for row in rows if None not in row]
+    counts: list[dict[str, int]] = []
+    for i, c in enumerate(constraints):
+        if c.topology_key == LABEL_HOSTNAME:
+            counts.append({})
+            continue
+        values = dict.fromkeys(map(operator.itemgetter(i), rows), 0)
+        if None in values:  # a missing key (system defaults only) is the domain "" here, as upstream
+            values = dict.fromkeys(("" if v is None else v for v in values), 0)
+        counts.append(values)
+    return ignored, counts
 
 
 class PodTopologySpread(Plugin):
@@ -610,18 +642,7 @@ class PodTopologySpread(Plugin):
         if self._replica_pre_score(state, pod, nodes, constraints, require_all):
             return Status.success()
 
-        ignored: set[str] = set()
-        counts: list[dict[str, int]] = [{} for _ in constraints]
-        for ni in nodes:
-            labels = ni.node.labels
-            if require_all and not node_has_keys(labels, constraints):
-                ignored.add(ni.name)
-                continue
-            for i, c in enumerate(constraints):
-                if c.topology_key == LABEL_HOSTNAME:
-                    continue  # counted per node in Score
-                # A missing key (system defaults only) is the domain "" here, as upstream.
-                counts[i].setdefault(labels.get(c.topology_key, ""), 0)
+        ignored, counts = _scoring_domains(snapshot, nodes, constraints, require_all)
         weights: list[float] = []
         for i, c in enumerate(constraints):
             size = len(counts[i])

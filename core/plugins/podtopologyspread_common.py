@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kschedx.core.api.model import PodInfo
-from kschedx.core.api.objects import ClusterObjects
+from kschedx.core.api.objects import ClusterObjects, in_namespace, named
 from kschedx.core.api.selectors import (
     NOTHING,
     LabelSelector,
@@ -160,25 +160,8 @@ class InclusionPolicy:
 # --------------------------------------------------------------------------- default selector
 
 
-def _meta(obj: Mapping[str, Any]) -> Mapping[str, Any]:
-    return obj.get("metadata") or {}
-
-
-def _namespace(obj: Mapping[str, Any]) -> str:
-    return str(_meta(obj).get("namespace") or "default")
-
-
 def _str_map(m: Mapping[str, Any] | None) -> dict[str, str]:
     return {str(k): "true" if v is True else "false" if v is False else str(v) for k, v in (m or {}).items()}
-
-
-def _find(objects: ClusterObjects, kind: str, namespace: str, name: str) -> Dict | None:
-    found: Dict | None = None
-    for o in objects.of(kind):
-        m = _meta(o)
-        if m.get("name") == name and _namespace(o) == namespace:
-            found = o  # a later duplicate replaces an earlier one, as in an informer cache
-    return found
 
 
 def _group_version(api_version: str) -> tuple[str, str] | None:
@@ -197,9 +180,7 @@ def default_selector(pod: PodInfo, objects: ClusterObjects) -> LabelSelector:
     """``helper.DefaultSelector``: the selectors of the Services selecting the pod, plus
     the selector of its controlling ReplicationController, ReplicaSet or StatefulSet."""
     label_set: dict[str, str] = {}
-    for svc in objects.of("Service"):
-        if _namespace(svc) != pod.namespace:
-            continue
+    for svc in in_namespace(objects.of("Service"), pod.namespace):
         sel = (svc.get("spec") or {}).get("selector")
         if sel is None:
             continue  # a nil selector selects nothing, not everything
@@ -217,12 +198,12 @@ def default_selector(pod: PodInfo, objects: ClusterObjects) -> LabelSelector:
     kind = owner.get("kind")
     name = str(owner.get("name") or "")
     if gv == ("", "v1") and kind == "ReplicationController":
-        rc = _find(objects, "ReplicationController", pod.namespace, name)
+        rc = named(objects.of("ReplicationController"), pod.namespace, name)
         if rc is not None:
             label_set.update(_str_map((rc.get("spec") or {}).get("selector")))
             selector = selector_from_set(label_set)
     elif gv == ("apps", "v1") and kind in ("ReplicaSet", "StatefulSet"):
-        obj = _find(objects, kind, pod.namespace, name)
+        obj = named(objects.of(kind), pod.namespace, name)
         if obj is not None:
             try:
                 other = parse_label_selector((obj.get("spec") or {}).get("selector"))
