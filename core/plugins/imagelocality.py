@@ -66,12 +66,21 @@ class ImageLocality(Plugin):
         return wanted, num_containers
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> tuple[int, Status]:
+        return self.score_nodes(state, pod, [node])[0], Status.success()
+
+    def score_nodes(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> list[int]:
+        """:meth:`score` of each node, in bulk (it never fails)."""
         snapshot = self.handle.snapshot
         spread = snapshot.image_num_nodes()
         wanted, num_containers = self._held(pod, spread)
         if not wanted:
-            return calculate_priority(0, num_containers), Status.success()
+            return [calculate_priority(0, num_containers)] * len(nodes)
         total_nodes = len(snapshot.nodes())
+        return [calculate_priority(self._held_bytes(ni, wanted, spread, total_nodes), num_containers) for ni in nodes]
+
+    @staticmethod
+    def _held_bytes(node: NodeInfo, wanted: list[str], spread: dict[str, int], total_nodes: int) -> int:
+        """The sizes of the wanted images the node holds, each scaled by its spread."""
         sizes: dict[str, int] = {}
         for names, size in node.node.images:
             for n in names:
@@ -81,4 +90,4 @@ class ImageLocality(Plugin):
             held = sizes.get(name)
             if held is not None:
                 total += int(held * (spread[name] / total_nodes))
-        return calculate_priority(total, num_containers), Status.success()
+        return total

@@ -45,16 +45,24 @@ class NodeResourcesBalancedAllocation(Plugin):
         return Status.success()
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> tuple[int, Status]:
+        return self.score_nodes(state, pod, [node])[0], Status.success()
+
+    def score_nodes(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> list[int]:
+        """:meth:`score` of each node, in bulk (it never fails)."""
         reqs = state.data.get(NAME)
         if reqs is None:
             reqs = pod_request_list(pod, self.resources, use_requested=True)
         dra = state.data[NAME + "/dra"] if NAME + "/dra" in state.data else dra_score_totals(self, state, NAME)
-        requested, allocatable = allocation_vectors(node, self.resources, reqs, use_requested=True, dra=dra)
-        with_pod = balanced_scorer(requested, allocatable)
+        resources = self.resources
         if not self.version.at_least(36):
-            return with_pod, Status.success()
+            return [balanced_scorer(*allocation_vectors(ni, resources, reqs, True, dra)) for ni in nodes]
+        return [self._change(reqs, *allocation_vectors(ni, resources, reqs, True, dra)) for ni in nodes]
+
+    @staticmethod
+    def _change(reqs: list[int], requested: list[int], allocatable: list[int]) -> int:
+        with_pod = balanced_scorer(requested, allocatable)
         # kubernetes#135573 (v1.36): the change in balance the pod brings, kept in [50, 100].
         allocated = [q - reqs[i] if allocatable[i] else 0 for i, q in enumerate(requested)]
         without_pod = balanced_scorer(allocated, allocatable)
         half = MAX_NODE_SCORE // 2
-        return half + (half + with_pod - without_pod) // 2, Status.success()
+        return half + (half + with_pod - without_pod) // 2

@@ -147,12 +147,16 @@ class NodeResourcesFit(Plugin):
         return Status.success()
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> tuple[int, Status]:
+        return self.score_nodes(state, pod, [node])[0], Status.success()
+
+    def score_nodes(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> list[int]:
+        """:meth:`score` of each node, in bulk (it never fails)."""
         reqs = state.data.get(NAME + "/score")
         if reqs is None:  # Score without PreScore: upstream computes the requests itself
             reqs = score_requests(pod, self.resources)
         dra = state.data.get(NAME + "/dra") if NAME + "/dra" in state.data else dra_score_totals(self, state, NAME)
-        requested, allocatable = allocation_vectors(node, self.resources, reqs, use_requested=False, dra=dra)
-        return self.scorer(requested, allocatable), Status.success()
+        scorer, resources = self.scorer, self.resources
+        return [scorer(*allocation_vectors(ni, resources, reqs, False, dra)) for ni in nodes]
 
 
 def dra_backed_resources(plugin: Plugin) -> Callable[[str], bool] | None:
