@@ -192,9 +192,10 @@ class ReplicaEngine:
         self.rawgen: dict[str, int] = {}
         # plugin -> node -> [(step, raw)], the raw score versions (newest last)
         self.hist: dict[str, dict[str, list[tuple[int, int]]]] = {}
-        # plugin -> node -> its raw score at the last full pass (the version before any in
-        # ``hist``): a full pass records every node's score without a list per node.
-        self.hist_base: dict[str, dict[str, int]] = {}
+        # plugin -> the nodes and their raw scores at the last full pass (the versions before
+        # any in ``hist``): a full pass records every node's score without a list per node,
+        # and they are made a map only for a step whose table is read.
+        self.hist_base: dict[str, tuple[list[str], list[int]]] = {}
         # plugin scoring by class -> node index -> its class's number, and class -> number
         self.wkeys: dict[str, list[int]] = {}
         self.wident: dict[str, dict[Hashable, int]] = {}
@@ -630,7 +631,7 @@ class ReplicaEngine:
             self.contrib = {pl.name: {} for pl, _ in local if pl.normalize_reverse is not None}
             self.vals = {pl.name: Counter() for pl, _ in local}
             self.hist = {pl.name: {} for pl, _ in local}
-            self.hist_base = {pl.name: {} for pl, _ in local}
+            self.hist_base = {}
             self.rawgen = {}
             self.wkeys = {}
             todo: Any = feasible
@@ -658,7 +659,6 @@ class ReplicaEngine:
         for pl, _w in local:
             cache = memo.scores.setdefault(pl.name, AnswerTable())
             hist = self.hist[pl.name]
-            hbase = self.hist_base[pl.name]
             cur = self.cur[pl.name]
             vals = self.vals[pl.name]
             if full:
@@ -667,7 +667,7 @@ class ReplicaEngine:
                 if raws is None:
                     return False
                 cur.update(zip(work_names, raws, strict=True))
-                hbase.update(zip(work_names, raws, strict=True))
+                self.hist_base[pl.name] = (work_names, raws)
                 vals.update(raws)
                 continue
             for ni in work:
@@ -679,7 +679,8 @@ class ReplicaEngine:
                     cache[ni.name] = hit = (ni.generation, s)
                 raw = hit[1]
                 old = cur.get(ni.name)
-                if old != raw or (ni.name not in hist and ni.name not in hbase):
+                # (a node of ``cur`` has its versions in ``hist`` or ``hist_base``)
+                if old != raw:
                     if old is not None:
                         vals[old] -= 1
                         if not vals[old]:
@@ -842,8 +843,12 @@ class ReplicaEngine:
                 pl.replica_score_changes, prev_state, state)  # type: ignore[attr-defined]
             ident = self.wident.setdefault(pl.name, {})
             if pairs is None or ids is None:
-                ident = self.wident[pl.name] = {}
-                ids = self.wkeys[pl.name] = [ident.setdefault(key_of(ni), len(ident)) for ni in nodes]
+                keys = pl.replica_score_keys(state, nodes) if hasattr(pl, "replica_score_keys") else None
+                if keys is None:
+                    keys = list(map(key_of, nodes))
+                # Numbered in order of first appearance.
+                ident = self.wident[pl.name] = {k: n for n, k in enumerate(dict.fromkeys(keys))}
+                ids = self.wkeys[pl.name] = list(map(ident.__getitem__, keys))
             else:
                 index = self.index
                 if todo is None:
@@ -956,7 +961,7 @@ class ReplicaEngine:
                     raw = {n: rawmap[v] for n, v in zip(fl, values, strict=True)}
                 else:
                     hist = hists[name]
-                    hbase = bases[name]
+                    hbase = dict(zip(*bases[name], strict=True)) if name in bases else {}
                     raw = {n: _at(hist[n], step, hbase.get(n)) if n in hist else hbase[n] for n in fl}
                 normalized = dict(raw)
                 if reverse is not None:

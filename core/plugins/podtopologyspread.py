@@ -16,6 +16,7 @@ import math
 import operator
 from collections.abc import Callable, Collection, Hashable, Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import Any
 
 from kschedx.core.api.model import PodInfo
@@ -298,6 +299,9 @@ def replica_counts(memo: Any, pod: PodInfo, constraints: list[Constraint], snaps
     return counts
 
 
+_NAME = operator.attrgetter("name")
+
+
 def _scoring_domains(snapshot: Snapshot, nodes: list[NodeInfo], constraints: list[Constraint],
                      require_all: bool) -> tuple[set[str], list[dict[str, int]]]:
     """PreScore's nodes left out (without every topology key, when all are required) and,
@@ -307,9 +311,11 @@ def _scoring_domains(snapshot: Snapshot, nodes: list[NodeInfo], constraints: lis
     keys = tuple(c.topology_key for c in constraints)
     names, at, _sorted = snapshot.node_names()
     all_nodes = snapshot.node_infos
-    pos = [at.get(ni.name, -1) for ni in nodes]
-    rows: list[tuple[str | None, ...]] | None = None
-    if -1 not in pos and all(map(operator.is_, map(all_nodes.__getitem__, pos), nodes)):
+    try:
+        pos = list(map(at.__getitem__, map(_NAME, nodes)))
+    except KeyError:
+        pos = None  # a node the snapshot doesn't list
+    if pos is not None and all(map(operator.is_, map(all_nodes.__getitem__, pos), nodes)):
         rows = list(map(snapshot.label_columns(keys).__getitem__, pos))
     else:
         rows = [tuple(map(ni.node.labels.get, keys)) for ni in nodes]
@@ -611,6 +617,32 @@ class PodTopologySpread(Plugin):
             return 0 if k is None else _raw_score(s, k)  # type: ignore[arg-type]
 
         return key, raw
+
+    def replica_score_keys(self, state: CycleState, nodes: list[NodeInfo]) -> list[Hashable] | None:
+        """The class key of ``replica_score_classes`` for every node of the snapshot's own
+        node list ``nodes`` at once, from its label columns (None for any other list)."""
+        s: PreScoreState | None = state.data.get(PRE_SCORE_KEY)
+        snapshot = self.handle.snapshot
+        if s is None or nodes is not snapshot.node_infos or not nodes:
+            return None
+        names = snapshot.node_names()[0]
+        rows = snapshot.label_columns(tuple(c.topology_key for c in s.constraints))
+        keys: list[Hashable]
+        if any(c.topology_key == LABEL_HOSTNAME for c in s.constraints):
+            parts: list[Sequence[Any]] = []
+            for i, (c, column) in enumerate(zip(s.constraints, zip(*rows, strict=True), strict=True)):
+                if c.topology_key == LABEL_HOSTNAME:
+                    counts = map(s.per_node[i].get, names, repeat(0))
+                    parts.append([None if v is None else (n,) for v, n in zip(column, counts, strict=True)])
+                else:
+                    parts.append(column)
+            keys = list(zip(*parts, strict=True))
+        else:
+            keys = list(rows)
+        if s.ignored:
+            ignored = s.ignored
+            keys = [None if n in ignored else k for n, k in zip(names, keys, strict=True)]
+        return keys
 
     def replica_normalizer(self, state: CycleState) -> SpreadNormalizer | None:
         s: PreScoreState | None = state.data.get(PRE_SCORE_KEY)
