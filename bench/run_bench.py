@@ -185,12 +185,22 @@ CHECK = """
 from kschedx.core.explain import front as e
 from kschedx.core.explain.check import check_paths
 objs = e.load_cluster_files([sys.argv[1]])
+import kschedx.core.explain.check as check_module
+_build = check_module.build_snapshot
+snapshot_time = [0.0]
+def _timed_build(*args, **kwargs):  # the snapshot build inside check, timed apart
+    t0 = time.perf_counter()
+    try:
+        return _build(*args, **kwargs)
+    finally:
+        snapshot_time[0] += time.perf_counter() - t0
+check_module.build_snapshot = _timed_build
 t = time.perf_counter()
 c = time.process_time()
 rep = check_paths([sys.argv[2]], objs, separately=sys.argv[3:] == ["separately"])
 r = rep.release_json()
 print(json.dumps({"check": time.perf_counter() - t, "cpu": time.process_time() - c, "n": len(rep.entries),
-                  "rss": rss(),
+                  "rss": rss(), "snapshot": snapshot_time[0],
                   "new": r["pods"]["new"], "placed": r["pods"]["placed"]}))
 """
 
@@ -203,6 +213,16 @@ import copy, os, yaml
 from kschedx.core.explain import front as e
 from kschedx.core.explain.check import check_paths
 objs = e.load_cluster_files([sys.argv[1]])
+import kschedx.core.explain.check as check_module
+_build = check_module.build_snapshot
+snapshot_time = [0.0]
+def _timed_build(*args, **kwargs):  # the snapshot build inside check, timed apart
+    t0 = time.perf_counter()
+    try:
+        return _build(*args, **kwargs)
+    finally:
+        snapshot_time[0] += time.perf_counter() - t0
+check_module.build_snapshot = _timed_build
 owned = [rs for rs in objs.of("ReplicaSet")
          if ((rs.get("metadata") or {}).get("ownerReferences") or [{}])[0].get("kind") == "Deployment"][:50]
 os.makedirs(sys.argv[2], exist_ok=True)
@@ -221,7 +241,7 @@ c = time.process_time()
 rep = check_paths([sys.argv[2]], objs)
 r = rep.release_json()
 print(json.dumps({"check": time.perf_counter() - t, "cpu": time.process_time() - c, "n": len(rep.entries),
-                  "rss": rss(), "new": r["pods"]["new"], "placed": r["pods"]["placed"],
+                  "rss": rss(), "snapshot": snapshot_time[0], "new": r["pods"]["new"], "placed": r["pods"]["placed"],
                   "rollouts": sum(1 for x in rep.entries if x.explanation is not None
                                   and x.explanation.workload is not None and x.explanation.workload.rule == "rollout")}))
 """
@@ -469,11 +489,13 @@ def slow(args: argparse.Namespace, tmp: Path, pod: Path) -> None:
     mdir, cycles = manifests(tmp)
     chk = child(CHECK, str(path), str(mdir))
     sep = child(CHECK, str(path), str(mdir), "separately")
-    print(f"  check over {chk['n']:.0f} manifests as one release {chk['check']:.1f} s ({chk['placed']:.0f} of "
-          f"{chk['new']:.0f} copies placed); --separately {sep['check']:.1f} s; peak {max(chk['rss'], sep['rss']):.0f} MB")
+    print(f"  check over {chk['n']:.0f} manifests as one release {chk['check']:.1f} s, its snapshot build "
+          f"{chk['snapshot']:.1f} s of it ({chk['placed']:.0f} of {chk['new']:.0f} copies placed); --separately "
+          f"{sep['check']:.1f} s; peak {max(chk['rss'], sep['rss']):.0f} MB")
     roll = child(CHECK_ROLLOUTS, str(path), str(tmp / "rollouts"))
     print(f"  check of {roll['n']:.0f} rollouts (Deployments that run, new image, 1-3 replicas) {roll['check']:.1f} s "
-          f"({roll['cpu']:.1f} s CPU; {roll['rollouts']:.0f} rollouts, {roll['placed']:.0f} of {roll['new']:.0f} new "
+          f"({roll['cpu']:.1f} s CPU, its snapshot build {roll['snapshot']:.1f} s; {roll['rollouts']:.0f} rollouts, "
+          f"{roll['placed']:.0f} of {roll['new']:.0f} new "
           f"pods placed), against {chk['check']:.1f} s ({chk['cpu']:.1f} s CPU) for {cycles} new copies; "
           f"peak {roll['rss']:.0f} MB")
     pdump = dump(n, "json", args.pending, args.pending_workloads)
@@ -504,20 +526,25 @@ def slow(args: argparse.Namespace, tmp: Path, pod: Path) -> None:
     rows.append((f"pending, {pen['n']:.0f} pods", f"{pen['pending']:.1f} s",
                  f"{pen['pending'] / (pen['n'] * cop['full']):.2f}x one full cycle per pod", "<= 15 s",
                  pen["pending"] <= 15))
-    rows.append((f"check, {chk['n']:.0f} manifests (one release)", f"{chk['check']:.1f} s",
+    # The check rows include the snapshot build (the explain rows count it as loading): the
+    # figure after it is shown beside them, the target judged on the whole.
+    rows.append((f"check, {chk['n']:.0f} manifests (one release)",
+                 f"{chk['check']:.1f} s ({chk['check'] - chk['snapshot']:.1f} after the snapshot)",
                  f"{chk['check'] / (cycles * cop['full']):.2f}x {cycles} full cycles", "<= 3 s", chk["check"] <= 3))
-    rows.append((f"check of {roll['n']:.0f} rollouts after loading", f"{roll['check']:.1f} s ({roll['cpu']:.1f} s CPU)",
+    rows.append((f"check of {roll['n']:.0f} rollouts after loading",
+                 f"{roll['check']:.1f} s ({roll['check'] - roll['snapshot']:.1f} after the snapshot)",
                  f"CPU {roll['cpu'] / chk['cpu']:.2f}x the check above; "
                  f"{roll['check'] / (roll['new'] * cop['full']):.1f}x {roll['new']:.0f} full cycles", "<= 3 s",
                  roll["check"] <= 3))
-    rows.append((f"check, {chk['n']:.0f} manifests, --separately", f"{sep['check']:.1f} s",
+    rows.append((f"check, {chk['n']:.0f} manifests, --separately",
+                 f"{sep['check']:.1f} s ({sep['check'] - sep['snapshot']:.1f} after the snapshot)",
                  f"the release {chk['check'] / sep['check']:.2f}x this", "<= 3 s", sep["check"] <= 3))
     rows.append(("peak RSS, JSON dump (any step)", gib(peak), f"{peak / base['rss']:.2f}x json.load + snapshot "
                  f"({gib(base['rss'])})", "<= 2 GiB", peak <= 2048))
     print(f"issue 19 at {n} nodes:")
     width = max(len(r[0]) for r in rows)
     for what, fig, ratio, target, ok in rows:
-        print(f"  {what:<{width}}  {fig:<22} {ratio:<44} target {target:<16} {'met' if ok else 'NOT MET'}")
+        print(f"  {what:<{width}}  {fig:<30} {ratio:<44} target {target:<16} {'met' if ok else 'NOT MET'}")
 
 
 if __name__ == "__main__":
