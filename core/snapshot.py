@@ -231,7 +231,6 @@ class Snapshot:
         by_name = self.by_name
         pods_by_uid = self.pods_by_uid
         pods_by_namespace = self.pods_by_namespace
-        filled: dict[str, NodeInfo] = {}
         for i, raw in enumerate(raw_pods):
             if not i & 4095:
                 report(f"building the snapshot ({len(self.node_infos)} nodes, {total} pods)", i, total)
@@ -248,7 +247,6 @@ class Snapshot:
                 # NodeInfo.add_pod in parts: the pod and its affinity now, the requested
                 # sums per node once every pod is placed, the host ports when first read.
                 owner.pods.append(pod)
-                filled[node_name] = owner
                 # Without an affinity stanza has_pod_affinity is False; the property need
                 # not be read (and stays lazy, with the same answer) for most pods.
                 if pod.spec.get("affinity") and pod.has_pod_affinity:
@@ -260,8 +258,9 @@ class Snapshot:
                 pods_by_namespace[pod.namespace][uid] = pod
             elif pod.nominated_node_name and pod.nominated_node_name in by_name:
                 self.nominated[pod.nominated_node_name].append(pod)
-        for ni in filled.values():
-            ni._sum_requests()
+        for ni in self.node_infos:
+            if ni.pods:
+                ni._sum_requests()
         self._image_nodes: dict[str, int] | None = None
         # Node label columns and groups by label keys, in node order (``label_columns``):
         # kept until the node set changes (node labels are never edited in a snapshot).
