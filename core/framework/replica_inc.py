@@ -787,30 +787,29 @@ class ReplicaEngine:
         at = list(map(self.index.__getitem__, work_names))
         gens = [ni.generation for ni in work]
         stale = list(compress(range(len(at)), map(ne, map(known.__getitem__, at), gens)))
+        # The stale positions the table answers (its entry of the node's generation), and
+        # those it misses.
+        hits = list(map(cache.get, map(work_names.__getitem__, stale)))
+        missed = [k for k, hit in zip(stale, hits, strict=True) if hit is None or hit[0] != gens[k]]
+        if len(missed) < len(stale):
+            for k, hit in zip(stale, hits, strict=True):
+                if hit is not None and hit[0] == gens[k]:
+                    raws[at[k]] = hit[1]
+                    known[at[k]] = gens[k]
         bulk = getattr(pl, "score_nodes", None)
-        missed: list[int] = []
-        for k in stale:
-            ni = work[k]
-            hit = cache.get(ni.name)
-            if hit is None or hit[0] != ni.generation:
-                if bulk is not None:
-                    missed.append(k)  # scored below, with the others missed
-                    continue
+        todo = [work[k] for k in missed]
+        got: list[int] | None = bulk(state, pod, todo) if bulk is not None and todo else None
+        if got is None:  # node by node (a plugin without bulk scores, or not in this cycle)
+            got = []
+            for ni in todo:
                 s, st = pl.score(state, pod, ni)  # type: ignore[attr-defined]
                 if not st.is_success:
                     return None
-                cache[ni.name] = hit = (ni.generation, s)
-            i = at[k]
-            raws[i] = hit[1]
-            known[i] = gens[k]
-        if missed:
-            # A plugin scoring in bulk (it never fails): the nodes no table answers, at once.
-            todo = [work[k] for k in missed]
-            got: list[int] = bulk(state, pod, todo)  # type: ignore[misc]
-            for k, s in zip(missed, got, strict=True):
-                raws[at[k]] = s
-                known[at[k]] = gens[k]
-            cache.update(zip([ni.name for ni in todo], zip([gens[k] for k in missed], got, strict=True), strict=True))
+                got.append(s)
+        for k, s in zip(missed, got, strict=True):
+            raws[at[k]] = s
+            known[at[k]] = gens[k]
+        cache.update(zip([ni.name for ni in todo], zip([gens[k] for k in missed], got, strict=True), strict=True))
         return list(map(raws.__getitem__, at))
 
     def _changed_feasible(self) -> list[NodeInfo]:

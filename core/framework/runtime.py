@@ -428,16 +428,24 @@ class Framework:
             memo = self.memo.scores.setdefault(pl.name, AnswerTable()) if self.memo is not None and pl.node_local else None
             bulk = getattr(pl, "score_nodes", None)
             if bulk is not None:
-                # A plugin scoring in bulk (it never fails): the nodes its table lacks at once.
+                # A plugin scoring in bulk where it can't fail (None: node by node, below):
+                # the nodes its table lacks at once.
                 if memo is None:
-                    raw = dict(zip(names, bulk(state, pod, feasible), strict=True))
+                    got = bulk(state, pod, feasible)
+                    if got is not None:
+                        raw = dict(zip(names, got, strict=True))
+                    else:
+                        bulk = None
                 else:
                     todo = [ni for ni, hit in zip(feasible, map(memo.get, names), strict=True)
                             if hit is None or hit[0] != ni.generation]
-                    if todo:
-                        memo.update(zip([ni.name for ni in todo], zip([ni.generation for ni in todo],
-                                                                      bulk(state, pod, todo), strict=True), strict=True))
-                    raw = {name: memo[name][1] for name in names}
+                    got = bulk(state, pod, todo) if todo else []
+                    if got is not None:
+                        memo.update(zip([ni.name for ni in todo], zip([ni.generation for ni in todo], got, strict=True),
+                                        strict=True))
+                        raw = {name: memo[name][1] for name in names}
+                    else:
+                        bulk = None
             hits = map(memo.get, names) if memo is not None else None
             for ni in feasible if bulk is None else ():
                 if hits is not None:

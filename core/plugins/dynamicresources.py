@@ -346,6 +346,14 @@ class DynamicResources(Plugin):
         s: DRAState | None = state.data.get(NAME)
         return s is not None and not s.claims
 
+    def score_nodes(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> list[int] | None:
+        """:meth:`score` of each node in bulk where it can't fail: a pod without claims
+        scores 0 everywhere (None otherwise: node by node)."""
+        s: DRAState | None = state.data.get(NAME)
+        if s is None or s.claims:
+            return None
+        return [0] * len(nodes)
+
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> tuple[int, Status]:
         s: DRAState | None = state.data.get(NAME)
         if s is None:
