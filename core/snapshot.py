@@ -19,6 +19,7 @@ from typing import Any
 
 from kschedx.core.api.model import NodeView, PodInfo
 from kschedx.core.api.objects import ClusterObjects
+from kschedx.core.api.selectors import LabelSelector
 from kschedx.core.progress import report
 
 Dict = dict[str, Any]
@@ -358,6 +359,16 @@ class Snapshot:
                 if v is not None:
                     by_value.setdefault(v, {})[uid] = p
         return by_value.get(value, {}).values()
+
+    def pods_selectable(self, namespace: str, selector: LabelSelector) -> Iterable[PodInfo]:
+        """The bound pods of ``namespace`` that ``selector`` can match: where it requires a
+        label value, the pods holding it (``pods_labelled``, a label already indexed in the
+        namespace first), else all of them. Callers still match each pod."""
+        required = [r for r in selector.requirements if r.op == "In" and len(r.values) == 1]
+        if not required:
+            return self.pods_by_namespace.get(namespace, {}).values()
+        r = min(required, key=lambda r: not self.labels_indexed(namespace, r.key))
+        return self.pods_labelled(namespace, r.key, next(iter(r.values)))
 
     def labels_indexed(self, namespace: str, key: str) -> bool:
         """Whether ``pods_labelled`` has its index for this namespace and key already."""

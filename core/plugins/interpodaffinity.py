@@ -154,8 +154,7 @@ def _candidate_pods(snapshot: Snapshot, term: AffinityTerm) -> Iterable[PodInfo]
     or every pod when its namespace selector selects all namespaces."""
     if term.namespace_selector.empty:
         return snapshot.pods_by_uid.values()
-    by_ns = snapshot.pods_by_namespace
-    return (p for ns in term.namespaces for p in by_ns.get(ns, {}).values())
+    return (p for ns in term.namespaces for p in snapshot.pods_selectable(ns, term.selector))
 
 
 class InterPodAffinity(Plugin):

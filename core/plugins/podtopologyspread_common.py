@@ -250,20 +250,11 @@ def _count_matching(snapshot: Snapshot, namespace: str, selector: LabelSelector)
     # no pod in v1.35 (the incoming pod still matches it itself).
     if selector.nothing or selector.empty:
         return counts
-    pods = snapshot.pods_by_namespace.get(namespace)
-    if not pods:
+    if not snapshot.pods_by_namespace.get(namespace):
         return counts
     match = compile_matcher(selector)
     get = counts.get
-    # A selector that requires a label value can only match the pods holding it (a label
-    # already indexed in the namespace first).
-    required = [r for r in selector.requirements if r.op == "In" and len(r.values) == 1]
-    if required:
-        r = min(required, key=lambda r: not snapshot.labels_indexed(namespace, r.key))
-        candidates: Iterable[PodInfo] = snapshot.pods_labelled(namespace, r.key, next(iter(r.values)))
-    else:
-        candidates = pods.values()
-    for p in candidates:
+    for p in snapshot.pods_selectable(namespace, selector):
         # Terminating pods are not counted (kubernetes#87621).
         if p.deletion_timestamp is not None:
             continue
