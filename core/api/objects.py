@@ -41,12 +41,21 @@ class ClusterObjects:
     # by uid), each to the first position in the list.
     _pod_index: tuple[list[Dict], int, dict[tuple[str, str], int], dict[str, int]] | None = field(
         default=None, init=False, repr=False, compare=False)
+    # An overlay's kinds whose lists are its own (None: all of them, as for any other).
+    _own: set[str] | None = field(default=None, init=False, repr=False, compare=False)
 
     def of(self, kind: str) -> list[Dict]:
         return self.by_kind.get(kind, [])
 
     def add(self, obj: Dict) -> None:
         kind = obj.get("kind") or ""
+        own = self._own
+        if own is not None and kind not in own:
+            # An overlay adds to its own copy of the list it shares.
+            own.add(kind)
+            self.by_kind[kind] = list(self.by_kind.get(kind, ()))
+            if kind in WORKLOAD_KINDS:
+                self.workloads[kind] = list(self.workloads.get(kind, ()))
         self.by_kind[kind].append(obj)
         if kind in WORKLOAD_KINDS:
             self.workloads[kind].append(obj)
@@ -55,6 +64,17 @@ class ClusterObjects:
         return ClusterObjects(defaultdict(list, {k: list(v) for k, v in self.by_kind.items()}), dict(self.skipped_kinds),
                               defaultdict(list, {k: list(v) for k, v in self.workloads.items()}),
                               self.server_version, list(self.load_warnings), self.skipped_events)
+
+    def overlay(self) -> ClusterObjects:
+        """A copy that shares this one's lists until it adds to one (``add`` then gives it
+        its own copy of that list); lists it replaces are its own. The lists shared must not
+        change while it is used (a release's workload lays its objects over the release's
+        this way: 150,000 pods are not copied per workload)."""
+        out = ClusterObjects(defaultdict(list, self.by_kind), dict(self.skipped_kinds),
+                             defaultdict(list, self.workloads), self.server_version, list(self.load_warnings),
+                             self.skipped_events)
+        out._own = set()
+        return out
 
     def find_pod(self, namespace: str, name: str, uid: str = "") -> Dict | None:
         """The first stored pod with this namespace and name, or with this uid.

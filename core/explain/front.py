@@ -751,7 +751,7 @@ def explain_object(
         out.replicas_from = replicas_from
         return existing.annotate(out, current, snapshot, source, profiles)
     base_objects = snapshot.objects
-    snapshot.objects = objects.copy()
+    snapshot.objects = objects.overlay()
     lay_extra_objects(snapshot.objects, incoming.extra_objects)
     added: list[PodInfo] = []
     evicted: list[PodInfo] | None = [] if preempt else None
