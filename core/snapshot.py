@@ -207,6 +207,11 @@ class NodeInfo:
         return f"NodeInfo({self.name}, {len(self.pods)} pods)"
 
 
+# The strings of YAML scalars that load as another type and start with a letter (bools,
+# null, float infinity and not-a-number).
+_SCALAR_WORDS = frozenset({"True", "False", "None", "inf", "nan"})
+
+
 class Snapshot:
     """NodeInfos and cluster-wide indexes for one scheduling cycle."""
 
@@ -354,8 +359,22 @@ class Snapshot:
         by_value = keys.get(key)
         if by_value is None:
             by_value = keys[key] = {}
+            # A pod's labels as strings (PodInfo.labels) are made when first read; for the
+            # index the stored value of the key will do where no key of another type (YAML's
+            # 1, true, null, dates) can turn into this one as a string.
+            direct = key[:1].isalpha() and key not in _SCALAR_WORDS
             for uid, p in self.pods_by_namespace.get(namespace, {}).items():
-                v = p.labels.get(key)
+                labels = p.__dict__.get("labels")
+                if labels is None and direct:
+                    stored = (p.raw.get("metadata") or {}).get("labels")
+                    if not stored:
+                        continue
+                    if type(stored) is dict:
+                        v = stored.get(key)
+                        if v is not None:
+                            by_value.setdefault(v if type(v) is str else str(v), {})[uid] = p
+                        continue
+                v = (labels if labels is not None else p.labels).get(key)
                 if v is not None:
                     by_value.setdefault(v, {})[uid] = p
         return by_value.get(value, {}).values()

@@ -90,3 +90,34 @@ def test_the_index_is_what_counting_walks() -> None:
     assert common._count_matching(snapshot, "a", selector) == {"n0": 3}
     assert snapshot.labels_indexed("a", "app")
     assert len(list(snapshot.pods_labelled("a", "app", "web"))) == 3
+
+
+def test_the_index_reads_labels_as_their_strings_whatever_type_yaml_gave_them() -> None:
+    # A hand-written YAML dump can give labels of other types (an int key, a bool value):
+    # the index must list a pod under the value its string labels (PodInfo.labels) hold.
+    typed: list[dict[Any, Any]] = [
+        {"app": "web", "version": 2, "canary": True},
+        {"app": "web", 1: "one", "1": "text", "True": "word", True: "bool"},
+        {"app": 7, "tier": None, "ratio": 1.5},
+        {"app": "api", "None": "x"},
+        {},
+    ]
+    objects = ClusterObjects()
+    objects.add({"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n0"}})
+    for i, labels in enumerate(typed * 2):
+        objects.add({"apiVersion": "v1", "kind": "Pod", "metadata": {
+            "name": f"p{i}", "namespace": "a", "uid": f"u{i}", "labels": labels},
+            "spec": {"nodeName": "n0"}, "status": {"phase": "Running"}})
+    snapshot = Snapshot(objects)
+    for i, p in enumerate(snapshot.pods_by_namespace["a"].values()):
+        if i % 2:
+            _ = p.labels  # some read before the index is built
+    keys = ("app", "version", "canary", "1", "True", "None", "tier", "ratio")
+    for key in keys:  # every index built before the other pods' labels are read
+        snapshot.pods_labelled("a", key, "")
+    for key in keys:
+        values = {v for p in snapshot.pods_by_namespace["a"].values() for k, v in p.labels.items() if k == key}
+        for value in values | {"missing"}:
+            got = {p.uid for p in snapshot.pods_labelled("a", key, value)}
+            want = {p.uid for p in snapshot.pods_by_namespace["a"].values() if p.labels.get(key) == value}
+            assert got == want, (key, value)
