@@ -8,6 +8,7 @@ keeps the cycle state and node statuses, builds the FitError and selects hosts.
 from __future__ import annotations
 
 import enum
+import operator
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from itertools import compress
@@ -195,11 +196,12 @@ COLUMNS = True
 
 
 class AnswerTable(dict[str, Any]):
-    """Node-local answers by node name, each ``(node generation, answer)``; and the same
+    """Node-local answers by node name, each ``(node generation, answer)`` (Filter); and
     answers as a column over one node list (``column``: the list, each position's
     generation when answered (-1: not yet), the answers), which a pass over every node
-    reads in bulk: only the positions whose node changed since are answered again.
-    Generations never repeat (core/snapshot.py), so an equal one is the same node state."""
+    reads in bulk: only the positions whose node changed since are answered again (Score
+    keeps its raw scores this way alone, :meth:`raw_scores`). Generations never repeat
+    (core/snapshot.py), so an equal one is the same node state."""
 
     __slots__ = ("column",)
 
@@ -213,6 +215,38 @@ class AnswerTable(dict[str, Any]):
         if col is None or col[0] is not nodes or len(col[1]) != len(nodes) or not COLUMNS:
             col = self.column = (nodes, [-1] * len(nodes), [None] * len(nodes))
         return col[1], col[2]
+
+    def raw_scores(self, nodes: list[NodeInfo], at: dict[str, int], work: list[NodeInfo],
+                   bulk: Callable[[list[NodeInfo]], list[int] | None] | None,
+                   one: Callable[[NodeInfo], int | None]) -> list[int] | None:
+        """A node-local plugin's raw scores of the nodes ``work`` (of ``nodes``, whose
+        positions ``at`` gives), from the column where a node is unchanged since it was
+        scored; the others scored by ``bulk`` (all at once; None: it declines) or else
+        ``one`` by one (None: an error, and so is the answer)."""
+        known, raws = self.column_for(nodes)
+        try:
+            pos = list(map(at.__getitem__, [ni.name for ni in work]))
+        except KeyError:
+            pos = []
+        if len(pos) != len(work) or not all(map(operator.is_, map(nodes.__getitem__, pos), work)):
+            known, raws = [-1] * len(work), [0] * len(work)  # not the list's nodes: no column
+            pos = list(range(len(work)))
+        gens = [ni.generation for ni in work]
+        stale = list(compress(range(len(pos)), map(ne, map(known.__getitem__, pos), gens)))
+        if stale:
+            todo = [work[k] for k in stale]
+            got = bulk(todo) if bulk is not None else None
+            if got is None:
+                got = []
+                for ni in todo:
+                    s = one(ni)
+                    if s is None:
+                        return None
+                    got.append(s)
+            for k, s in zip(stale, got, strict=True):
+                raws[pos[k]] = s
+                known[pos[k]] = gens[k]
+        return list(map(raws.__getitem__, pos))
 
 
 class ReplicaMemo:

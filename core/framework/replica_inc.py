@@ -37,9 +37,9 @@ taken per cycle from what the pod and the cluster use.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from itertools import compress, repeat
-from operator import add, mul, ne, not_
+from operator import add, mul, not_
 from typing import TYPE_CHECKING, Any
 
 from kschedx.core.framework.interface import AnswerTable, CycleState, Plugin, Status, default_normalize
@@ -663,21 +663,17 @@ class ReplicaEngine:
             vals = self.vals[pl.name]
             if full:
                 # Every table is new and every node new to it: the raw scores in bulk.
-                raws = self._raw_column(state, pod, pl, cache, work, work_names)
+                raws = self._raw_scores(state, pod, pl, cache, work)
                 if raws is None:
                     return False
                 cur.update(zip(work_names, raws, strict=True))
                 self.hist_base[pl.name] = (work_names, raws)
                 vals.update(raws)
                 continue
-            for ni in work:
-                hit = cache.get(ni.name)
-                if hit is None or hit[0] != ni.generation:
-                    s, st = pl.score(state, pod, ni)  # type: ignore[attr-defined]
-                    if not st.is_success:
-                        return False
-                    cache[ni.name] = hit = (ni.generation, s)
-                raw = hit[1]
+            scored = self._raw_scores(state, pod, pl, cache, work) if work else []
+            if scored is None:
+                return False
+            for ni, raw in zip(work, scored, strict=True):
                 old = cur.get(ni.name)
                 # (a node of ``cur`` has its versions in ``hist`` or ``hist_base``)
                 if old != raw:
@@ -779,38 +775,11 @@ class ReplicaEngine:
         self.score_state = state
         return True
 
-    def _raw_column(self, state: CycleState, pod: PodInfo, pl: Plugin, cache: AnswerTable, work: list[NodeInfo],
-                    work_names: list[str]) -> list[int] | None:
-        """Plugin ``pl``'s raw scores of the nodes ``work``, in bulk from its answers' column
-        (scored only where a node changed since, or was never scored); None on an error."""
-        known, raws = cache.column_for(self.node_list)
-        at = list(map(self.index.__getitem__, work_names))
-        gens = [ni.generation for ni in work]
-        stale = list(compress(range(len(at)), map(ne, map(known.__getitem__, at), gens)))
-        # The stale positions the table answers (its entry of the node's generation), and
-        # those it misses.
-        hits = list(map(cache.get, map(work_names.__getitem__, stale)))
-        missed = [k for k, hit in zip(stale, hits, strict=True) if hit is None or hit[0] != gens[k]]
-        if len(missed) < len(stale):
-            for k, hit in zip(stale, hits, strict=True):
-                if hit is not None and hit[0] == gens[k]:
-                    raws[at[k]] = hit[1]
-                    known[at[k]] = gens[k]
-        bulk = getattr(pl, "score_nodes", None)
-        todo = [work[k] for k in missed]
-        got: list[int] | None = bulk(state, pod, todo) if bulk is not None and todo else None
-        if got is None:  # node by node (a plugin without bulk scores, or not in this cycle)
-            got = []
-            for ni in todo:
-                s, st = pl.score(state, pod, ni)  # type: ignore[attr-defined]
-                if not st.is_success:
-                    return None
-                got.append(s)
-        for k, s in zip(missed, got, strict=True):
-            raws[at[k]] = s
-            known[at[k]] = gens[k]
-        cache.update(zip([ni.name for ni in todo], zip([gens[k] for k in missed], got, strict=True), strict=True))
-        return list(map(raws.__getitem__, at))
+    def _raw_scores(self, state: CycleState, pod: PodInfo, pl: Plugin, cache: AnswerTable,
+                    work: list[NodeInfo]) -> list[int] | None:
+        """Plugin ``pl``'s raw scores of the nodes ``work``, from its answers' column (scored
+        only where a node changed since, or was never scored); None on an error."""
+        return cache.raw_scores(self.node_list, self.index, work, _bulk_of(pl, state, pod), _one_of(pl, state, pod))
 
     def _changed_feasible(self) -> list[NodeInfo]:
         """The feasible nodes whose verdicts changed in the last update."""
@@ -990,6 +959,26 @@ class ReplicaEngine:
 
     def unschedulable_plugins(self) -> list[str]:
         return sorted(p for p, c in self.unsched.items() if p and c > 0)
+
+
+def _bulk_of(pl: Plugin, state: CycleState, pod: PodInfo) -> Callable[[list[NodeInfo]], list[int] | None] | None:
+    """A plugin's bulk Score (``score_nodes``) for this cycle, if it has one."""
+    bulk = getattr(pl, "score_nodes", None)
+    if bulk is None:
+        return None
+
+    def scores(nodes: list[NodeInfo]) -> list[int] | None:
+        got: list[int] | None = bulk(state, pod, nodes)
+        return got
+    return scores
+
+
+def _one_of(pl: Plugin, state: CycleState, pod: PodInfo) -> Callable[[NodeInfo], int | None]:
+    """A plugin's Score of one node for this cycle (None on an error status)."""
+    def score(ni: NodeInfo) -> int | None:
+        s, st = pl.score(state, pod, ni)  # type: ignore[attr-defined]
+        return int(s) if st.is_success else None
+    return score
 
 
 def _at(versions: list[tuple[int, int]], step: int, base: int | None) -> int:

@@ -108,6 +108,44 @@ class Framework:
                 return Status(Code.ERROR, [add_pod_error_message(pl.name, st.message, "RemovePod")], pl.name)
         return Status.success()
 
+    def _raw_scores(self, pl: Plugin, state: CycleState, pod: PodInfo, feasible: list[NodeInfo],
+                    ) -> tuple[list[int] | None, Status | None]:
+        """A Score plugin's raw scores of the feasible nodes, or its first failure in node
+        order. A node-local plugin keeps them as a column over the snapshot's nodes (its
+        memo table), scored again where a node changed; a plugin that scores in bulk
+        (``score_nodes``) gets the nodes at once."""
+        bulk = getattr(pl, "score_nodes", None)
+        failed: list[Status] = []
+
+        def one(ni: NodeInfo) -> int | None:
+            s, st = pl.score(state, pod, ni)  # type: ignore[attr-defined]
+            if st.is_success:
+                return int(s)
+            failed.append(st)
+            return None
+
+        def many(nodes: list[NodeInfo]) -> list[int] | None:
+            assert bulk is not None
+            got: list[int] | None = bulk(state, pod, nodes)
+            return got
+
+        if self.memo is not None and pl.node_local:
+            table = self.memo.scores.setdefault(pl.name, AnswerTable())
+            snapshot = self.snapshot
+            got = table.raw_scores(snapshot.node_infos, snapshot.node_names()[1], feasible,
+                                   None if bulk is None else many, one)
+            return got, (failed[0] if failed else None)
+        got = many(feasible) if bulk is not None else None
+        if got is not None:
+            return got, None
+        out: list[int] = []
+        for ni in feasible:
+            s = one(ni)
+            if s is None:
+                return None, failed[0]
+            out.append(s)
+        return out, None
+
     def run_filter(
         self, state: CycleState, pod: PodInfo, node: NodeInfo, all_reasons: bool = False,
         memo: ReplicaMemo | None = None, plugins: list[Plugin] | None = None,
@@ -424,49 +462,17 @@ class Framework:
             result.score_plugins.append(ps)
             if ps.skipped:
                 continue
-            raw: dict[str, int] = {}
-            memo = self.memo.scores.setdefault(pl.name, AnswerTable()) if self.memo is not None and pl.node_local else None
-            bulk = getattr(pl, "score_nodes", None)
-            if bulk is not None:
-                # A plugin scoring in bulk where it can't fail (None: node by node, below):
-                # the nodes its table lacks at once.
-                if memo is None:
-                    got = bulk(state, pod, feasible)
-                    if got is not None:
-                        raw = dict(zip(names, got, strict=True))
-                    else:
-                        bulk = None
-                else:
-                    todo = [ni for ni, hit in zip(feasible, map(memo.get, names), strict=True)
-                            if hit is None or hit[0] != ni.generation]
-                    got = bulk(state, pod, todo) if todo else []
-                    if got is not None:
-                        memo.update(zip([ni.name for ni in todo], zip([ni.generation for ni in todo], got, strict=True),
-                                        strict=True))
-                        raw = {name: memo[name][1] for name in names}
-                    else:
-                        bulk = None
-            hits = map(memo.get, names) if memo is not None else None
-            for ni in feasible if bulk is None else ():
-                if hits is not None:
-                    hit = next(hits)
-                    if hit is not None and hit[0] == ni.generation:
-                        raw[ni.name] = hit[1]
-                        continue
-                s, st = pl.score(state, pod, ni)  # type: ignore[attr-defined]
-                if not st.is_success and result.single_feasible_node:
-                    # As for PreScore above: upstream never scores a single feasible node.
-                    result.warnings.append(f"{pl.name} Score would fail ({st.message}); "
-                                           "with one feasible node the scheduler never runs it")
-                    ps.skipped = True
-                    break
-                if not st.is_success:
-                    result.error = f'running Score plugins: plugin "{pl.name}" failed with: {st.message}'
-                    result.warnings.append(cycle_error_warning(result.error))
-                    return result
-                raw[ni.name] = s
-                if memo is not None:
-                    memo[ni.name] = (ni.generation, s)
+            got, failure = self._raw_scores(pl, state, pod, feasible)
+            if failure is not None and result.single_feasible_node:
+                # As for PreScore above: upstream never scores a single feasible node.
+                result.warnings.append(f"{pl.name} Score would fail ({failure.message}); "
+                                       "with one feasible node the scheduler never runs it")
+                ps.skipped = True
+            elif failure is not None:
+                result.error = f'running Score plugins: plugin "{pl.name}" failed with: {failure.message}'
+                result.warnings.append(cycle_error_warning(result.error))
+                return result
+            raw = dict(zip(names, got, strict=True)) if got is not None else {}
             if ps.skipped:
                 continue
             normalized = dict(raw)
