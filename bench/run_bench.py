@@ -179,12 +179,8 @@ print(json.dumps({"cli": time.perf_counter() - t, "rc": out.returncode,
                   "rss": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}))
 """
 
-# ``check`` of the manifests (argv[2]) as one release (the default), or with argv[3]
-# "separately" one manifest at a time.
-CHECK = """
-from kschedx.core.explain import front as e
-from kschedx.core.explain.check import check_paths
-objs = e.load_cluster_files([sys.argv[1]])
+# The snapshot build inside ``check_paths``, timed apart (``snapshot_time``).
+TIMED_SNAPSHOT = """
 import kschedx.core.explain.check as check_module
 _build = check_module.build_snapshot
 snapshot_time = [0.0]
@@ -195,7 +191,15 @@ def _timed_build(*args, **kwargs):  # the snapshot build inside check, timed apa
     finally:
         snapshot_time[0] += time.perf_counter() - t0
 check_module.build_snapshot = _timed_build
-t = time.perf_counter()
+"""
+
+# ``check`` of the manifests (argv[2]) as one release (the default), or with argv[3]
+# "separately" one manifest at a time.
+CHECK = """
+from kschedx.core.explain import front as e
+from kschedx.core.explain.check import check_paths
+objs = e.load_cluster_files([sys.argv[1]])
+""" + TIMED_SNAPSHOT + """t = time.perf_counter()
 c = time.process_time()
 rep = check_paths([sys.argv[2]], objs, separately=sys.argv[3:] == ["separately"])
 r = rep.release_json()
@@ -213,17 +217,7 @@ import copy, os, yaml
 from kschedx.core.explain import front as e
 from kschedx.core.explain.check import check_paths
 objs = e.load_cluster_files([sys.argv[1]])
-import kschedx.core.explain.check as check_module
-_build = check_module.build_snapshot
-snapshot_time = [0.0]
-def _timed_build(*args, **kwargs):  # the snapshot build inside check, timed apart
-    t0 = time.perf_counter()
-    try:
-        return _build(*args, **kwargs)
-    finally:
-        snapshot_time[0] += time.perf_counter() - t0
-check_module.build_snapshot = _timed_build
-owned = [rs for rs in objs.of("ReplicaSet")
+""" + TIMED_SNAPSHOT + """owned = [rs for rs in objs.of("ReplicaSet")
          if ((rs.get("metadata") or {}).get("ownerReferences") or [{}])[0].get("kind") == "Deployment"][:50]
 os.makedirs(sys.argv[2], exist_ok=True)
 for i, rs in enumerate(owned):
