@@ -81,12 +81,35 @@ class PreFilterState:
     existing_anti_affinity: dict[Pair, int] = field(default_factory=dict)
     affinity: dict[Pair, int] = field(default_factory=dict)
     anti_affinity: dict[Pair, int] = field(default_factory=dict)
+    # Node name -> why Filter fails it, worked out from the counts when first asked
+    # (``failing_nodes``) and dropped by every update.
+    failing: dict[str, str] | None = field(default=None, compare=False, repr=False)
+
+    def failing_nodes(self, snapshot: Snapshot) -> dict[str, str]:
+        """The snapshot's nodes that the anti-affinity counts fail, and why, the pod's own
+        terms first as Filter checks them: only the nodes holding a counted pair can fail
+        (for a pod without required affinity, whose terms every other node may miss)."""
+        if self.failing is None:
+            names = snapshot.node_names()[0]
+            out: dict[str, str] = {}
+            for t in self.required_anti_affinity:
+                for (key, value), n in self.anti_affinity.items():
+                    if key == t.topology_key and n > 0:
+                        for i in snapshot.label_positions(key).get(value, ()):
+                            out.setdefault(names[i], ERR_ANTI_AFFINITY)
+            for (key, value), n in self.existing_anti_affinity.items():
+                if n > 0:
+                    for i in snapshot.label_positions(key).get(value, ()):
+                        out.setdefault(names[i], ERR_EXISTING_ANTI_AFFINITY)
+            self.failing = out
+        return self.failing
 
     def clone(self) -> PreFilterState:
         return PreFilterState(self.pod, self.required_affinity, self.required_anti_affinity, self.namespace_labels,
                               dict(self.existing_anti_affinity), dict(self.affinity), dict(self.anti_affinity))
 
     def update_with(self, other: PodInfo, node: NodeInfo, delta: int) -> None:
+        self.failing = None
         labels = node.node.labels
         for t in other.pod_terms.required_anti_affinity:
             if t.matches(self.pod.namespace, self.pod.labels, self.namespace_labels):
@@ -245,6 +268,11 @@ class InterPodAffinity(Plugin):
         s: PreFilterState | None = state.data.get(PRE_FILTER_KEY)
         if s is None:
             return Status.error(f'reading "{PRE_FILTER_KEY}" from cycleState: not found')
+        if not s.required_affinity:
+            snapshot: Snapshot = self.handle.snapshot
+            if node.name in snapshot.by_name:  # (its labels, whichever copy of it this is)
+                why = s.failing_nodes(snapshot).get(node.name)
+                return Status.success() if why is None else Status.unschedulable(why)
         labels = node.node.labels
         if s.required_affinity and not self._satisfies_affinity(s, labels):
             return Status.unresolvable(ERR_AFFINITY)
