@@ -195,6 +195,28 @@ class Plugin:
 COLUMNS = True
 
 
+@dataclass(slots=True)
+class NodeRefs:
+    """Nodes a pass reads columns for (``work``), their positions in the node list and
+    their generations, taken once for every plugin of the pass; ``own``: whether they are
+    that list's nodes (else positions are 0…n-1 and no column is read)."""
+
+    work: list[NodeInfo]
+    positions: list[int]
+    generations: list[int]
+    own: bool
+
+    @staticmethod
+    def of(nodes: list[NodeInfo], at: dict[str, int], work: list[NodeInfo]) -> NodeRefs:
+        """``work``'s references into ``nodes``, whose positions ``at`` gives by name."""
+        try:
+            pos = list(map(at.__getitem__, [ni.name for ni in work]))
+        except KeyError:
+            pos = []
+        own = len(pos) == len(work) and all(map(operator.is_, map(nodes.__getitem__, pos), work))
+        return NodeRefs(work, pos if own else list(range(len(work))), [ni.generation for ni in work], own)
+
+
 class AnswerTable(dict[str, Any]):
     """Node-local answers by node name, each ``(node generation, answer)`` (Filter); and
     answers as a column over one node list (``column``: the list, each position's
@@ -216,22 +238,18 @@ class AnswerTable(dict[str, Any]):
             col = self.column = (nodes, [-1] * len(nodes), [None] * len(nodes))
         return col[1], col[2]
 
-    def raw_scores(self, nodes: list[NodeInfo], at: dict[str, int], work: list[NodeInfo],
+    def raw_scores(self, nodes: list[NodeInfo], refs: NodeRefs,
                    bulk: Callable[[list[NodeInfo]], list[int] | None] | None,
                    one: Callable[[NodeInfo], int | None]) -> list[int] | None:
-        """A node-local plugin's raw scores of the nodes ``work`` (of ``nodes``, whose
-        positions ``at`` gives), from the column where a node is unchanged since it was
-        scored; the others scored by ``bulk`` (all at once; None: it declines) or else
-        ``one`` by one (None: an error, and so is the answer)."""
-        known, raws = self.column_for(nodes)
-        try:
-            pos = list(map(at.__getitem__, [ni.name for ni in work]))
-        except KeyError:
-            pos = []
-        if len(pos) != len(work) or not all(map(operator.is_, map(nodes.__getitem__, pos), work)):
+        """A node-local plugin's raw scores of the nodes ``refs`` names (of ``nodes``), from
+        the column where a node is unchanged since it was scored; the others scored by
+        ``bulk`` (all at once; None: it declines) or else ``one`` by one (None: an error,
+        and so is the answer)."""
+        work, pos, gens = refs.work, refs.positions, refs.generations
+        if refs.own:
+            known, raws = self.column_for(nodes)
+        else:
             known, raws = [-1] * len(work), [0] * len(work)  # not the list's nodes: no column
-            pos = list(range(len(work)))
-        gens = [ni.generation for ni in work]
         stale = list(compress(range(len(pos)), map(ne, map(known.__getitem__, pos), gens)))
         if stale:
             todo = [work[k] for k in stale]

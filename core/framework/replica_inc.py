@@ -42,7 +42,7 @@ from itertools import compress, repeat
 from operator import add, mul, not_
 from typing import TYPE_CHECKING, Any
 
-from kschedx.core.framework.interface import AnswerTable, CycleState, Plugin, Status, default_normalize
+from kschedx.core.framework.interface import AnswerTable, CycleState, NodeRefs, Plugin, Status, default_normalize
 from kschedx.core.framework.result import CycleResult, NodeScore, NodeVerdict, PluginScores
 from kschedx.core.snapshot import NodeInfo, Snapshot
 
@@ -656,6 +656,7 @@ class ReplicaEngine:
         for ni in work:
             rawgen[ni.name] = ni.generation
         work_names = [ni.name for ni in work]
+        refs = NodeRefs.of(nodes, self.index, work)  # taken once for every plugin
         for pl, _w in local:
             cache = memo.scores.setdefault(pl.name, AnswerTable())
             hist = self.hist[pl.name]
@@ -663,14 +664,14 @@ class ReplicaEngine:
             vals = self.vals[pl.name]
             if full:
                 # Every table is new and every node new to it: the raw scores in bulk.
-                raws = self._raw_scores(state, pod, pl, cache, work)
+                raws = self._raw_scores(state, pod, pl, cache, refs)
                 if raws is None:
                     return False
                 cur.update(zip(work_names, raws, strict=True))
                 self.hist_base[pl.name] = (work_names, raws)
                 vals.update(raws)
                 continue
-            scored = self._raw_scores(state, pod, pl, cache, work) if work else []
+            scored = self._raw_scores(state, pod, pl, cache, refs) if work else []
             if scored is None:
                 return False
             for ni, raw in zip(work, scored, strict=True):
@@ -776,10 +777,10 @@ class ReplicaEngine:
         return True
 
     def _raw_scores(self, state: CycleState, pod: PodInfo, pl: Plugin, cache: AnswerTable,
-                    work: list[NodeInfo]) -> list[int] | None:
-        """Plugin ``pl``'s raw scores of the nodes ``work``, from its answers' column (scored
-        only where a node changed since, or was never scored); None on an error."""
-        return cache.raw_scores(self.node_list, self.index, work, _bulk_of(pl, state, pod), _one_of(pl, state, pod))
+                    refs: NodeRefs) -> list[int] | None:
+        """Plugin ``pl``'s raw scores of the nodes ``refs`` names, from its answers' column
+        (scored only where a node changed since, or was never scored); None on an error."""
+        return cache.raw_scores(self.node_list, refs, _bulk_of(pl, state, pod), _one_of(pl, state, pod))
 
     def _changed_feasible(self) -> list[NodeInfo]:
         """The feasible nodes whose verdicts changed in the last update."""

@@ -15,6 +15,7 @@ from kschedx.core.framework.interface import (
     AnswerTable,
     Code,
     CycleState,
+    NodeRefs,
     NodeStatusMap,
     Plugin,
     PluginSet,
@@ -109,7 +110,7 @@ class Framework:
         return Status.success()
 
     def _raw_scores(self, pl: Plugin, state: CycleState, pod: PodInfo, feasible: list[NodeInfo],
-                    ) -> tuple[list[int] | None, Status | None]:
+                    refs: NodeRefs | None) -> tuple[list[int] | None, Status | None]:
         """A Score plugin's raw scores of the feasible nodes, or its first failure in node
         order. A node-local plugin keeps them as a column over the snapshot's nodes (its
         memo table), scored again where a node changed; a plugin that scores in bulk
@@ -129,11 +130,9 @@ class Framework:
             got: list[int] | None = bulk(state, pod, nodes)
             return got
 
-        if self.memo is not None and pl.node_local:
+        if self.memo is not None and pl.node_local and refs is not None:
             table = self.memo.scores.setdefault(pl.name, AnswerTable())
-            snapshot = self.snapshot
-            got = table.raw_scores(snapshot.node_infos, snapshot.node_names()[1], feasible,
-                                   None if bulk is None else many, one)
+            got = table.raw_scores(self.snapshot.node_infos, refs, None if bulk is None else many, one)
             return got, (failed[0] if failed else None)
         got = many(feasible) if bulk is not None else None
         if got is not None:
@@ -457,12 +456,15 @@ class Framework:
         names = [ni.name for ni in feasible]
         # The weighted totals in ``names``' order, summed plugin by plugin in bulk.
         sums: list[int] = [0] * len(names)
+        refs: NodeRefs | None = None  # the feasible nodes' places in the columns, taken once
         for pl, weight in self.plugins.score:
             ps = PluginScores(pl.name, weight, pl.name in state.skip_score)
             result.score_plugins.append(ps)
             if ps.skipped:
                 continue
-            got, failure = self._raw_scores(pl, state, pod, feasible)
+            if refs is None and self.memo is not None:
+                refs = NodeRefs.of(snapshot.node_infos, snapshot.node_names()[1], feasible)
+            got, failure = self._raw_scores(pl, state, pod, feasible, refs)
             if failure is not None and result.single_feasible_node:
                 # As for PreScore above: upstream never scores a single feasible node.
                 result.warnings.append(f"{pl.name} Score would fail ({failure.message}); "
