@@ -14,7 +14,7 @@ import itertools
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from itertools import pairwise
-from operator import attrgetter
+from operator import attrgetter, is_
 from typing import Any
 
 from kschedx.core.api.model import NodeView, PodInfo
@@ -336,16 +336,23 @@ class Snapshot:
             self._names = (names, {n: i for i, n in enumerate(names)}, all(a < b for a, b in pairwise(names)))
         return self._names
 
+    def positions_of(self, nodes: list[NodeInfo]) -> list[int] | None:
+        """The positions of ``nodes`` in the node list, or None when one of them is not
+        the snapshot's own (another name, or a copy of one of its nodes)."""
+        at = self.node_names()[1]
+        try:
+            pos = list(map(at.__getitem__, [ni.name for ni in nodes]))
+        except KeyError:
+            return None
+        return pos if all(map(is_, map(self.node_infos.__getitem__, pos), nodes)) else None
+
     def label_positions(self, key: str) -> dict[str, list[int]]:
         """Label value -> the positions (in node order) of the nodes with label ``key`` set to
         it. Shared: don't change it."""
         by_value = self._label_positions.get(key)
         if by_value is None:
-            by_value = self._label_positions[key] = {}
-            for i, ni in enumerate(self.node_infos):
-                v = ni.node.labels.get(key)
-                if v is not None:
-                    by_value.setdefault(v, []).append(i)
+            by_value = self._label_positions[key] = {
+                value: positions for (value,), positions in self.label_groups((key,)).items() if value is not None}
         return by_value
 
     def namespace_labels_of(self, ns: str) -> dict[str, str] | None:

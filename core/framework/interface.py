@@ -8,7 +8,6 @@ keeps the cycle state and node statuses, builds the FitError and selects hosts.
 from __future__ import annotations
 
 import enum
-import operator
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from itertools import compress
@@ -197,24 +196,18 @@ COLUMNS = True
 
 @dataclass(slots=True)
 class NodeRefs:
-    """Nodes a pass reads columns for (``work``), their positions in the node list and
-    their generations, taken once for every plugin of the pass; ``own``: whether they are
-    that list's nodes (else positions are 0…n-1 and no column is read)."""
+    """Nodes a pass scores (``work``), their positions in the snapshot's node list (None
+    when they are not all that list's own: then no column is read) and their generations,
+    taken once for every plugin of the pass."""
 
     work: list[NodeInfo]
-    positions: list[int]
+    positions: list[int] | None
     generations: list[int]
-    own: bool
 
     @staticmethod
-    def of(nodes: list[NodeInfo], at: dict[str, int], work: list[NodeInfo]) -> NodeRefs:
-        """``work``'s references into ``nodes``, whose positions ``at`` gives by name."""
-        try:
-            pos = list(map(at.__getitem__, [ni.name for ni in work]))
-        except KeyError:
-            pos = []
-        own = len(pos) == len(work) and all(map(operator.is_, map(nodes.__getitem__, pos), work))
-        return NodeRefs(work, pos if own else list(range(len(work))), [ni.generation for ni in work], own)
+    def of(snapshot: Snapshot, work: list[NodeInfo]) -> NodeRefs:
+        """``work``'s references into ``snapshot``'s node list."""
+        return NodeRefs(work, snapshot.positions_of(work), [ni.generation for ni in work])
 
 
 class AnswerTable(dict[str, Any]):
@@ -222,7 +215,7 @@ class AnswerTable(dict[str, Any]):
     answers as a column over one node list (``column``: the list, each position's
     generation when answered (-1: not yet), the answers), which a pass over every node
     reads in bulk: only the positions whose node changed since are answered again (Score
-    keeps its raw scores this way alone, :meth:`raw_scores`). Generations never repeat
+    keeps its raw scores this way alone, :func:`raw_scores`). Generations never repeat
     (core/snapshot.py), so an equal one is the same node state."""
 
     __slots__ = ("column",)
@@ -238,33 +231,34 @@ class AnswerTable(dict[str, Any]):
             col = self.column = (nodes, [-1] * len(nodes), [None] * len(nodes))
         return col[1], col[2]
 
-    def raw_scores(self, nodes: list[NodeInfo], refs: NodeRefs,
-                   bulk: Callable[[list[NodeInfo]], list[int] | None] | None,
-                   one: Callable[[NodeInfo], int | None]) -> list[int] | None:
-        """A node-local plugin's raw scores of the nodes ``refs`` names (of ``nodes``), from
-        the column where a node is unchanged since it was scored; the others scored by
-        ``bulk`` (all at once; None: it declines) or else ``one`` by one (None: an error,
-        and so is the answer)."""
-        work, pos, gens = refs.work, refs.positions, refs.generations
-        if refs.own:
-            known, raws = self.column_for(nodes)
-        else:
-            known, raws = [-1] * len(work), [0] * len(work)  # not the list's nodes: no column
-        stale = list(compress(range(len(pos)), map(ne, map(known.__getitem__, pos), gens)))
-        if stale:
-            todo = [work[k] for k in stale]
-            got = bulk(todo) if bulk is not None else None
-            if got is None:
-                got = []
-                for ni in todo:
-                    s = one(ni)
-                    if s is None:
-                        return None
-                    got.append(s)
-            for k, s in zip(stale, got, strict=True):
-                raws[pos[k]] = s
-                known[pos[k]] = gens[k]
-        return list(map(raws.__getitem__, pos))
+
+def raw_scores(pl: Plugin, state: CycleState, pod: PodInfo, refs: NodeRefs, table: AnswerTable | None,
+               nodes: list[NodeInfo]) -> tuple[list[int] | None, Status | None]:
+    """Score plugin ``pl``'s raw scores of the nodes ``refs`` names, or its first failure
+    in node order. With ``table`` (a node-local plugin's) they come from its column over
+    ``nodes`` where a node is unchanged since it was scored; the others are scored in bulk
+    where the plugin can (``score_nodes``; None: it declines), else node by node."""
+    work, pos, gens = refs.work, refs.positions, refs.generations
+    if table is None or pos is None:  # no column: every node scored, in work's order
+        known, raws, pos = [-1] * len(work), [0] * len(work), list(range(len(work)))
+    else:
+        known, raws = table.column_for(nodes)
+    stale = list(compress(range(len(pos)), map(ne, map(known.__getitem__, pos), gens)))
+    if stale:
+        todo = [work[k] for k in stale]
+        bulk = getattr(pl, "score_nodes", None)
+        got: list[int] | None = bulk(state, pod, todo) if bulk is not None else None
+        if got is None:
+            got = []
+            for ni in todo:
+                s, st = pl.score(state, pod, ni)  # type: ignore[attr-defined]
+                if not st.is_success:
+                    return None, st
+                got.append(int(s))
+        for k, s in zip(stale, got, strict=True):
+            raws[pos[k]] = s
+            known[pos[k]] = gens[k]
+    return list(map(raws.__getitem__, pos)), None
 
 
 class ReplicaMemo:

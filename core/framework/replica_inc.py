@@ -37,12 +37,20 @@ taken per cycle from what the pod and the cluster use.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Hashable, Iterable
 from itertools import compress, repeat
 from operator import add, mul, not_
 from typing import TYPE_CHECKING, Any
 
-from kschedx.core.framework.interface import AnswerTable, CycleState, NodeRefs, Plugin, Status, default_normalize
+from kschedx.core.framework.interface import (
+    AnswerTable,
+    CycleState,
+    NodeRefs,
+    Plugin,
+    Status,
+    default_normalize,
+    raw_scores,
+)
 from kschedx.core.framework.result import CycleResult, NodeScore, NodeVerdict, PluginScores
 from kschedx.core.snapshot import NodeInfo, Snapshot
 
@@ -656,7 +664,8 @@ class ReplicaEngine:
         for ni in work:
             rawgen[ni.name] = ni.generation
         work_names = [ni.name for ni in work]
-        refs = NodeRefs.of(nodes, self.index, work)  # taken once for every plugin
+        assert self.node_snapshot is not None  # set with node_list
+        refs = NodeRefs.of(self.node_snapshot, work)  # taken once for every plugin
         for pl, _w in local:
             cache = memo.scores.setdefault(pl.name, AnswerTable())
             hist = self.hist[pl.name]
@@ -664,14 +673,14 @@ class ReplicaEngine:
             vals = self.vals[pl.name]
             if full:
                 # Every table is new and every node new to it: the raw scores in bulk.
-                raws = self._raw_scores(state, pod, pl, cache, refs)
+                raws = raw_scores(pl, state, pod, refs, cache, nodes)[0]
                 if raws is None:
                     return False
                 cur.update(zip(work_names, raws, strict=True))
                 self.hist_base[pl.name] = (work_names, raws)
                 vals.update(raws)
                 continue
-            scored = self._raw_scores(state, pod, pl, cache, refs) if work else []
+            scored = raw_scores(pl, state, pod, refs, cache, nodes)[0] if work else []
             if scored is None:
                 return False
             for ni, raw in zip(work, scored, strict=True):
@@ -775,12 +784,6 @@ class ReplicaEngine:
         self._defer(result, fl, tl, best, plugins, step, norms, kept)
         self.score_state = state
         return True
-
-    def _raw_scores(self, state: CycleState, pod: PodInfo, pl: Plugin, cache: AnswerTable,
-                    refs: NodeRefs) -> list[int] | None:
-        """Plugin ``pl``'s raw scores of the nodes ``refs`` names, from its answers' column
-        (scored only where a node changed since, or was never scored); None on an error."""
-        return cache.raw_scores(self.node_list, refs, _bulk_of(pl, state, pod), _one_of(pl, state, pod))
 
     def _changed_feasible(self) -> list[NodeInfo]:
         """The feasible nodes whose verdicts changed in the last update."""
@@ -960,26 +963,6 @@ class ReplicaEngine:
 
     def unschedulable_plugins(self) -> list[str]:
         return sorted(p for p, c in self.unsched.items() if p and c > 0)
-
-
-def _bulk_of(pl: Plugin, state: CycleState, pod: PodInfo) -> Callable[[list[NodeInfo]], list[int] | None] | None:
-    """A plugin's bulk Score (``score_nodes``) for this cycle, if it has one."""
-    bulk = getattr(pl, "score_nodes", None)
-    if bulk is None:
-        return None
-
-    def scores(nodes: list[NodeInfo]) -> list[int] | None:
-        got: list[int] | None = bulk(state, pod, nodes)
-        return got
-    return scores
-
-
-def _one_of(pl: Plugin, state: CycleState, pod: PodInfo) -> Callable[[NodeInfo], int | None]:
-    """A plugin's Score of one node for this cycle (None on an error status)."""
-    def score(ni: NodeInfo) -> int | None:
-        s, st = pl.score(state, pod, ni)  # type: ignore[attr-defined]
-        return int(s) if st.is_success else None
-    return score
 
 
 def _at(versions: list[tuple[int, int]], step: int, base: int | None) -> int:

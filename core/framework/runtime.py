@@ -25,6 +25,7 @@ from kschedx.core.framework.interface import (
     filter_failure,
     fit_error_message,
     go_string_list,
+    raw_scores,
 )
 from kschedx.core.framework.nominated import nominated_story, prefer_nominated_node, run_without
 from kschedx.core.framework.plugin_errors import (
@@ -108,42 +109,6 @@ class Framework:
             if not st.is_success:
                 return Status(Code.ERROR, [add_pod_error_message(pl.name, st.message, "RemovePod")], pl.name)
         return Status.success()
-
-    def _raw_scores(self, pl: Plugin, state: CycleState, pod: PodInfo, feasible: list[NodeInfo],
-                    refs: NodeRefs | None) -> tuple[list[int] | None, Status | None]:
-        """A Score plugin's raw scores of the feasible nodes, or its first failure in node
-        order. A node-local plugin keeps them as a column over the snapshot's nodes (its
-        memo table), scored again where a node changed; a plugin that scores in bulk
-        (``score_nodes``) gets the nodes at once."""
-        bulk = getattr(pl, "score_nodes", None)
-        failed: list[Status] = []
-
-        def one(ni: NodeInfo) -> int | None:
-            s, st = pl.score(state, pod, ni)  # type: ignore[attr-defined]
-            if st.is_success:
-                return int(s)
-            failed.append(st)
-            return None
-
-        def many(nodes: list[NodeInfo]) -> list[int] | None:
-            assert bulk is not None
-            got: list[int] | None = bulk(state, pod, nodes)
-            return got
-
-        if self.memo is not None and pl.node_local and refs is not None:
-            table = self.memo.scores.setdefault(pl.name, AnswerTable())
-            got = table.raw_scores(self.snapshot.node_infos, refs, None if bulk is None else many, one)
-            return got, (failed[0] if failed else None)
-        got = many(feasible) if bulk is not None else None
-        if got is not None:
-            return got, None
-        out: list[int] = []
-        for ni in feasible:
-            s = one(ni)
-            if s is None:
-                return None, failed[0]
-            out.append(s)
-        return out, None
 
     def run_filter(
         self, state: CycleState, pod: PodInfo, node: NodeInfo, all_reasons: bool = False,
@@ -456,15 +421,18 @@ class Framework:
         names = [ni.name for ni in feasible]
         # The weighted totals in ``names``' order, summed plugin by plugin in bulk.
         sums: list[int] = [0] * len(names)
-        refs: NodeRefs | None = None  # the feasible nodes' places in the columns, taken once
+        refs: NodeRefs | None = None  # the feasible nodes' places in the node list, taken once
         for pl, weight in self.plugins.score:
             ps = PluginScores(pl.name, weight, pl.name in state.skip_score)
             result.score_plugins.append(ps)
             if ps.skipped:
                 continue
-            if refs is None and self.memo is not None:
-                refs = NodeRefs.of(snapshot.node_infos, snapshot.node_names()[1], feasible)
-            got, failure = self._raw_scores(pl, state, pod, feasible, refs)
+            if refs is None:
+                refs = NodeRefs.of(snapshot, feasible)
+            # A node-local plugin's raw scores come from its memo table's column.
+            table = self.memo.scores.setdefault(pl.name, AnswerTable()) \
+                if self.memo is not None and pl.node_local else None
+            got, failure = raw_scores(pl, state, pod, refs, table, snapshot.node_infos)
             if failure is not None and result.single_feasible_node:
                 # As for PreScore above: upstream never scores a single feasible node.
                 result.warnings.append(f"{pl.name} Score would fail ({failure.message}); "

@@ -299,9 +299,6 @@ def replica_counts(memo: Any, pod: PodInfo, constraints: list[Constraint], snaps
     return counts
 
 
-_NAME = operator.attrgetter("name")
-
-
 def _scoring_domains(snapshot: Snapshot, nodes: list[NodeInfo], constraints: list[Constraint],
                      require_all: bool) -> tuple[set[str], list[dict[str, int]]]:
     """PreScore's nodes left out (without every topology key, when all are required) and,
@@ -309,13 +306,8 @@ def _scoring_domains(snapshot: Snapshot, nodes: list[NodeInfo], constraints: lis
     are counted per node in Score): read from the snapshot's label columns, not node by
     node, when ``nodes`` are the snapshot's own."""
     keys = tuple(c.topology_key for c in constraints)
-    names, at, _sorted = snapshot.node_names()
-    all_nodes = snapshot.node_infos
-    try:
-        pos = list(map(at.__getitem__, map(_NAME, nodes)))
-    except KeyError:
-        pos = None  # a node the snapshot doesn't list
-    if pos is not None and all(map(operator.is_, map(all_nodes.__getitem__, pos), nodes)):
+    pos = snapshot.positions_of(nodes)
+    if pos is not None:
         rows = list(map(snapshot.label_columns(keys).__getitem__, pos))
     else:
         rows = [tuple(map(ni.node.labels.get, keys)) for ni in nodes]
