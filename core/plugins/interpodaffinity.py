@@ -85,10 +85,24 @@ class PreFilterState:
     # (``failing_nodes``) and dropped by every update.
     failing: dict[str, str] | None = field(default=None, compare=False, repr=False)
 
+    def failure_on(self, labels: dict[str, str]) -> str | None:
+        """Why the anti-affinity counts fail a node with these labels (the pod's own terms
+        first, as Filter checks them), None when they don't."""
+        if self.anti_affinity:
+            for t in self.required_anti_affinity:
+                v = labels.get(t.topology_key)
+                if v is not None and self.anti_affinity.get((t.topology_key, v), 0) > 0:
+                    return ERR_ANTI_AFFINITY
+        if self.existing_anti_affinity:
+            counts = self.existing_anti_affinity
+            for pair in labels.items():
+                if counts.get(pair, 0) > 0:
+                    return ERR_EXISTING_ANTI_AFFINITY
+        return None
+
     def failing_nodes(self, snapshot: Snapshot) -> dict[str, str]:
-        """The snapshot's nodes that the anti-affinity counts fail, and why, the pod's own
-        terms first as Filter checks them: only the nodes holding a counted pair can fail
-        (for a pod without required affinity, whose terms every other node may miss)."""
+        """:meth:`failure_on` of every node of the snapshot it fails, at once: only the nodes
+        holding a counted pair can fail, found through the snapshot's label positions."""
         if self.failing is None:
             names = snapshot.node_names()[0]
             out: dict[str, str] = {}
@@ -268,25 +282,14 @@ class InterPodAffinity(Plugin):
         s: PreFilterState | None = state.data.get(PRE_FILTER_KEY)
         if s is None:
             return Status.error(f'reading "{PRE_FILTER_KEY}" from cycleState: not found')
-        if not s.required_affinity:
-            snapshot: Snapshot = self.handle.snapshot
-            if node.name in snapshot.by_name:  # (its labels, whichever copy of it this is)
-                why = s.failing_nodes(snapshot).get(node.name)
-                return Status.success() if why is None else Status.unschedulable(why)
         labels = node.node.labels
         if s.required_affinity and not self._satisfies_affinity(s, labels):
             return Status.unresolvable(ERR_AFFINITY)
-        if s.anti_affinity:
-            for t in s.required_anti_affinity:
-                v = labels.get(t.topology_key)
-                if v is not None and s.anti_affinity.get((t.topology_key, v), 0) > 0:
-                    return Status.unschedulable(ERR_ANTI_AFFINITY)
-        if s.existing_anti_affinity:
-            counts = s.existing_anti_affinity
-            for pair in labels.items():
-                if counts.get(pair, 0) > 0:
-                    return Status.unschedulable(ERR_EXISTING_ANTI_AFFINITY)
-        return Status.success()
+        snapshot: Snapshot = self.handle.snapshot
+        # A node of the snapshot (this or a copy of it: the same labels) is answered from
+        # the nodes the counts fail, worked out once per state.
+        why = s.failing_nodes(snapshot).get(node.name) if node.name in snapshot.by_name else s.failure_on(labels)
+        return Status.success() if why is None else Status.unschedulable(why)
 
     def replica_changes(self, before: CycleState, after: CycleState, node: NodeInfo) -> list[Pair] | None:
         """The label pairs whose nodes may get another Filter answer once a copy is bound to
