@@ -736,10 +736,10 @@ def explain_object(
     # Identity: the scheduler never has the pod it schedules in its cache. When a running
     # workload's controller creates pods (a scale-up, a rollout) they are new ones: what it
     # deletes is in the plan, and a StatefulSet's NAME-0 stays unless the plan replaces it.
-    identity = plan is None or plan.rule in (NEW, UNCHANGED)
+    # (A pod whose name stands for a generated one is no stored pod: none to look up.)
+    identity = (plan is None or plan.rule in (NEW, UNCHANGED)) and not incoming.generated_name
     if snapshot is None:
-        objects, current = existing.take_out(objects, incoming.pod) if identity and not incoming.generated_name \
-            else (objects, None)
+        objects, current = existing.take_out(objects, incoming.pod) if identity else (objects, None)
         if current is not None:
             incoming.admission = None  # a pod that exists was counted in its quotas already
         try:
@@ -765,7 +765,7 @@ def explain_object(
         keep.removed.extend(_remove_for_good(snapshot, gone))
     raw: Dict | None = None
     try:
-        raw = existing.find_existing(objects, incoming.pod) if identity and not incoming.generated_name else None
+        raw = existing.find_existing(objects, incoming.pod) if identity else None
         if raw is not None:
             incoming.admission = None  # a pod that exists was counted in its quotas already
         with existing.detached(snapshot, raw) if raw is not None else nullcontext() as current:
