@@ -172,6 +172,9 @@ class Plugin:
     ``filter(state, pod, node) -> Status``; ``post_filter(state, pod, statuses) -> (Any, Status)``;
     ``pre_score(state, pod, nodes) -> Status``; ``score(state, pod, node) -> (int, Status)``;
     ``normalize_score(state, pod, scores: dict[str, int]) -> Status`` (in place).
+    Node-local plugins may answer many nodes at once, each exactly as its one-node method:
+    ``filter_nodes(state, pod, nodes) -> [(position, failure)]`` and
+    ``score_nodes(state, pod, nodes) -> [score]`` (None: it declines, node by node).
     """
 
     name: ClassVar[str] = ""
@@ -323,9 +326,28 @@ class ReplicaMemo:
         order: a pod signing equal for these plugins (another workload of a release) asked
         before, so only the nodes changed since are judged again. Shared: don't change it."""
         known, heads = self.filters.column_for(nodes)
-        for i in list(compress(range(len(nodes)), map(ne, known, generations))):
-            heads[i] = self.head(state, pod, local, nodes[i])
+        stale = list(compress(range(len(nodes)), map(ne, known, generations)))
+        if not stale:
+            return heads
+        todo = list(map(nodes.__getitem__, stale))
+        # Every plugin over the stale nodes at once (``filter_nodes`` where a plugin has it,
+        # else node by node), each node's failures gathered in plugin order: what ``head``
+        # gives node by node.
+        failures: dict[int, list[Status]] = {}
+        for pl in local:
+            bulk = getattr(pl, "filter_nodes", None)
+            got: list[tuple[int, Status]] | None = bulk(state, pod, todo) if bulk is not None else None
+            if got is None:
+                got = [(k, st) for k, ni in enumerate(todo)
+                       if not (st := pl.filter(state, pod, ni)).is_success]  # type: ignore[attr-defined]
+            for k, st in got:
+                failures.setdefault(k, []).append(filter_failure(st, pl.name))
+        table = self.filters
+        for k, (i, ni) in enumerate(zip(stale, todo, strict=True)):
+            head = failures.get(k) or []
+            heads[i] = head
             known[i] = generations[i]
+            table[ni.name] = (generations[i], head)
         return heads
 
     def split(self, plugins: list[Plugin], skipped: set[str]) -> tuple[list[Plugin], list[Plugin]]:

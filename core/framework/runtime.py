@@ -113,7 +113,7 @@ class Framework:
     def run_filter(
         self, state: CycleState, pod: PodInfo, node: NodeInfo, all_reasons: bool = False,
         memo: ReplicaMemo | None = None, plugins: list[Plugin] | None = None,
-        split: tuple[list[Plugin], list[Plugin]] | None = None,
+        split: tuple[list[Plugin], list[Plugin]] | None = None, head: list[Status] | None = None,
     ) -> list[Status]:
         """Filter plugins in order; the first failure decides (all failures with ``all_reasons``).
 
@@ -121,14 +121,15 @@ class Framework:
         plugins that come first are reused on a node whose generation is unchanged since an
         earlier cycle (they have no side effects, so running them all once costs nothing
         but time); ``split``: ``memo.split`` of the plugins, taken once by a caller filtering
-        every node. ``plugins`` runs a subset instead of the profile's Filter plugins."""
+        every node, and ``head`` the memo's answer for the node, read from its column by
+        such a caller. ``plugins`` runs a subset instead of the profile's Filter plugins."""
         failures: list[Status] = []
         if plugins is None:
             plugins = self.plugins.filter
         if memo is not None:
             # The leading run of node-local plugins is answered by one lookup per node.
             local, rest = split if split is not None else memo.split(plugins, state.skip_filter)
-            for st0 in memo.head(state, pod, local, node):
+            for st0 in head if head is not None else memo.head(state, pod, local, node):
                 if not st0.is_rejected:
                     return [st0]
                 failures.append(st0)
@@ -337,9 +338,14 @@ class Framework:
             # RunFilterPlugins per node with the plugin lists taken once, not per node.
             plain = rmemo is not None and not snapshot.nominated
             split = rmemo.split(self.plugins.filter, state.skip_filter) if plain and rmemo is not None else None
-            for ni in candidates:
+            # Every node a candidate: the node-local answers read as the memo's column, the
+            # nodes changed since judged in bulk.
+            heads = rmemo.head_column(state, pod, split[0], nodes, [ni.generation for ni in nodes]) \
+                if split is not None and rmemo is not None and candidates is nodes else None
+            for k, ni in enumerate(candidates):
                 if plain:
-                    failures = self.run_filter(state, pod, ni, all_reasons, rmemo, split=split)
+                    failures = self.run_filter(state, pod, ni, all_reasons, rmemo, split=split,
+                                               head=heads[k] if heads is not None else None)
                 else:
                     failures = self.filter_with_nominated(state, pod, ni, all_reasons, rmemo, passes)
                 if not failures:

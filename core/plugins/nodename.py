@@ -28,3 +28,10 @@ class NodeName(Plugin):
         if not pod.node_name or pod.node_name == node.name:
             return Status.success()
         return Status.unresolvable(ERR_REASON)
+
+    def filter_nodes(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> list[tuple[int, Status]]:
+        """:meth:`filter`'s failures among ``nodes`` (their positions), in bulk."""
+        if not pod.node_name:
+            return []
+        return [(i, st) for i, ni in enumerate(nodes)
+                if ni.name != pod.node_name and not (st := self.filter(state, pod, ni)).is_success]

@@ -39,6 +39,11 @@ class InsufficientResource:
     unresolvable: bool
 
 
+# The resources every node is checked for by name (``fits_request``); a request of any
+# other resource makes ``filter_nodes`` go node by node.
+_BASIC = frozenset({"cpu", "memory", "ephemeral-storage", "pods"})
+
+
 def fits_request(
     requests: dict[str, int],
     node: NodeInfo,
@@ -140,6 +145,30 @@ class NodeResourcesFit(Plugin):
         if self.version.at_least(34) and any(m.unresolvable for m in missing):
             code = Code.UNSCHEDULABLE_AND_UNRESOLVABLE
         return Status(code, [m.reason for m in missing])
+
+    def filter_nodes(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> list[tuple[int, Status]] | None:
+        """:meth:`filter`'s failures among ``nodes`` (their positions), in bulk: the nodes
+        short of a pod slot or of cpu, memory or ephemeral storage are judged by ``filter``
+        itself, every other node fits. None (node by node) for requests of other resources."""
+        requests = state.data.get(NAME)
+        if requests is None or any(k not in _BASIC for k in requests):
+            return None
+        cpu = requests.get("cpu", 0)
+        mem = requests.get("memory", 0)
+        eph = requests.get("ephemeral-storage", 0)
+        out: list[tuple[int, Status]] = []
+        for i, ni in enumerate(nodes):
+            node = ni.node
+            alloc = node.allocatable
+            used = ni.requested
+            if (len(ni.pods) + 1 > node.allowed_pods
+                    or (cpu and cpu > alloc.get("cpu", 0) - used.get("cpu", 0))
+                    or (mem and mem > alloc.get("memory", 0) - used.get("memory", 0))
+                    or (eph and eph > alloc.get("ephemeral-storage", 0) - used.get("ephemeral-storage", 0))):
+                st = self.filter(state, pod, ni)
+                if not st.is_success:
+                    out.append((i, st))
+        return out
 
     def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status:
         state.data[NAME + "/score"] = score_requests(pod, self.resources)

@@ -28,3 +28,11 @@ class NodeUnschedulable(Plugin):
         if tolerates(pod.tolerations, _UNSCHEDULABLE_TAINT):
             return Status.success()
         return Status.unresolvable(ERR_REASON_UNSCHEDULABLE)
+
+    def filter_nodes(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> list[tuple[int, Status]]:
+        """:meth:`filter`'s failures among ``nodes`` (their positions), in bulk: only a
+        cordoned node can fail."""
+        if tolerates(pod.tolerations, _UNSCHEDULABLE_TAINT):
+            return []
+        return [(i, st) for i, ni in enumerate(nodes)
+                if ni.node.unschedulable and not (st := self.filter(state, pod, ni)).is_success]

@@ -33,6 +33,17 @@ class TaintToleration(Plugin):
             return Status.unresolvable(f"node(s) had untolerated taint {{{taint.key}: {taint.value}}}")
         return Status.unresolvable(ERR_REASON_UNTOLERATED)
 
+    def filter_nodes(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> list[tuple[int, Status]]:
+        """:meth:`filter`'s failures among ``nodes`` (their positions), in bulk: a node
+        without taints always passes."""
+        out: list[tuple[int, Status]] = []
+        for i, ni in enumerate(nodes):
+            if ni.node.taints:
+                st = self.filter(state, pod, ni)
+                if not st.is_success:
+                    out.append((i, st))
+        return out
+
     def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status:
         # Only tolerations that can tolerate PreferNoSchedule (effect empty or PreferNoSchedule) count.
         state.data[NAME] = [t for t in pod.tolerations if t.effect in ("", "PreferNoSchedule")]

@@ -1,0 +1,118 @@
+"""Node-local Filter answers in bulk equal the answers node by node.
+
+``filter_nodes`` (NodeUnschedulable, NodeName, TaintToleration, NodeResourcesFit) and the
+memo's ``head_column`` built on it are shortcuts of ``filter`` and ``ReplicaMemo.head``: on
+random nodes (cordoned, tainted, full, short of a resource, extended resources) and random
+pods (requests, tolerations, a node name) they must give the same failures, with the same
+codes and reasons, in the same plugin order.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from kschedx.core.api.model import PodInfo
+from kschedx.core.config.profile import default_profile
+from kschedx.core.framework.interface import CycleState, ReplicaMemo, Status
+from kschedx.core.framework.runtime import Framework
+from kschedx.core.plugins import REGISTRY
+from kschedx.core.versions import SchedulerVersion
+
+from .helpers import framework, node, pod, snapshot
+
+Dict = dict[str, Any]
+
+LOCAL = ("NodeUnschedulable", "NodeName", "TaintToleration", "NodeResourcesFit")
+TAINTS = [
+    {"key": "dedicated", "value": "gpu", "effect": "NoSchedule"},
+    {"key": "spot", "value": "true", "effect": "NoExecute"},
+    {"key": "soft", "value": "x", "effect": "PreferNoSchedule"},
+]
+TOLERATIONS = [
+    {"key": "dedicated", "operator": "Equal", "value": "gpu", "effect": "NoSchedule"},
+    {"key": "spot", "operator": "Exists"},
+    {"key": "node.kubernetes.io/unschedulable", "operator": "Exists", "effect": "NoSchedule"},
+]
+
+
+def _cluster(rng: random.Random, n: int) -> list[Dict]:
+    objs: list[Dict] = []
+    for i in range(n):
+        name = f"ip-10-0-{i}-17.eu-west-1.compute.internal"
+        extra = {"example.com/gpu": str(rng.choice([0, 1, 4]))} if rng.random() < 0.3 else None
+        objs.append(node(name, cpu=rng.choice(["1", "2", "500m", "4"]), memory=rng.choice(["512Mi", "2Gi", "8Gi"]),
+                         pods=rng.choice([1, 2, 3, 110]),
+                         taints=rng.sample(TAINTS, rng.randint(0, 2)) if rng.random() < 0.4 else None,
+                         unschedulable=rng.random() < 0.15, extra=extra))
+        for j in range(rng.randint(0, 3)):
+            objs.append(pod(f"p{i}-{j}", cpu=rng.choice(["100m", "700m", "1"]), memory=rng.choice(["64Mi", "1Gi"]),
+                            node_name=name))
+    return objs
+
+
+def _incoming(rng: random.Random, names: list[str]) -> Dict:
+    spec: Dict = {}
+    if rng.random() < 0.5:
+        spec["tolerations"] = rng.sample(TOLERATIONS, rng.randint(1, 3))
+    p = pod("incoming", cpu=rng.choice([None, "100m", "900m", "3"]), memory=rng.choice([None, "128Mi", "1500Mi"]),
+            **spec)
+    if rng.random() < 0.2:
+        p["spec"]["containers"][0].setdefault("resources", {}).setdefault("requests", {})["ephemeral-storage"] = "1Gi"
+    if rng.random() < 0.2:
+        p["spec"]["containers"][0].setdefault("resources", {}).setdefault("requests", {})["example.com/gpu"] = "1"
+    if rng.random() < 0.15:
+        p["spec"]["nodeName"] = rng.choice(names)  # (a pod built in code: NodeName still judges it)
+    return p
+
+
+def _key(st: Status) -> tuple[Any, ...]:
+    return st.code, tuple(st.reasons), st.plugin
+
+
+@pytest.mark.parametrize("version", ["v1.33", "v1.36"])
+@pytest.mark.parametrize("seed", range(6))
+def test_filter_nodes_and_head_column_equal_node_by_node(seed: int, version: str) -> None:
+    rng = random.Random(seed)
+    snap = snapshot(*_cluster(rng, 40))
+    nodes = snap.nodes()
+    names = [ni.name for ni in nodes]
+    for _ in range(8):
+        fw = Framework(default_profile(REGISTRY, version=SchedulerVersion(version)), snap, REGISTRY)
+        incoming = PodInfo(_incoming(rng, names))
+        state = CycleState()
+        for pl in fw.plugins.pre_filter:
+            pl.pre_filter(state, incoming, nodes)  # type: ignore[attr-defined]
+        local = [fw.plugins.instances[name] for name in LOCAL]
+        for pl in local:
+            got = pl.filter_nodes(state, incoming, nodes)  # type: ignore[attr-defined]
+            one_by_one = [(i, st) for i, ni in enumerate(nodes)
+                          if not (st := pl.filter(state, incoming, ni)).is_success]  # type: ignore[attr-defined]
+            if got is None:  # declined (NodeResourcesFit with an extended resource)
+                assert pl.name == "NodeResourcesFit"
+                continue
+            assert [(i, _key(st)) for i, st in got] == [(i, _key(st)) for i, st in one_by_one], pl.name
+        column = ReplicaMemo().head_column(state, incoming, local, nodes, [ni.generation for ni in nodes])
+        memo = ReplicaMemo()
+        assert [[_key(st) for st in h] for h in column] == \
+            [[_key(st) for st in memo.head(state, incoming, local, ni)] for ni in nodes]
+
+
+def test_the_column_answers_again_only_the_nodes_that_changed() -> None:
+    """A node whose pods changed is judged again in bulk; the others keep their answers."""
+    snap = snapshot(node("a", cpu="1"), node("b", cpu="1"))
+    fw = framework(snap)
+    incoming = PodInfo(pod("incoming", cpu="600m"))
+    state = CycleState()
+    for pl in fw.plugins.pre_filter:
+        pl.pre_filter(state, incoming, snap.nodes())  # type: ignore[attr-defined]
+    local = [fw.plugins.instances[name] for name in LOCAL]
+    memo = ReplicaMemo()
+    nodes = snap.nodes()
+    assert memo.head_column(state, incoming, local, nodes, [ni.generation for ni in nodes]) == [[], []]
+    snap.add_pod(PodInfo(pod("filler", cpu="500m", node_name="a")))
+    heads = memo.head_column(state, incoming, local, nodes, [ni.generation for ni in nodes])
+    assert [[(st.plugin, st.reasons) for st in h] for h in heads] == [[("NodeResourcesFit", ["Insufficient cpu"])], []]
+    assert memo.head(state, incoming, local, nodes[0]) is heads[0]  # the table by name agrees
