@@ -8,6 +8,7 @@ keeps the cycle state and node statuses, builds the FitError and selects hosts.
 from __future__ import annotations
 
 import enum
+from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from itertools import compress
@@ -243,25 +244,37 @@ def raw_scores(pl: Plugin, state: CycleState, pod: PodInfo, refs: NodeRefs, tabl
     where the plugin can (``score_nodes``; None: it declines), else node by node."""
     work, pos, gens = refs.work, refs.positions, refs.generations
     if table is None or pos is None:  # no column: every node scored, in work's order
-        known, raws, pos = [-1] * len(work), [0] * len(work), list(range(len(work)))
-    else:
-        known, raws = table.column_for(nodes)
+        return _score_all(pl, state, pod, work)
+    known, raws = table.column_for(nodes)
     stale = list(compress(range(len(pos)), map(ne, map(known.__getitem__, pos), gens)))
-    if stale:
-        todo = [work[k] for k in stale]
-        bulk = getattr(pl, "score_nodes", None)
-        got: list[int] | None = bulk(state, pod, todo) if bulk is not None else None
-        if got is None:
-            got = []
-            for ni in todo:
-                s, st = pl.score(state, pod, ni)  # type: ignore[attr-defined]
-                if not st.is_success:
-                    return None, st
-                got.append(int(s))
-        for k, s in zip(stale, got, strict=True):
-            raws[pos[k]] = s
-            known[pos[k]] = gens[k]
-    return list(map(raws.__getitem__, pos)), None
+    if not stale:
+        return list(map(raws.__getitem__, pos)), None
+    every = len(stale) == len(pos)  # (then stale is range(len(work)))
+    got, failure = _score_all(pl, state, pod, work if every else list(map(work.__getitem__, stale)))
+    if got is None:
+        return None, failure
+    # Written back into the column by C-level maps, not a Python loop over thousands of nodes.
+    at = pos if every else list(map(pos.__getitem__, stale))
+    deque(map(raws.__setitem__, at, got), maxlen=0)
+    deque(map(known.__setitem__, at, gens if every else map(gens.__getitem__, stale)), maxlen=0)
+    return got if every else list(map(raws.__getitem__, pos)), None
+
+
+def _score_all(pl: Plugin, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]
+               ) -> tuple[list[int] | None, Status | None]:
+    """``pl``'s raw scores of ``nodes`` in bulk where it can (``score_nodes``; None: it
+    declines), else node by node up to its first failure."""
+    bulk = getattr(pl, "score_nodes", None)
+    got: list[int] | None = bulk(state, pod, nodes) if bulk is not None else None
+    if got is not None:
+        return got, None
+    got = []
+    for ni in nodes:
+        s, st = pl.score(state, pod, ni)  # type: ignore[attr-defined]
+        if not st.is_success:
+            return None, st
+        got.append(int(s))
+    return got, None
 
 
 class ReplicaMemo:

@@ -727,6 +727,19 @@ class PodTopologySpread(Plugin):
             raw = memo[1][key] = _raw_score(s, parts)
         return raw, Status.success()
 
+    def score_nodes(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> list[int] | None:
+        """:meth:`score` of each node in bulk: each distinct reading of a node (its scoring
+        class, ``replica_score_classes``) scored once. None without the PreScore state."""
+        classes = self.replica_score_classes(state)
+        if classes is None:
+            return None
+        key_of, raw_of = classes
+        keys = self.replica_score_keys(state, nodes)
+        if keys is None:
+            keys = list(map(key_of, nodes))
+        by_key = {k: raw_of(k) for k in set(keys)}
+        return list(map(by_key.__getitem__, keys))
+
     def normalize_score(self, state: CycleState, pod: PodInfo, scores: dict[str, int]) -> Status:
         s: PreScoreState | None = state.data.get(PRE_SCORE_KEY)
         if s is None:

@@ -59,6 +59,14 @@ class TaintToleration(Plugin):
                 count += 1
         return count, Status.success()
 
+    def score_nodes(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> list[int] | None:
+        """:meth:`score` of each node in bulk (a node without taints scores 0); None
+        without the PreScore state (node by node: each fails)."""
+        if state.data.get(NAME) is None:
+            return None
+        score = self.score
+        return [score(state, pod, ni)[0] if ni.node.taints else 0 for ni in nodes]
+
     def normalize_score(self, state: CycleState, pod: PodInfo, scores: dict[str, int]) -> Status:
         default_normalize(scores, reverse=True)
         return Status.success()

@@ -1,10 +1,11 @@
-"""Node-local Filter answers in bulk equal the answers node by node.
+"""Plugin answers in bulk equal the answers node by node.
 
 ``filter_nodes`` (NodeUnschedulable, NodeName, TaintToleration, NodeResourcesFit) and the
 memo's ``head_column`` built on it are shortcuts of ``filter`` and ``ReplicaMemo.head``: on
 random nodes (cordoned, tainted, full, short of a resource, extended resources) and random
 pods (requests, tolerations, a node name) they must give the same failures, with the same
-codes and reasons, in the same plugin order.
+codes and reasons, in the same plugin order. ``score_nodes`` of every Score plugin that has
+it must give each node's ``score``.
 """
 
 from __future__ import annotations
@@ -43,22 +44,28 @@ def _cluster(rng: random.Random, n: int) -> list[Dict]:
     for i in range(n):
         name = f"ip-10-0-{i}-17.eu-west-1.compute.internal"
         extra = {"example.com/gpu": str(rng.choice([0, 1, 4]))} if rng.random() < 0.3 else None
+        zone = {"topology.kubernetes.io/zone": rng.choice(["a", "b", "c"])} if rng.random() < 0.8 else {}
         objs.append(node(name, cpu=rng.choice(["1", "2", "500m", "4"]), memory=rng.choice(["512Mi", "2Gi", "8Gi"]),
-                         pods=rng.choice([1, 2, 3, 110]),
+                         pods=rng.choice([1, 2, 3, 110]), labels=zone,
                          taints=rng.sample(TAINTS, rng.randint(0, 2)) if rng.random() < 0.4 else None,
                          unschedulable=rng.random() < 0.15, extra=extra))
         for j in range(rng.randint(0, 3)):
             objs.append(pod(f"p{i}-{j}", cpu=rng.choice(["100m", "700m", "1"]), memory=rng.choice(["64Mi", "1Gi"]),
-                            node_name=name))
+                            node_name=name, labels={"app": rng.choice(["web", "db"])}))
     return objs
 
 
 def _incoming(rng: random.Random, names: list[str]) -> Dict:
     spec: Dict = {}
     if rng.random() < 0.5:
+        spec["topologySpreadConstraints"] = [
+            {"maxSkew": rng.choice([1, 2]), "topologyKey": key, "whenUnsatisfiable": "ScheduleAnyway",
+             "labelSelector": {"matchLabels": {"app": "web"}}}
+            for key in rng.sample(["topology.kubernetes.io/zone", "kubernetes.io/hostname"], rng.randint(1, 2))]
+    if rng.random() < 0.5:
         spec["tolerations"] = rng.sample(TOLERATIONS, rng.randint(1, 3))
     p = pod("incoming", cpu=rng.choice([None, "100m", "900m", "3"]), memory=rng.choice([None, "128Mi", "1500Mi"]),
-            **spec)
+            labels={"app": "web"}, **spec)
     if rng.random() < 0.2:
         p["spec"]["containers"][0].setdefault("resources", {}).setdefault("requests", {})["ephemeral-storage"] = "1Gi"
     if rng.random() < 0.2:
@@ -116,3 +123,36 @@ def test_the_column_answers_again_only_the_nodes_that_changed() -> None:
     heads = memo.head_column(state, incoming, local, nodes, [ni.generation for ni in nodes])
     assert [[(st.plugin, st.reasons) for st in h] for h in heads] == [[("NodeResourcesFit", ["Insufficient cpu"])], []]
     assert memo.head(state, incoming, local, nodes[0]) is heads[0]  # the table by name agrees
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_score_nodes_equal_score_node_by_node(seed: int) -> None:
+    rng = random.Random(seed)
+    snap = snapshot(*_cluster(rng, 40))
+    nodes = snap.nodes()
+    names = [ni.name for ni in nodes]
+    compared: set[str] = set()
+    for _ in range(8):
+        fw = framework(snap)
+        incoming = PodInfo(_incoming(rng, names))
+        incoming.spec.pop("nodeName", None)
+        state = CycleState()
+        for pl in fw.plugins.pre_filter:
+            pl.pre_filter(state, incoming, nodes)  # type: ignore[attr-defined]
+        # A sample of the nodes as the feasible ones (in node order), and all of them.
+        for scored in (nodes, [ni for ni in nodes if rng.random() < 0.6]):
+            st = state.clone()
+            for pl in fw.plugins.pre_score:
+                if pl.pre_score(st, incoming, scored).is_skip:  # type: ignore[attr-defined]
+                    st.skip_score.add(pl.name)
+            for pl, _w in fw.plugins.score:
+                bulk = getattr(pl, "score_nodes", None)
+                if bulk is None or pl.name in st.skip_score:
+                    continue
+                got = bulk(st, incoming, scored)
+                if got is None:
+                    continue
+                assert got == [pl.score(st, incoming, ni)[0] for ni in scored], pl.name  # type: ignore[attr-defined]
+                compared.add(pl.name)
+    assert {"NodeResourcesFit", "NodeResourcesBalancedAllocation", "ImageLocality", "TaintToleration",
+            "PodTopologySpread"} <= compared
