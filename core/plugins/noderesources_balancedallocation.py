@@ -14,7 +14,9 @@ from typing import Any
 from kschedx.core.api.model import PodInfo
 from kschedx.core.framework.interface import MAX_NODE_SCORE, CycleState, Plugin, Status
 from kschedx.core.plugins.noderesources_allocation import (
+    DEFAULT_RESOURCES,
     allocation_vectors,
+    balanced_cpu_memory,
     balanced_scorer,
     pod_request_list,
 )
@@ -54,6 +56,8 @@ class NodeResourcesBalancedAllocation(Plugin):
             reqs = pod_request_list(pod, self.resources, use_requested=True)
         dra = state.data[NAME + "/dra"] if NAME + "/dra" in state.data else dra_score_totals(self, state, NAME)
         resources = self.resources
+        if dra is None and resources == DEFAULT_RESOURCES:
+            return balanced_cpu_memory(nodes, reqs[0], reqs[1], self.version.at_least(36))
         if not self.version.at_least(36):
             return [balanced_scorer(*allocation_vectors(ni, resources, reqs, True, dra)) for ni in nodes]
         return [self._change(reqs, *allocation_vectors(ni, resources, reqs, True, dra)) for ni in nodes]

@@ -19,6 +19,7 @@ from kschedx.core.plugins.noderesources_allocation import (
     ResourceSpec,
     Scorer,
     allocation_vectors,
+    least_allocated_cpu_memory,
     least_allocated_scorer,
     most_allocated_scorer,
     pod_request_list,
@@ -185,6 +186,8 @@ class NodeResourcesFit(Plugin):
             reqs = score_requests(pod, self.resources)
         dra = state.data.get(NAME + "/dra") if NAME + "/dra" in state.data else dra_score_totals(self, state, NAME)
         scorer, resources = self.scorer, self.resources
+        if dra is None and self.strategy == "LeastAllocated" and resources == DEFAULT_RESOURCES:
+            return least_allocated_cpu_memory(nodes, reqs[0], reqs[1])
         return [scorer(*allocation_vectors(ni, resources, reqs, False, dra)) for ni in nodes]
 
 

@@ -20,6 +20,15 @@ from kschedx.core.config.profile import default_profile
 from kschedx.core.framework.interface import CycleState, ReplicaMemo, Status
 from kschedx.core.framework.runtime import Framework
 from kschedx.core.plugins import REGISTRY
+from kschedx.core.plugins.noderesources_allocation import (
+    DEFAULT_RESOURCES,
+    allocation_vectors,
+    balanced_cpu_memory,
+    balanced_scorer,
+    least_allocated_cpu_memory,
+    least_allocated_scorer,
+)
+from kschedx.core.plugins.noderesources_balancedallocation import NodeResourcesBalancedAllocation
 from kschedx.core.versions import SchedulerVersion
 
 from .helpers import framework, node, pod, snapshot
@@ -156,3 +165,29 @@ def test_score_nodes_equal_score_node_by_node(seed: int) -> None:
                 compared.add(pl.name)
     assert {"NodeResourcesFit", "NodeResourcesBalancedAllocation", "ImageLocality", "TaintToleration",
             "PodTopologySpread"} <= compared
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_cpu_memory_scorers_equal_the_general_scorers(seed: int) -> None:
+    """The one-loop scorers of the default resources against the scorers over
+    ``allocation_vectors``, on nodes without cpu or memory, full, overcommitted."""
+    rng = random.Random(seed)
+    objs = []
+    for i in range(60):
+        name = f"gke-pool-{i}"
+        objs.append(node(name, cpu=rng.choice(["0", "1", "2", "3500m"]), memory=rng.choice(["0", "1Gi", "3Gi", "7Gi"])))
+        for j in range(rng.randint(0, 4)):
+            objs.append(pod(f"p{i}-{j}", cpu=rng.choice([None, "250m", "1", "2"]),
+                            memory=rng.choice([None, "300Mi", "2Gi"]), node_name=name))
+    nodes = snapshot(*objs).nodes()
+    for _ in range(20):
+        cpu, memory = rng.choice([0, 100, 1500, 4000]), rng.choice([0, 200 << 20, 5 << 30])
+        reqs = [cpu, memory]
+        assert least_allocated_cpu_memory(nodes, cpu, memory) == [
+            least_allocated_scorer(DEFAULT_RESOURCES)(*allocation_vectors(ni, DEFAULT_RESOURCES, reqs, False))
+            for ni in nodes]
+        assert balanced_cpu_memory(nodes, cpu, memory, False) == [
+            balanced_scorer(*allocation_vectors(ni, DEFAULT_RESOURCES, reqs, True)) for ni in nodes]
+        assert balanced_cpu_memory(nodes, cpu, memory, True) == [
+            NodeResourcesBalancedAllocation._change(reqs, *allocation_vectors(ni, DEFAULT_RESOURCES, reqs, True))
+            for ni in nodes]
