@@ -274,6 +274,7 @@ class Snapshot:
         self._label_positions: dict[str, dict[str, list[int]]] = {}
         self._label_groups: dict[tuple[str, ...], dict[tuple[str | None, ...], list[int]]] = {}
         self._names: tuple[list[str], dict[str, int], bool] | None = None
+        self._last_positions: tuple[list[NodeInfo], list[int]] | None = None
         self.namespace_labels: dict[str, dict[str, str]] = {
             (ns.get("metadata") or {}).get("name", ""): {
                 str(k): str(v) for k, v in ((ns.get("metadata") or {}).get("labels") or {}).items()
@@ -338,13 +339,27 @@ class Snapshot:
 
     def positions_of(self, nodes: list[NodeInfo]) -> list[int] | None:
         """The positions of ``nodes`` in the node list, or None when one of them is not
-        the snapshot's own (another name, or a copy of one of its nodes)."""
+        the snapshot's own (another name, or a copy of one of its nodes). Shared: don't
+        change it."""
+        infos = self.node_infos
+        last = self._last_positions
+        # A cycle asks for the same feasible list several times (PreScore, Score): the last
+        # answer is checked node by node for identity, which alone proves it right.
+        if last is not None and last[0] is nodes and len(last[1]) == len(nodes):
+            try:
+                if all(map(is_, map(infos.__getitem__, last[1]), nodes)):
+                    return last[1]
+            except IndexError:
+                pass
         at = self.node_names()[1]
         try:
             pos = list(map(at.__getitem__, [ni.name for ni in nodes]))
         except KeyError:
             return None
-        return pos if all(map(is_, map(self.node_infos.__getitem__, pos), nodes)) else None
+        if not all(map(is_, map(infos.__getitem__, pos), nodes)):
+            return None
+        self._last_positions = (nodes, pos)
+        return pos
 
     def label_positions(self, key: str) -> dict[str, list[int]]:
         """Label value -> the positions (in node order) of the nodes with label ``key`` set to
@@ -459,5 +474,6 @@ class Snapshot:
         self._label_columns = {}
         self._label_positions = {}
         self._label_groups = {}
+        self._last_positions = None
         self._names = None
         self.generation += 1

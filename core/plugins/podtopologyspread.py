@@ -16,7 +16,8 @@ import math
 import operator
 from collections.abc import Callable, Collection, Hashable, Sequence
 from dataclasses import dataclass, field
-from itertools import repeat
+from itertools import islice, repeat
+from operator import lt
 from typing import Any
 
 from kschedx.core.api.model import PodInfo
@@ -302,9 +303,43 @@ def replica_counts(memo: Any, pod: PodInfo, constraints: list[Constraint], snaps
 def _scoring_domains(snapshot: Snapshot, nodes: list[NodeInfo], constraints: list[Constraint],
                      require_all: bool) -> tuple[set[str], list[dict[str, int]]]:
     """PreScore's nodes left out (without every topology key, when all are required) and,
-    per constraint, the domains of the others (each at 0, in node order; hostname domains
-    are counted per node in Score): read from the snapshot's label columns, not node by
-    node, when ``nodes`` are the snapshot's own."""
+    per constraint, the domains of the others (each at 0, in the order ``nodes`` first
+    reach them; hostname domains are counted per node in Score). For the snapshot's own
+    nodes in node order they come from its label groups: each key's few values, not a
+    pass over every node."""
+    pos = snapshot.positions_of(nodes)
+    if pos is None or not all(map(lt, pos, islice(pos, 1, None))):
+        return _scoring_domains_by_node(snapshot, nodes, constraints, require_all)
+    infos = snapshot.node_infos
+    every = len(pos) == len(infos)  # (ascending and as many: every node)
+    feasible = None if every else set(pos)
+    missing: set[int] = set()
+    if require_all:
+        for key in {c.topology_key for c in constraints}:
+            unset = snapshot.label_groups((key,)).get((None,), ())
+            missing.update(unset if feasible is None else feasible.intersection(unset))
+    ignored = {infos[i].name for i in missing}
+    counts: list[dict[str, int]] = []
+    for c in constraints:
+        if c.topology_key == LABEL_HOSTNAME:
+            counts.append({})
+            continue
+        # Each domain at its first counted node: the order a pass over ``nodes`` gives.
+        first: dict[str, int] = {}
+        for (value,), members in snapshot.label_groups((c.topology_key,)).items():
+            at = next((i for i in members if (feasible is None or i in feasible) and i not in missing), None)
+            if at is None:
+                continue
+            domain = "" if value is None else value  # a missing key (system defaults only) is ""
+            if domain not in first or at < first[domain]:
+                first[domain] = at
+        counts.append(dict.fromkeys(sorted(first, key=first.__getitem__), 0))
+    return ignored, counts
+
+
+def _scoring_domains_by_node(snapshot: Snapshot, nodes: list[NodeInfo], constraints: list[Constraint],
+                             require_all: bool) -> tuple[set[str], list[dict[str, int]]]:
+    """:func:`_scoring_domains` read node by node (nodes not the snapshot's, or not in its order)."""
     keys = tuple(c.topology_key for c in constraints)
     pos = snapshot.positions_of(nodes)
     if pos is not None:

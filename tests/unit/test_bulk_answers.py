@@ -191,3 +191,53 @@ def test_cpu_memory_scorers_equal_the_general_scorers(seed: int) -> None:
         assert balanced_cpu_memory(nodes, cpu, memory, True) == [
             NodeResourcesBalancedAllocation._change(reqs, *allocation_vectors(ni, DEFAULT_RESOURCES, reqs, True))
             for ni in nodes]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_spread_scoring_domains_from_label_groups_equal_a_pass_over_the_nodes(seed: int) -> None:
+    """PodTopologySpread's PreScore domains read from the snapshot's label groups equal a
+    pass node by node: every node or a part of them, keys unset on some nodes, a zone
+    labelled "" beside nodes without one, all keys required or not."""
+    from kschedx.core.plugins.podtopologyspread import (
+        _scoring_domains,
+        _scoring_domains_by_node,
+        parse_constraints,
+    )
+
+    rng = random.Random(seed)
+    objs = []
+    for i in range(50):
+        labels = {}
+        if rng.random() < 0.8:
+            labels["topology.kubernetes.io/zone"] = rng.choice(["eu-west-1a", "eu-west-1b", "", "eu-west-1c"])
+        if rng.random() < 0.7:
+            labels["rack"] = rng.choice(["r1", "r2"])
+        objs.append(node(f"aks-nodepool1-{i:08d}-vmss", labels=labels))
+    snap = snapshot(*objs)
+    nodes = snap.nodes()
+    raw = [{"maxSkew": 1, "topologyKey": key, "whenUnsatisfiable": "ScheduleAnyway",
+            "labelSelector": {"matchLabels": {"app": "web"}}}
+           for key in ("topology.kubernetes.io/zone", "kubernetes.io/hostname", "rack")]
+    for _ in range(30):
+        constraints = parse_constraints(rng.sample(raw, rng.randint(1, 3)), {"app": "web"}, "ScheduleAnyway")
+        part = nodes if rng.random() < 0.3 else [ni for ni in nodes if rng.random() < 0.5]
+        for require_all in (True, False):
+            got = _scoring_domains(snap, part, constraints, require_all)
+            want = _scoring_domains_by_node(snap, list(part), constraints, require_all)
+            assert got[0] == want[0]
+            assert [list(c.items()) for c in got[1]] == [list(c.items()) for c in want[1]]
+
+
+def test_positions_of_a_list_changed_in_place_are_worked_out_again() -> None:
+    """The last answer of ``positions_of`` is kept for the same list object: a list changed
+    in place since (swapped, a node replaced by its copy) must not get it."""
+    snap = snapshot(*(node(f"n{i}") for i in range(5)))
+    nodes = snap.nodes()
+    part = [nodes[1], nodes[3]]
+    assert snap.positions_of(part) == [1, 3]
+    part[0], part[1] = part[1], part[0]
+    assert snap.positions_of(part) == [3, 1]
+    part[0] = part[0].clone()
+    assert snap.positions_of(part) is None
+    part[0] = nodes[4]
+    assert snap.positions_of(part) == [4, 1]
