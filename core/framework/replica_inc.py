@@ -36,7 +36,7 @@ taken per cycle from what the pod and the cluster use.
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Hashable, Iterable
 from itertools import compress, repeat
 from operator import add, mul, not_
@@ -660,12 +660,19 @@ class ReplicaEngine:
             back = [i for i in pending if feas[i]]
             pending.difference_update(back)
             redo = list(map(nodes.__getitem__, back))
-        work = [ni for ni in redo if rawgen.get(ni.name) != ni.generation]
-        for ni in work:
-            rawgen[ni.name] = ni.generation
-        work_names = [ni.name for ni in work]
         assert self.node_snapshot is not None  # set with node_list
-        refs = NodeRefs.of(self.node_snapshot, work)  # taken once for every plugin
+        if full:  # every feasible node is new to ``rawgen``
+            work = redo
+            work_names = [ni.name for ni in work]
+            gens = [ni.generation for ni in work]
+            rawgen.update(zip(work_names, gens, strict=True))
+            refs = NodeRefs(work, self.node_snapshot.positions_of(work), gens)  # taken once for every plugin
+        else:
+            work = [ni for ni in redo if rawgen.get(ni.name) != ni.generation]
+            for ni in work:
+                rawgen[ni.name] = ni.generation
+            work_names = [ni.name for ni in work]
+            refs = NodeRefs.of(self.node_snapshot, work)
         for pl, _w in local:
             cache = memo.scores.setdefault(pl.name, AnswerTable())
             hist = self.hist[pl.name]
@@ -744,7 +751,7 @@ class ReplicaEngine:
         base = self.base
         if full:
             # Every feasible node's total anew, plugin by plugin in bulk.
-            rnames = [ni.name for ni in redo]
+            rnames = work_names  # (redo is work here)
             sums: list[int] = [0] * len(rnames)
             for cur, w in identity:
                 col: Iterable[int] = map(cur.__getitem__, rnames)
@@ -757,8 +764,7 @@ class ReplicaEngine:
                 contrib.update(zip(rnames, shares_n, strict=True))
                 sums = list(map(add, sums, shares_n))
             total.update(zip(rnames, sums, strict=True))
-            for i, b in zip(map(index.__getitem__, rnames), sums, strict=True):
-                tot[i] = b
+            deque(map(tot.__setitem__, map(index.__getitem__, rnames), sums), maxlen=0)
             redo = []
         # Back in the feasible set unchanged, a node's total stands unless a maximum moved.
         for name in [ni.name for ni in redo]:
