@@ -388,7 +388,7 @@ class Snapshot:
             for uid, p in self.pods_by_namespace.get(namespace, {}).items():
                 labels = p.__dict__.get("labels")
                 if labels is None and direct:
-                    stored = (p.raw.get("metadata") or {}).get("labels")
+                    stored = p.stored_labels
                     if not stored:
                         continue
                     if type(stored) is dict:

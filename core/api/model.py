@@ -510,6 +510,9 @@ class PodInfo:
         self.priority: int = int(spec.get("priority") or 0)
         self.spec = spec
         self.status = status
+        # The stored labels as they are (``labels`` makes strings of them when first read):
+        # a label index over thousands of pods reads them here, not through raw.metadata.
+        self.stored_labels: Any = meta.get("labels")
         self.requests: dict[str, int]
         self.non0_cpu: int
         self.non0_mem: int
