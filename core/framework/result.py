@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import Any, NamedTuple
 
 
@@ -53,6 +54,36 @@ class PluginScores:
             "skipped": self.skipped,
             "scores": {n: {"raw": r, "normalized": z, "weighted": w} for n, (r, z, w) in self.scores.items()},
         }
+
+
+class ColumnPluginScores(PluginScores):
+    """A plugin's scores kept as columns over ``names`` (raw, normalized, weighted), made into
+    the per-node map when first read: a cycle over thousands of nodes whose per-node scores
+    nobody shows (``check``, the copies of a run) never builds them."""
+
+    def __init__(self, name: str, weight: int, skipped: bool, names: list[str], raws: list[int],
+                 normalized: list[int], weighted: list[int]) -> None:
+        super().__init__(name, weight, skipped)
+        self._columns: tuple[list[str], list[int], list[int], list[int]] | None = (
+            names, raws, normalized, weighted)
+
+    @property
+    def scores(self) -> dict[str, NodeScore]:
+        columns = self._columns
+        if columns is not None:
+            names, raws, normalized, weighted = columns
+            # NodeScore tuples made by tuple.__new__ (its own constructor is a Python function).
+            self.__dict__["_scores"] = dict(zip(names, map(tuple.__new__, repeat(NodeScore),
+                                                           zip(raws, normalized, weighted, strict=True)),
+                                                strict=True))
+            self._columns = None
+        built: dict[str, NodeScore] = self.__dict__["_scores"]
+        return built
+
+    @scores.setter
+    def scores(self, value: dict[str, NodeScore]) -> None:
+        self._columns = None
+        self.__dict__["_scores"] = value
 
 
 @dataclass

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from itertools import repeat
 from operator import add
 from typing import Any
 
@@ -38,8 +37,8 @@ from kschedx.core.framework.result import (
     FAILED_WITH,
     FAILED_WITHOUT,
     PASSED_BOTH,
+    ColumnPluginScores,
     CycleResult,
-    NodeScore,
     NodeVerdict,
     PluginScores,
     PreemptionOutcome,
@@ -448,10 +447,9 @@ class Framework:
                 result.error = f'running Score plugins: plugin "{pl.name}" failed with: {failure.message}'
                 result.warnings.append(cycle_error_warning(result.error))
                 return result
-            raw = dict(zip(names, got, strict=True)) if got is not None else {}
-            if ps.skipped:
+            if ps.skipped or got is None:
                 continue
-            normalized = dict(raw)
+            normalized = dict(zip(names, got, strict=True))
             if hasattr(pl, "normalize_score"):
                 st = pl.normalize_score(state, pod, normalized)
                 if not st.is_success:
@@ -468,10 +466,8 @@ class Framework:
                 result.warnings.append(cycle_error_warning(result.error))
                 return result
             weighted = values if weight == 1 else [v * weight for v in values]
-            # NodeScore tuples made by tuple.__new__ (its own constructor is a Python function).
-            ps.scores = dict(zip(names, map(tuple.__new__, repeat(NodeScore),
-                                            zip(map(raw.__getitem__, names), values, weighted, strict=True)),
-                                 strict=True))
+            # The per-node scores are made when somebody reads them.
+            result.score_plugins[-1] = ColumnPluginScores(pl.name, weight, False, names, got, values, weighted)
             sums = list(map(add, sums, weighted))
         totals = dict(zip(names, sums, strict=True))
         if self.extenders:
