@@ -718,8 +718,11 @@ class ReplicaEngine:
         # Each normalization's maximum over the feasible nodes (known without a pass when
         # every node scores alike); where it moved, the plugin's share of every feasible
         # node's total again (the nodes out of the feasible set: when they are back).
-        normalized: list[tuple[dict[str, int], dict[str, int], int, bool, int]] = []
+        normalized: list[tuple[str, dict[str, int], dict[str, int], int, bool, int]] = []
         moved = False
+        # A full pass has each local plugin's raw scores as a list over the feasible nodes
+        # (``hist_base``, in work_names' order): read there, not name by name.
+        full_raws = {name: raws for name, (_names, raws) in self.hist_base.items()} if full else {}
         for pl, w in local:
             reverse = pl.normalize_reverse
             if reverse is None:
@@ -727,8 +730,13 @@ class ReplicaEngine:
             cur = self.cur[pl.name]
             contrib = self.contrib[pl.name]
             vals = self.vals[pl.name]
-            top = next(iter(vals)) if len(vals) == 1 else max(map(cur.__getitem__, fl))
-            normalized.append((cur, contrib, w, reverse, top))
+            if len(vals) == 1:
+                top = next(iter(vals))
+            elif full and len(fl) == len(work_names):  # (the same nodes)
+                top = max(full_raws[pl.name])
+            else:
+                top = max(map(cur.__getitem__, fl))
+            normalized.append((pl.name, cur, contrib, w, reverse, top))
             if full:
                 self.tops[pl.name] = top  # (every share is worked out below, with the totals)
             elif self.tops.get(pl.name) != top:
@@ -747,18 +755,18 @@ class ReplicaEngine:
                     contrib[name] = share
         if moved and not full:
             pending.update(compress(range(len(feas)), map(not_, feas)))
-        identity = [(self.cur[pl.name], w) for pl, w in local if pl.normalize_reverse is None]
+        identity = [(pl.name, self.cur[pl.name], w) for pl, w in local if pl.normalize_reverse is None]
         base = self.base
         if full:
             # Every feasible node's total anew, plugin by plugin in bulk.
             rnames = work_names  # (redo is work here)
             sums: list[int] = [0] * len(rnames)
-            for cur, w in identity:
-                col: Iterable[int] = map(cur.__getitem__, rnames)
+            for name, _cur, w in identity:
+                col: Iterable[int] = full_raws[name]
                 sums = list(map(add, sums, col if w == 1 else map(mul, col, repeat(w))))
             base.update(zip(rnames, sums, strict=True))
-            for cur, contrib, w, reverse, top in normalized:
-                raws_n = list(map(cur.__getitem__, rnames))
+            for name, _cur, contrib, w, reverse, top in normalized:
+                raws_n = full_raws[name]
                 by_value = {raw: _normalized(raw, top, reverse) * w for raw in set(raws_n)}
                 shares_n = list(map(by_value.__getitem__, raws_n))
                 contrib.update(zip(rnames, shares_n, strict=True))
@@ -769,10 +777,10 @@ class ReplicaEngine:
         # Back in the feasible set unchanged, a node's total stands unless a maximum moved.
         for name in [ni.name for ni in redo]:
             b = 0
-            for cur, w in identity:
+            for _name, cur, w in identity:
                 b += cur[name] * w
             base[name] = b
-            for cur, contrib, w, reverse, top in normalized:
+            for _name, cur, contrib, w, reverse, top in normalized:
                 share = _normalized(cur[name], top, reverse) * w
                 contrib[name] = share
                 b += share
