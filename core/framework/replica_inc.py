@@ -362,6 +362,27 @@ class ReplicaEngine:
                     col[i] = st  # type: ignore[assignment]
                     changed.append(i)
             return changed
+        bulk = getattr(pl, "filter_nodes", None)
+        if bulk is not None:
+            # The nodes whose leading filters pass, judged at once (``filter_nodes``).
+            idx = [i for i in which if head[i] is None]
+            got: list[tuple[int, Status]] | None = bulk(state, pod, list(map(nodes.__getitem__, idx)))
+            if got is not None:
+                failed: dict[int, Status] = {}
+                for k, st in got:
+                    if not st.is_rejected:
+                        return None  # an error ends the cycle: the ordinary loop words it
+                    failed[idx[k]] = st.with_plugin(pl.name)
+                if not any(map(col.__getitem__, idx)):  # none failed before: only the failures change
+                    for i, st in failed.items():
+                        col[i] = st
+                    return [i for i in idx if i in failed] if failed else changed
+                for i in idx:
+                    st = failed.get(i)
+                    if col[i] != st:
+                        col[i] = st
+                        changed.append(i)
+                return changed
         for i in which:
             if head[i] is not None:
                 continue

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from kschedx.core.api.model import PodInfo
+from kschedx.core.api.model import NodeView, PodInfo
 from kschedx.core.config.profile import default_profile
 from kschedx.core.framework.interface import CycleState, ReplicaMemo, Status
 from kschedx.core.framework.runtime import Framework
@@ -29,6 +29,7 @@ from kschedx.core.plugins.noderesources_allocation import (
     least_allocated_scorer,
 )
 from kschedx.core.plugins.noderesources_balancedallocation import NodeResourcesBalancedAllocation
+from kschedx.core.snapshot import NodeInfo
 from kschedx.core.versions import SchedulerVersion
 
 from .helpers import framework, node, pod, snapshot
@@ -241,3 +242,51 @@ def test_positions_of_a_list_changed_in_place_are_worked_out_again() -> None:
     assert snap.positions_of(part) is None
     part[0] = nodes[4]
     assert snap.positions_of(part) == [4, 1]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_interpodaffinity_filter_nodes_equal_filter_node_by_node(seed: int) -> None:
+    """InterPodAffinity in bulk: required affinity (the first pod of a group included), the
+    pod's own anti-affinity, existing pods' anti-affinity; on the snapshot's nodes and on
+    copies of them (as the nominated-pod pass makes)."""
+    rng = random.Random(seed)
+
+    def term(app: str, key: str) -> Dict:
+        return {"labelSelector": {"matchLabels": {"app": app}}, "topologyKey": key}
+
+    keys = ["kubernetes.io/hostname", "topology.kubernetes.io/zone"]
+    objs: list[Dict] = []
+    for i in range(30):
+        name = f"gke-prod-pool-{i}"
+        zone = {"topology.kubernetes.io/zone": rng.choice(["a", "b", "c"])} if rng.random() < 0.85 else {}
+        objs.append(node(name, labels=zone))
+        for j in range(rng.randint(0, 2)):
+            spec: Dict = {}
+            if rng.random() < 0.3:
+                spec["affinity"] = {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+                    term(rng.choice(["web", "db"]), rng.choice(keys))]}}
+            objs.append(pod(f"p{i}-{j}", node_name=name, labels={"app": rng.choice(["web", "db", "cache"])}, **spec))
+    snap = snapshot(*objs)
+    nodes = snap.nodes()
+    for _ in range(10):
+        affinity: Dict = {}
+        if rng.random() < 0.5:
+            affinity["podAffinity"] = {"requiredDuringSchedulingIgnoredDuringExecution": [
+                term(rng.choice(["web", "cache", "none"]), rng.choice(keys))]}
+        if rng.random() < 0.6:
+            affinity["podAntiAffinity"] = {"requiredDuringSchedulingIgnoredDuringExecution": [
+                term(rng.choice(["web", "db"]), rng.choice(keys))]}
+        incoming = PodInfo(pod("incoming", labels={"app": rng.choice(["web", "db"])},
+                               **({"affinity": affinity} if affinity else {})))
+        fw = framework(snap)
+        pl = fw.plugins.instances["InterPodAffinity"]
+        state = CycleState()
+        _res, st = pl.pre_filter(state, incoming, nodes)  # type: ignore[attr-defined]
+        if st.is_skip:
+            continue
+        # Nodes the snapshot doesn't hold (answered from their labels), one per zone.
+        foreign = [NodeInfo(NodeView(node(f"new-{z}", labels={"topology.kubernetes.io/zone": z}))) for z in "abc"]
+        for part in (nodes, [ni.clone() if rng.random() < 0.3 else ni for ni in nodes] + foreign):
+            got = pl.filter_nodes(state, incoming, part)  # type: ignore[attr-defined]
+            want = [(i, s) for i, ni in enumerate(part) if not (s := pl.filter(state, incoming, ni)).is_success]  # type: ignore[attr-defined]
+            assert [(i, _key(s)) for i, s in got] == [(i, _key(s)) for i, s in want]
