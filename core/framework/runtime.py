@@ -148,6 +148,31 @@ class Framework:
                     break
         return failures
 
+    def _filter_in_bulk(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo], heads: list[list[Status]],
+                        plugins: list[Plugin]) -> dict[int, Status]:
+        """The first failure of ``plugins`` on each node (by position) whose leading
+        node-local answers ``heads`` pass: each plugin judges the nodes still passing at once
+        (``filter_nodes`` where it has it), which gives what ``run_filter`` gives node by
+        node without ``all_reasons``."""
+        failed: dict[int, Status] = {}
+        passing = [k for k, head in enumerate(heads) if not head]
+        for pl in plugins:
+            if not passing:
+                break
+            if pl.name in state.skip_filter:
+                continue
+            bulk = getattr(pl, "filter_nodes", None)
+            got: list[tuple[int, Status]] | None = bulk(state, pod, list(map(nodes.__getitem__, passing))) \
+                if bulk is not None else None
+            if got is None:
+                got = [(j, st) for j, k in enumerate(passing)
+                       if not (st := pl.filter(state, pod, nodes[k])).is_success]  # type: ignore[attr-defined]
+            if got:
+                for j, st in got:
+                    failed[passing[j]] = filter_failure(st, pl.name)
+                passing = [k for k in passing if k not in failed]
+        return failed
+
     def _nominated_for(self, pod: PodInfo, node: NodeInfo) -> list[PodInfo]:
         if not self.snapshot.nominated:
             return []
@@ -341,8 +366,15 @@ class Framework:
             # nodes changed since judged in bulk.
             heads = rmemo.head_column(state, pod, split[0], nodes, [ni.generation for ni in nodes]) \
                 if split is not None and rmemo is not None and candidates is nodes else None
+            # And the plugins after them plugin by plugin over the nodes still passing (the
+            # first failure decides, as node by node).
+            later = self._filter_in_bulk(state, pod, nodes, heads, split[1]) \
+                if heads is not None and split is not None and not all_reasons else None
             for k, ni in enumerate(candidates):
-                if plain:
+                if later is not None and heads is not None:
+                    head = heads[k]
+                    failures = [head[0]] if head else [later[k]] if k in later else []
+                elif plain:
                     failures = self.run_filter(state, pod, ni, all_reasons, rmemo, split=split,
                                                head=heads[k] if heads is not None else None)
                 else:

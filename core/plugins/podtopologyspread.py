@@ -14,7 +14,7 @@ from __future__ import annotations
 import heapq
 import math
 import operator
-from collections.abc import Callable, Collection, Hashable, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import islice, repeat
 from operator import lt
@@ -533,6 +533,30 @@ class PodTopologySpread(Plugin):
             if counts.get(value, 0) > limit:
                 return Status.unschedulable(ERR_REASON_CONSTRAINTS_NOT_MATCH)
         return Status.success()
+
+    def filter_nodes(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> list[tuple[int, Status]] | None:
+        """:meth:`filter`'s failures among ``nodes`` (their positions), in bulk: a node's
+        answer depends only on its values of the constraints' keys, so each distinct row
+        of values is judged once. None without the state."""
+        s: PreFilterState | None = state.data.get(PRE_FILTER_KEY)
+        if s is None:
+            return None
+        if not s.constraints:
+            return []
+        keys = tuple(c.topology_key for c in s.constraints)
+        snapshot = self.handle.snapshot
+        pos = snapshot.positions_of(nodes)
+        rows: Iterable[tuple[str | None, ...]] = map(snapshot.label_columns(keys).__getitem__, pos) \
+            if pos is not None else (tuple(map(ni.node.labels.get, keys)) for ni in nodes)
+        by_row: dict[tuple[str | None, ...], Status] = {}
+        out: list[tuple[int, Status]] = []
+        for i, row in enumerate(rows):
+            st = by_row.get(row)
+            if st is None:
+                st = by_row[row] = self.filter(state, pod, nodes[i])
+            if not st.is_success:
+                out.append((i, st))
+        return out
 
     # ------------------------------------------------------------------ replica runs: scores
 

@@ -290,3 +290,33 @@ def test_interpodaffinity_filter_nodes_equal_filter_node_by_node(seed: int) -> N
             got = pl.filter_nodes(state, incoming, part)  # type: ignore[attr-defined]
             want = [(i, s) for i, ni in enumerate(part) if not (s := pl.filter(state, incoming, ni)).is_success]  # type: ignore[attr-defined]
             assert [(i, _key(s)) for i, s in got] == [(i, _key(s)) for i, s in want]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_spread_filter_nodes_equal_filter_node_by_node(seed: int) -> None:
+    """PodTopologySpread's Filter in bulk (one answer per row of domain values) equals
+    ``filter`` on each node: nodes without a key, skewed zones, copies of nodes."""
+    rng = random.Random(seed)
+    objs = []
+    for i in range(40):
+        name = f"aks-nodepool1-{i:08d}-vmss"
+        labels = {"topology.kubernetes.io/zone": rng.choice(["1", "2", "3"])} if rng.random() < 0.85 else {}
+        objs.append(node(name, labels=labels))
+        for j in range(rng.randint(0, 3)):
+            objs.append(pod(f"p{i}-{j}", node_name=name, labels={"app": rng.choice(["web", "db"])}))
+    snap = snapshot(*objs)
+    nodes = snap.nodes()
+    for _ in range(10):
+        constraints = [{"maxSkew": rng.choice([1, 2]), "topologyKey": key, "whenUnsatisfiable": "DoNotSchedule",
+                        "labelSelector": {"matchLabels": {"app": "web"}}}
+                       for key in rng.sample(["topology.kubernetes.io/zone", "kubernetes.io/hostname"], rng.randint(1, 2))]
+        incoming = PodInfo(pod("incoming", labels={"app": "web"}, topologySpreadConstraints=constraints))
+        fw = framework(snap)
+        pl = fw.plugins.instances["PodTopologySpread"]
+        state = CycleState()
+        pl.pre_filter(state, incoming, nodes)  # type: ignore[attr-defined]
+        for part in (nodes, [ni.clone() if rng.random() < 0.3 else ni for ni in nodes if rng.random() < 0.7]):
+            got = pl.filter_nodes(state, incoming, part)  # type: ignore[attr-defined]
+            want = [(i, s) for i, ni in enumerate(part) if not (s := pl.filter(state, incoming, ni)).is_success]  # type: ignore[attr-defined]
+            assert [(i, _key(s)) for i, s in got] == [(i, _key(s)) for i, s in want]
+            assert want  # (some node fails: skewed or without the key)
