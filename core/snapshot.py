@@ -164,12 +164,15 @@ class NodeInfo:
         self.generation = next(_GENERATIONS)
 
     def remove_pod(self, pod: PodInfo) -> bool:
-        for i, p in enumerate(self.pods):
-            if p.uid == pod.uid:
-                del self.pods[i]
-                break
-        else:
-            return False
+        pods = self.pods
+        try:
+            i = pods.index(pod)  # PodInfo compares by identity: C finds the object itself
+        except ValueError:  # another object of the same pod (its uid)
+            uid = pod.uid
+            i = next((k for k, p in enumerate(pods) if p.uid == uid), -1)
+            if i < 0:
+                return False
+        del pods[i]
         req = self.requested
         for k, v in pod.requests.items():
             if k == "pods":

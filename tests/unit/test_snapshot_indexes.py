@@ -158,3 +158,22 @@ def test_a_snapshot_and_its_indexes_go_when_the_snapshot_does() -> None:
     gc.unfreeze()  # what a load froze (core/gcpause.py) is collected too
     gc.collect()
     assert gone() is None, [type(r).__name__ for r in gc.get_referrers(gone())]
+
+
+def test_a_pod_is_taken_off_its_node_by_itself_or_by_another_object_of_it() -> None:
+    """NodeInfo.remove_pod finds the PodInfo itself first (C's identity scan), else the
+    pod with the same uid; an unknown pod changes nothing."""
+    import copy
+
+    from kschedx.core.api.model import PodInfo
+
+    from .helpers import node, pod, snapshot
+
+    snap = snapshot(node("a"), pod("p1", cpu="1", node_name="a"), pod("p2", cpu="1", node_name="a"))
+    ni = snap.get("a")
+    assert ni is not None
+    p1, p2 = ni.pods
+    assert ni.remove_pod(PodInfo(copy.deepcopy(p1.raw)))  # another object of p1
+    assert [p.name for p in ni.pods] == ["p2"] and ni.requested["cpu"] == 1000
+    assert not ni.remove_pod(p1)
+    assert ni.remove_pod(p2) and ni.pods == [] and ni.requested["cpu"] == 0
