@@ -670,14 +670,23 @@ class PodTopologySpread(Plugin):
         return key, raw
 
     def replica_score_keys(self, state: CycleState, nodes: list[NodeInfo]) -> list[Hashable] | None:
-        """The class key of ``replica_score_classes`` for every node of the snapshot's own
-        node list ``nodes`` at once, from its label columns (None for any other list)."""
+        """The class key of ``replica_score_classes`` for each of ``nodes`` at once, from the
+        snapshot's label columns: its node list or any list of its own nodes (None for
+        nodes it doesn't hold)."""
         s: PreScoreState | None = state.data.get(PRE_SCORE_KEY)
         snapshot = self.handle.snapshot
-        if s is None or nodes is not snapshot.node_infos or not nodes:
+        if s is None or not nodes:
             return None
-        names = snapshot.node_names()[0]
-        rows = snapshot.label_columns(tuple(c.topology_key for c in s.constraints))
+        columns = snapshot.label_columns(tuple(c.topology_key for c in s.constraints))
+        names: list[str]
+        rows: list[tuple[str | None, ...]]
+        if nodes is snapshot.node_infos:
+            names, rows = snapshot.node_names()[0], columns
+        else:
+            pos = snapshot.positions_of(nodes)
+            if pos is None:
+                return None
+            names, rows = [ni.name for ni in nodes], list(map(columns.__getitem__, pos))
         keys: list[Hashable]
         if any(c.topology_key == LABEL_HOSTNAME for c in s.constraints):
             parts: list[Sequence[Any]] = []
