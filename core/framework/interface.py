@@ -396,6 +396,16 @@ def default_normalize(scores: dict[str, int], reverse: bool, max_priority: int =
         scores[k] = max_priority - s if reverse else s
 
 
+def default_normalize_values(values: list[int], reverse: bool, max_priority: int = MAX_NODE_SCORE) -> list[int]:
+    """:func:`default_normalize` of scores given as a list (a new list, in its order)."""
+    top = max(values, default=0)
+    if top == 0:
+        return [max_priority] * len(values) if reverse else list(values)
+    if reverse:
+        return [max_priority - max_priority * v // top for v in values]
+    return [max_priority * v // top for v in values]
+
+
 # --------------------------------------------------------------------------- results of one cycle
 
 

@@ -21,6 +21,7 @@ from kschedx.core.framework.interface import (
     PreFilterResult,
     ReplicaMemo,
     Status,
+    default_normalize_values,
     filter_failure,
     fit_error_message,
     go_string_list,
@@ -481,14 +482,18 @@ class Framework:
                 return result
             if ps.skipped or got is None:
                 continue
-            normalized = dict(zip(names, got, strict=True))
-            if hasattr(pl, "normalize_score"):
+            if not hasattr(pl, "normalize_score"):
+                values = got
+            elif pl.normalize_reverse is not None:  # NormalizeScore is default_normalize: on the list
+                values = default_normalize_values(got, pl.normalize_reverse)
+            else:
+                normalized = dict(zip(names, got, strict=True))
                 st = pl.normalize_score(state, pod, normalized)
                 if not st.is_success:
                     result.error = f'running Normalize on Score plugins: plugin "{pl.name}" failed with: {st.message}'
                     result.warnings.append(cycle_error_warning(result.error))
                     return result
-            values = list(map(normalized.__getitem__, names))
+                values = list(map(normalized.__getitem__, names))
             if values and (min(values) < MIN_NODE_SCORE or max(values) > MAX_NODE_SCORE):
                 v = next(v for v in values if v < MIN_NODE_SCORE or v > MAX_NODE_SCORE)  # the first, in node order
                 result.error = (

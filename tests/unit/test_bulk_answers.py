@@ -320,3 +320,15 @@ def test_spread_filter_nodes_equal_filter_node_by_node(seed: int) -> None:
             want = [(i, s) for i, ni in enumerate(part) if not (s := pl.filter(state, incoming, ni)).is_success]  # type: ignore[attr-defined]
             assert [(i, _key(s)) for i, s in got] == [(i, _key(s)) for i, s in want]
             assert want  # (some node fails: skewed or without the key)
+
+
+def test_default_normalize_of_a_list_equals_the_map_in_place() -> None:
+    from kschedx.core.framework.interface import default_normalize, default_normalize_values
+
+    rng = random.Random(7)
+    for _ in range(300):
+        values = [rng.choice([0, 0, 1, 3, 7, 40, 100]) for _ in range(rng.randint(0, 12))]
+        for reverse in (True, False):
+            scores = {f"n{i}": v for i, v in enumerate(values)}
+            default_normalize(scores, reverse)
+            assert default_normalize_values(values, reverse) == list(scores.values())
