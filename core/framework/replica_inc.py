@@ -366,6 +366,8 @@ class ReplicaEngine:
         if bulk is not None:
             # The nodes whose leading filters pass, judged at once (``filter_nodes``).
             idx = [i for i in which if head[i] is None]
+            if not idx:
+                return changed  # (nothing to ask: a plugin's bulk state can cost more than the nodes)
             got: list[tuple[int, Status]] | None = bulk(state, pod, list(map(nodes.__getitem__, idx)))
             if got is not None:
                 failed: dict[int, Status] = {}

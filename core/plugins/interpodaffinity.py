@@ -194,6 +194,11 @@ def _candidate_pods(snapshot: Snapshot, term: AffinityTerm) -> Iterable[PodInfo]
     return (p for ns in term.namespaces for p in snapshot.pods_selectable(ns, term.selector))
 
 
+# Up to this many nodes, filter_nodes asks each node's labels rather than work out every
+# failing node of the snapshot (which ``failure_on`` gives node by node alike).
+_FEW_NODES = 64
+
+
 class InterPodAffinity(Plugin):
     name = NAME
 
@@ -297,8 +302,12 @@ class InterPodAffinity(Plugin):
         s: PreFilterState | None = state.data.get(PRE_FILTER_KEY)
         if s is None:
             return None
+        if not nodes:
+            return []
         snapshot: Snapshot = self.handle.snapshot
-        failing = s.failing_nodes(snapshot)
+        # A few nodes (a replica copy's changed domains) are answered from their labels:
+        # the failing nodes of the whole snapshot would cost more than they do.
+        failing = s.failing_nodes(snapshot) if s.failing is not None or len(nodes) > _FEW_NODES else None
         by_name = snapshot.by_name
         required = bool(s.required_affinity)
         satisfies = self._satisfies_affinity
@@ -308,7 +317,7 @@ class InterPodAffinity(Plugin):
                 out.append((i, Status.unresolvable(ERR_AFFINITY)))
                 continue
             name = ni.name
-            why = failing.get(name) if name in by_name else s.failure_on(ni.node.labels)
+            why = failing.get(name) if failing is not None and name in by_name else s.failure_on(ni.node.labels)
             if why is not None:
                 out.append((i, Status.unschedulable(why)))
         return out

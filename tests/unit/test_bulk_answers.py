@@ -286,7 +286,9 @@ def test_interpodaffinity_filter_nodes_equal_filter_node_by_node(seed: int) -> N
             continue
         # Nodes the snapshot doesn't hold (answered from their labels), one per zone.
         foreign = [NodeInfo(NodeView(node(f"new-{z}", labels={"topology.kubernetes.io/zone": z}))) for z in "abc"]
-        for part in (nodes, [ni.clone() if rng.random() < 0.3 else ni for ni in nodes] + foreign):
+        # Every node, copies and foreign nodes, and a few nodes (answered from their labels).
+        for part in (nodes, [ni.clone() if rng.random() < 0.3 else ni for ni in nodes] + foreign,
+                     rng.sample(nodes, 5)):
             got = pl.filter_nodes(state, incoming, part)  # type: ignore[attr-defined]
             want = [(i, s) for i, ni in enumerate(part) if not (s := pl.filter(state, incoming, ni)).is_success]  # type: ignore[attr-defined]
             assert [(i, _key(s)) for i, s in got] == [(i, _key(s)) for i, s in want]
