@@ -322,6 +322,14 @@ class Snapshot:
             col = self._label_columns[keys] = [tuple(map(ni.node.labels.get, keys)) for ni in self.node_infos]
         return col
 
+    def label_rows(self, keys: tuple[str, ...], nodes: list[NodeInfo]) -> list[tuple[str | None, ...]]:
+        """``label_columns``' rows of ``nodes``: read by position for the snapshot's own nodes,
+        else from each node's labels."""
+        pos = self.positions_of(nodes)
+        if pos is None:
+            return [tuple(map(ni.node.labels.get, keys)) for ni in nodes]
+        return list(map(self.label_columns(keys).__getitem__, pos))
+
     def label_groups(self, keys: tuple[str, ...]) -> dict[tuple[str | None, ...], list[int]]:
         """The nodes' positions by their values of the label ``keys`` (``label_columns``'
         distinct rows), each list in node order. Shared: don't change it."""

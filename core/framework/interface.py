@@ -277,6 +277,18 @@ def _score_all(pl: Plugin, state: CycleState, pod: PodInfo, nodes: list[NodeInfo
     return got, None
 
 
+def filter_failures(pl: Plugin, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]
+                    ) -> list[tuple[int, Status]]:
+    """``pl``'s Filter failures among ``nodes`` (their positions, the statuses as the plugin
+    returns them), in bulk where it can (``filter_nodes``; None: it declines), else node by
+    node."""
+    bulk = getattr(pl, "filter_nodes", None)
+    got: list[tuple[int, Status]] | None = bulk(state, pod, nodes) if bulk is not None else None
+    if got is not None:
+        return got
+    return [(k, st) for k, ni in enumerate(nodes) if not (st := pl.filter(state, pod, ni)).is_success]  # type: ignore[attr-defined]
+
+
 class ReplicaMemo:
     """Answers of node-local plugins kept across the cycles of copies of one pod template.
 
@@ -348,12 +360,7 @@ class ReplicaMemo:
         # gives node by node.
         failures: dict[int, list[Status]] = {}
         for pl in local:
-            bulk = getattr(pl, "filter_nodes", None)
-            got: list[tuple[int, Status]] | None = bulk(state, pod, todo) if bulk is not None else None
-            if got is None:
-                got = [(k, st) for k, ni in enumerate(todo)
-                       if not (st := pl.filter(state, pod, ni)).is_success]  # type: ignore[attr-defined]
-            for k, st in got:
+            for k, st in filter_failures(pl, state, pod, todo):
                 failures.setdefault(k, []).append(filter_failure(st, pl.name))
         table = self.filters
         for k, (i, ni) in enumerate(zip(stale, todo, strict=True)):

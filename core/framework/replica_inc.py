@@ -49,6 +49,7 @@ from kschedx.core.framework.interface import (
     Plugin,
     Status,
     default_normalize,
+    filter_failures,
     raw_scores,
 )
 from kschedx.core.framework.result import CycleResult, NodeScore, NodeVerdict, PluginScores
@@ -362,37 +363,24 @@ class ReplicaEngine:
                     col[i] = st  # type: ignore[assignment]
                     changed.append(i)
             return changed
-        bulk = getattr(pl, "filter_nodes", None)
-        if bulk is not None:
-            # The nodes whose leading filters pass, judged at once (``filter_nodes``).
-            idx = [i for i in which if head[i] is None]
-            if not idx:
-                return changed  # (nothing to ask: a plugin's bulk state can cost more than the nodes)
-            got: list[tuple[int, Status]] | None = bulk(state, pod, list(map(nodes.__getitem__, idx)))
-            if got is not None:
-                failed: dict[int, Status] = {}
-                for k, st in got:
-                    if not st.is_rejected:
-                        return None  # an error ends the cycle: the ordinary loop words it
-                    failed[idx[k]] = st.with_plugin(pl.name)
-                if not any(map(col.__getitem__, idx)):  # none failed before: only the failures change
-                    for i, st in failed.items():
-                        col[i] = st
-                    return [i for i in idx if i in failed] if failed else changed
-                for i in idx:
-                    st = failed.get(i)
-                    if col[i] != st:
-                        col[i] = st
-                        changed.append(i)
-                return changed
-        for i in which:
-            if head[i] is not None:
-                continue
-            st = self._one(state, pod, pl, nodes[i])
-            if st is False:
-                return None
+        # The nodes whose leading filters pass, judged at once (``filter_nodes`` where the
+        # plugin has it).
+        idx = [i for i in which if head[i] is None]
+        if not idx:
+            return changed  # (nothing to ask: a plugin's bulk state can cost more than the nodes)
+        failed: dict[int, Status] = {}
+        for k, st in filter_failures(pl, state, pod, list(map(nodes.__getitem__, idx))):
+            if not st.is_rejected:
+                return None  # an error ends the cycle: the ordinary loop words it
+            failed[idx[k]] = st.with_plugin(pl.name)
+        if not any(map(col.__getitem__, idx)):  # none failed before: only the failures change
+            for i, st in failed.items():
+                col[i] = st
+            return [i for i in idx if i in failed]
+        for i in idx:
+            st = failed.get(i)
             if col[i] != st:
-                col[i] = st  # type: ignore[assignment]
+                col[i] = st
                 changed.append(i)
         return changed
 

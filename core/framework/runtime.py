@@ -23,6 +23,7 @@ from kschedx.core.framework.interface import (
     Status,
     default_normalize_values,
     filter_failure,
+    filter_failures,
     fit_error_message,
     go_string_list,
     raw_scores,
@@ -162,12 +163,7 @@ class Framework:
                 break
             if pl.name in state.skip_filter:
                 continue
-            bulk = getattr(pl, "filter_nodes", None)
-            got: list[tuple[int, Status]] | None = bulk(state, pod, list(map(nodes.__getitem__, passing))) \
-                if bulk is not None else None
-            if got is None:
-                got = [(j, st) for j, k in enumerate(passing)
-                       if not (st := pl.filter(state, pod, nodes[k])).is_success]  # type: ignore[attr-defined]
+            got = filter_failures(pl, state, pod, list(map(nodes.__getitem__, passing)))
             if got:
                 for j, st in got:
                     failed[passing[j]] = filter_failure(st, pl.name)

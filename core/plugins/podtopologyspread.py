@@ -14,7 +14,7 @@ from __future__ import annotations
 import heapq
 import math
 import operator
-from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
+from collections.abc import Callable, Collection, Hashable, Sequence
 from dataclasses import dataclass, field
 from itertools import islice, repeat
 from operator import lt
@@ -340,12 +340,7 @@ def _scoring_domains(snapshot: Snapshot, nodes: list[NodeInfo], constraints: lis
 def _scoring_domains_by_node(snapshot: Snapshot, nodes: list[NodeInfo], constraints: list[Constraint],
                              require_all: bool) -> tuple[set[str], list[dict[str, int]]]:
     """:func:`_scoring_domains` read node by node (nodes not the snapshot's, or not in its order)."""
-    keys = tuple(c.topology_key for c in constraints)
-    pos = snapshot.positions_of(nodes)
-    if pos is not None:
-        rows = list(map(snapshot.label_columns(keys).__getitem__, pos))
-    else:
-        rows = [tuple(map(ni.node.labels.get, keys)) for ni in nodes]
+    rows = snapshot.label_rows(tuple(c.topology_key for c in constraints), nodes)
     ignored: set[str] = set()
     if require_all:
         ignored = {ni.name for ni, row in zip(nodes, rows, strict=True) if None in row}
@@ -543,11 +538,7 @@ class PodTopologySpread(Plugin):
             return None
         if not s.constraints:
             return []
-        keys = tuple(c.topology_key for c in s.constraints)
-        snapshot = self.handle.snapshot
-        pos = snapshot.positions_of(nodes)
-        rows: Iterable[tuple[str | None, ...]] = map(snapshot.label_columns(keys).__getitem__, pos) \
-            if pos is not None else (tuple(map(ni.node.labels.get, keys)) for ni in nodes)
+        rows = self.handle.snapshot.label_rows(tuple(c.topology_key for c in s.constraints), nodes)
         by_row: dict[tuple[str | None, ...], Status] = {}
         out: list[tuple[int, Status]] = []
         for i, row in enumerate(rows):
@@ -671,22 +662,18 @@ class PodTopologySpread(Plugin):
 
     def replica_score_keys(self, state: CycleState, nodes: list[NodeInfo]) -> list[Hashable] | None:
         """The class key of ``replica_score_classes`` for each of ``nodes`` at once, from the
-        snapshot's label columns: its node list or any list of its own nodes (None for
-        nodes it doesn't hold)."""
+        snapshot's label columns (``Snapshot.label_rows``). None without a PreScore state."""
         s: PreScoreState | None = state.data.get(PRE_SCORE_KEY)
         snapshot = self.handle.snapshot
         if s is None or not nodes:
             return None
-        columns = snapshot.label_columns(tuple(c.topology_key for c in s.constraints))
+        keys_of = tuple(c.topology_key for c in s.constraints)
         names: list[str]
         rows: list[tuple[str | None, ...]]
         if nodes is snapshot.node_infos:
-            names, rows = snapshot.node_names()[0], columns
+            names, rows = snapshot.node_names()[0], snapshot.label_columns(keys_of)
         else:
-            pos = snapshot.positions_of(nodes)
-            if pos is None:
-                return None
-            names, rows = [ni.name for ni in nodes], list(map(columns.__getitem__, pos))
+            names, rows = [ni.name for ni in nodes], snapshot.label_rows(keys_of, nodes)
         keys: list[Hashable]
         if any(c.topology_key == LABEL_HOSTNAME for c in s.constraints):
             parts: list[Sequence[Any]] = []
