@@ -40,7 +40,7 @@ from collections import Counter, deque
 from collections.abc import Hashable, Iterable
 from itertools import compress, repeat
 from operator import add, mul, not_
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from kschedx.core.framework.interface import (
     AnswerTable,
@@ -181,24 +181,26 @@ class ReplicaEngine:
         self.step = -1
         self.score_key: tuple[Any, ...] | None = None
         self.tops: dict[str, Any] = {}
-        self.total: dict[str, int] = {}
-        # The same by node index (read in bulk over the feasible nodes with ``compress``).
+        # Each node's total by node index (read in bulk over the feasible nodes with
+        # ``compress``); current for the feasible nodes and those scored since.
         self.tot: list[int] = []
         # plugin scoring beyond a node, per node -> its raw score (current where in ``cur``)
         self.rawl: dict[str, list[int]] = {}
         # plugin scoring beyond a node -> the nodes whose raw scores it dropped (out of the
         # feasible set when their domains moved): scored again when they are back
         self.dropped: dict[str, set[int]] = {}
-        self.base: dict[str, int] = {}
-        self.cur: dict[str, dict[str, int]] = {}
-        self.contrib: dict[str, dict[str, int]] = {}
+        # node-local plugin -> raw score by node index (None: never scored since the full pass)
+        self.cur: dict[str, list[int | None]] = {}
+        # normalized node-local plugin -> weighted share by node index (None: none yet)
+        self.contrib: dict[str, list[int | None]] = {}
         # plugin -> raw score -> how many nodes have it now
         self.vals: dict[str, Counter[int]] = {}
         # The nodes whose totals must be worked out again once feasible (node indices): the
         # bound nodes, the nodes never scored, and those out of the feasible set when some
         # normalization maximum moved (their totals missed it).
         self.pending: set[int] = set()
-        self.rawgen: dict[str, int] = {}
+        # The node generation each node's raw scores were taken at, by node index.
+        self.rawgen: list[int | None] = []
         # plugin -> node -> [(step, raw)], the raw score versions (newest last)
         self.hist: dict[str, dict[str, list[tuple[int, int]]]] = {}
         # plugin -> the nodes and their raw scores at the last full pass (the versions before
@@ -641,17 +643,15 @@ class ReplicaEngine:
         if full:
             self.score_key = key
             self.tops = {}
-            self.total = {}
             self.tot = [0] * len(names)
             self.rawl = {name: [0] * len(names) for name in wide}
             self.dropped = {name: set() for name in wide}
-            self.base = {}
-            self.cur = {pl.name: {} for pl, _ in active}
-            self.contrib = {pl.name: {} for pl, _ in local if pl.normalize_reverse is not None}
+            self.cur = {pl.name: [None] * len(names) for pl, _ in local}
+            self.contrib = {pl.name: [None] * len(names) for pl, _ in local if pl.normalize_reverse is not None}
             self.vals = {pl.name: Counter() for pl, _ in local}
             self.hist = {pl.name: {} for pl, _ in local}
             self.hist_base = {}
-            self.rawgen = {}
+            self.rawgen = [None] * len(names)
             self.wkeys = {}
             todo: Any = feasible
         else:
@@ -672,17 +672,20 @@ class ReplicaEngine:
             pending.difference_update(back)
             redo = list(map(nodes.__getitem__, back))
         assert self.node_snapshot is not None  # set with node_list
+        index = self.index
+        # A full pass scores the feasible nodes (``feasible`` is the engine's own list, in
+        # node order): their indexes are those of ``feas``, their names ``fl``.
+        at: list[int] = list(compress(range(len(feas)), feas)) if full else []
         if full:  # every feasible node is new to ``rawgen``
             work = redo
-            work_names = [ni.name for ni in work]
+            assert len(work) == len(at)
             gens = [ni.generation for ni in work]
-            rawgen.update(zip(work_names, gens, strict=True))
-            refs = NodeRefs(work, self.node_snapshot.positions_of(work), gens)  # taken once for every plugin
+            deque(map(rawgen.__setitem__, at, gens), maxlen=0)
+            refs = NodeRefs(work, at, gens)  # taken once for every plugin
         else:
-            work = [ni for ni in redo if rawgen.get(ni.name) != ni.generation]
+            work = [ni for ni in redo if rawgen[index[ni.name]] != ni.generation]
             for ni in work:
-                rawgen[ni.name] = ni.generation
-            work_names = [ni.name for ni in work]
+                rawgen[index[ni.name]] = ni.generation
             refs = NodeRefs.of(self.node_snapshot, work)
         for pl, _w in local:
             cache = memo.scores.setdefault(pl.name, AnswerTable())
@@ -694,23 +697,24 @@ class ReplicaEngine:
                 raws = raw_scores(pl, state, pod, refs, cache, nodes)[0]
                 if raws is None:
                     return False
-                cur.update(zip(work_names, raws, strict=True))
-                self.hist_base[pl.name] = (work_names, raws)
+                deque(map(cur.__setitem__, at, raws), maxlen=0)
+                self.hist_base[pl.name] = (fl, raws)
                 vals.update(raws)
                 continue
             scored = raw_scores(pl, state, pod, refs, cache, nodes)[0] if work else []
             if scored is None:
                 return False
             for ni, raw in zip(work, scored, strict=True):
-                old = cur.get(ni.name)
-                # (a node of ``cur`` has its versions in ``hist`` or ``hist_base``)
+                i = index[ni.name]
+                old = cur[i]
+                # (a node scored has its versions in ``hist`` or ``hist_base``)
                 if old != raw:
                     if old is not None:
                         vals[old] -= 1
                         if not vals[old]:
                             del vals[old]
                     vals[raw] += 1
-                    cur[ni.name] = raw
+                    cur[i] = raw
                     hist.setdefault(ni.name, []).append((step, raw))
         # The plugins scoring beyond a node: their weighted shares of every feasible node's
         # total, worked out in bulk per copy (by distinct raw score or scoring class).
@@ -723,16 +727,14 @@ class ReplicaEngine:
                     return False
                 shares.append(got[0])
                 kept[pl.name] = got[1]
-        total = self.total
         tot = self.tot
-        index = self.index
         # Each normalization's maximum over the feasible nodes (known without a pass when
         # every node scores alike); where it moved, the plugin's share of every feasible
         # node's total again (the nodes out of the feasible set: when they are back).
-        normalized: list[tuple[str, dict[str, int], dict[str, int], int, bool, int]] = []
+        normalized: list[tuple[str, list[int | None], list[int | None], int, bool, int]] = []
         moved = False
         # A full pass has each local plugin's raw scores as a list over the feasible nodes
-        # (``hist_base``, in work_names' order): read there, not name by name.
+        # (``hist_base``, in ``fl``'s order): read there, not name by name.
         full_raws = {name: raws for name, (_names, raws) in self.hist_base.items()} if full else {}
         for pl, w in local:
             reverse = pl.normalize_reverse
@@ -743,10 +745,10 @@ class ReplicaEngine:
             vals = self.vals[pl.name]
             if len(vals) == 1:
                 top = next(iter(vals))
-            elif full and len(fl) == len(work_names):  # (the same nodes)
+            elif full:  # (the feasible nodes' raw scores, as a list)
                 top = max(full_raws[pl.name])
             else:
-                top = max(map(cur.__getitem__, fl))
+                top = max(cast("Iterable[int]", compress(cur, feas)))  # (every feasible node has one)
             normalized.append((pl.name, cur, contrib, w, reverse, top))
             if full:
                 self.tops[pl.name] = top  # (every share is worked out below, with the totals)
@@ -754,49 +756,45 @@ class ReplicaEngine:
                 self.tops[pl.name] = top
                 moved = True
                 by_raw: dict[int, int] = {}
-                for name in fl:
-                    raw = cur[name]
-                    share = by_raw.get(raw)
+                for i in compress(range(len(feas)), feas):
+                    r = cur[i]
+                    assert r is not None  # every feasible node has a raw score
+                    share = by_raw.get(r)
                     if share is None:
-                        share = by_raw[raw] = _normalized(raw, top, reverse) * w
-                    old = contrib.get(name)
-                    if old is not None and name in total:
-                        total[name] += share - old
-                        tot[index[name]] = total[name]
-                    contrib[name] = share
+                        share = by_raw[r] = _normalized(r, top, reverse) * w
+                    old = contrib[i]
+                    # A node with a share has a total (set with it); the nodes back in the
+                    # feasible set have theirs worked out again below.
+                    if old is not None:
+                        tot[i] += share - old
+                    contrib[i] = share
         if moved and not full:
             pending.update(compress(range(len(feas)), map(not_, feas)))
         identity = [(pl.name, self.cur[pl.name], w) for pl, w in local if pl.normalize_reverse is None]
-        base = self.base
         if full:
             # Every feasible node's total anew, plugin by plugin in bulk.
-            rnames = work_names  # (redo is work here)
-            sums: list[int] = [0] * len(rnames)
+            sums: list[int] = [0] * len(at)
             for name, _cur, w in identity:
                 col: Iterable[int] = full_raws[name]
                 sums = list(map(add, sums, col if w == 1 else map(mul, col, repeat(w))))
-            base.update(zip(rnames, sums, strict=True))
             for name, _cur, contrib, w, reverse, top in normalized:
                 raws_n = full_raws[name]
                 by_value = {raw: _normalized(raw, top, reverse) * w for raw in set(raws_n)}
                 shares_n = list(map(by_value.__getitem__, raws_n))
-                contrib.update(zip(rnames, shares_n, strict=True))
+                deque(map(contrib.__setitem__, at, shares_n), maxlen=0)
                 sums = list(map(add, sums, shares_n))
-            total.update(zip(rnames, sums, strict=True))
-            deque(map(tot.__setitem__, map(index.__getitem__, rnames), sums), maxlen=0)
+            deque(map(tot.__setitem__, at, sums), maxlen=0)
             redo = []
         # Back in the feasible set unchanged, a node's total stands unless a maximum moved.
-        for name in [ni.name for ni in redo]:
+        for i in [index[ni.name] for ni in redo]:
             b = 0
             for _name, cur, w in identity:
-                b += cur[name] * w
-            base[name] = b
+                b += cur[i] * w  # type: ignore[operator]  # (scored when it came back)
             for _name, cur, contrib, w, reverse, top in normalized:
-                share = _normalized(cur[name], top, reverse) * w
-                contrib[name] = share
+                share = _normalized(cur[i], top, reverse) * w  # type: ignore[arg-type]
+                contrib[i] = share
                 b += share
-            total[name] = b
-            tot[index[name]] = b
+            tot[i] = b
         # One pass over the feasible nodes: each share is an iterator in fl's order.
         parts: Iterable[int] = compress(tot, feas)
         for part in shares:
@@ -888,7 +886,6 @@ class ReplicaEngine:
 
         Every node holding a raw score has the current one: the plugin names the domains
         whose scores may have moved, or None when any may (its weights or domains changed)."""
-        cur = self.cur[pl.name]
         rawl = self.rawl[pl.name]
         dropped = self.dropped[pl.name]
         feas = self.feas
@@ -909,13 +906,11 @@ class ReplicaEngine:
             ni = nodes[i]
             if not feas[i]:
                 # Scoring an infeasible node may read domains PreScore left out.
-                cur.pop(ni.name, None)
                 dropped.add(i)
                 continue
             raw, st = pl.score(state, pod, ni)  # type: ignore[attr-defined]
             if not st.is_success:
                 return None
-            cur[ni.name] = raw
             rawl[i] = raw
             dropped.discard(i)
         return True
