@@ -14,7 +14,7 @@ import itertools
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from itertools import pairwise
-from operator import attrgetter, is_
+from operator import attrgetter
 from typing import Any
 
 from kschedx.core.api.model import NodeView, PodInfo
@@ -277,7 +277,8 @@ class Snapshot:
         self._label_positions: dict[str, dict[str, list[int]]] = {}
         self._label_groups: dict[tuple[str, ...], dict[tuple[str | None, ...], list[int]]] = {}
         self._names: tuple[list[str], dict[str, int], bool] | None = None
-        self._last_positions: tuple[list[NodeInfo], list[int]] | None = None
+        # The node list, its length and each node's position by object id (positions_of).
+        self._node_ids: tuple[list[NodeInfo], int, dict[int, int]] | None = None
         self.namespace_labels: dict[str, dict[str, str]] = {
             (ns.get("metadata") or {}).get("name", ""): {
                 str(k): str(v) for k, v in ((ns.get("metadata") or {}).get("labels") or {}).items()
@@ -353,24 +354,15 @@ class Snapshot:
         the snapshot's own (another name, or a copy of one of its nodes). Shared: don't
         change it."""
         infos = self.node_infos
-        last = self._last_positions
-        # A cycle asks for the same feasible list several times (PreScore, Score): the last
-        # answer is checked node by node for identity, which alone proves it right.
-        if last is not None and last[0] is nodes and len(last[1]) == len(nodes):
-            try:
-                if all(map(is_, map(infos.__getitem__, last[1]), nodes)):
-                    return last[1]
-            except IndexError:
-                pass
-        at = self.node_names()[1]
+        ids = self._node_ids
+        if ids is None or ids[0] is not infos or ids[1] != len(infos):
+            # By object identity: the node list holds every one of its nodes, so no other
+            # live object has one of their ids, and a hit is the node itself.
+            ids = self._node_ids = (infos, len(infos), {id(ni): i for i, ni in enumerate(infos)})
         try:
-            pos = list(map(at.__getitem__, [ni.name for ni in nodes]))
+            return list(map(ids[2].__getitem__, map(id, nodes)))
         except KeyError:
             return None
-        if not all(map(is_, map(infos.__getitem__, pos), nodes)):
-            return None
-        self._last_positions = (nodes, pos)
-        return pos
 
     def label_positions(self, key: str) -> dict[str, list[int]]:
         """Label value -> the positions (in node order) of the nodes with label ``key`` set to
@@ -485,6 +477,6 @@ class Snapshot:
         self._label_columns = {}
         self._label_positions = {}
         self._label_groups = {}
-        self._last_positions = None
+        self._node_ids = None
         self._names = None
         self.generation += 1

@@ -229,9 +229,10 @@ def test_spread_scoring_domains_from_label_groups_equal_a_pass_over_the_nodes(se
             assert [list(c.items()) for c in got[1]] == [list(c.items()) for c in want[1]]
 
 
-def test_positions_of_a_list_changed_in_place_are_worked_out_again() -> None:
-    """The last answer of ``positions_of`` is kept for the same list object: a list changed
-    in place since (swapped, a node replaced by its copy) must not get it."""
+def test_positions_of_are_by_identity_and_follow_the_node_list() -> None:
+    """``positions_of`` answers by object identity: a list changed in place is answered
+    anew, a copy of a node is not the snapshot's, and nodes added or removed since are
+    known (or no longer) by their positions in the new node list."""
     snap = snapshot(*(node(f"n{i}") for i in range(5)))
     nodes = snap.nodes()
     part = [nodes[1], nodes[3]]
@@ -242,6 +243,12 @@ def test_positions_of_a_list_changed_in_place_are_worked_out_again() -> None:
     assert snap.positions_of(part) is None
     part[0] = nodes[4]
     assert snap.positions_of(part) == [4, 1]
+    added = snap.add_node(node("n5"))
+    assert snap.positions_of([added, nodes[0]]) == [5, 0]
+    gone = snap.get("n2")
+    snap.remove_node("n2")
+    assert snap.positions_of([gone]) is None
+    assert snap.positions_of([added, snap.get("n3")]) == [4, 2]
 
 
 @pytest.mark.parametrize("seed", range(6))
