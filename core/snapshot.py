@@ -286,8 +286,9 @@ class Snapshot:
             for ns in objects.of("Namespace")
         }
         self.generation = 0
-        # The nodes whose pods add_pod/remove_pod changed, in order: indexes kept across
-        # cycles (core/plugins/interpodaffinity_index.py) catch up on these alone.
+        # The nodes where add_pod/remove_pod changed the pods with (anti-)affinity terms, in
+        # order: the term indexes kept across cycles (core/plugins/interpodaffinity_index.py)
+        # catch up on these alone. An edit of a pod without terms leaves them as they are.
         self.touched: list[str] = []
         # namespace -> label key -> value -> the bound pods with that label (by uid): built
         # per namespace and key when first asked for (``pods_labelled``), then kept up to
@@ -442,7 +443,8 @@ class Snapshot:
         self.pods_by_namespace[pod.namespace][pod.uid] = pod
         self._label_index_edit(pod, True)
         self.generation += 1
-        self.touched.append(ni.name)
+        if pod.has_pod_affinity:
+            self.touched.append(ni.name)
 
     def remove_pod(self, pod: PodInfo) -> None:
         ni = self.by_name.get(pod.node_name)
@@ -451,7 +453,8 @@ class Snapshot:
             self.pods_by_namespace.get(pod.namespace, {}).pop(pod.uid, None)
             self._label_index_edit(pod, False)
             self.generation += 1
-            self.touched.append(ni.name)
+            if pod.has_pod_affinity:
+                self.touched.append(ni.name)
 
     def remove_node(self, name: str) -> None:
         ni = self.by_name.pop(name, None)

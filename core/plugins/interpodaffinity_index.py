@@ -7,8 +7,9 @@ thousands of such pods hold a few hundred distinct terms: each is matched agains
 incoming pod once, and its pods are counted per node.
 
 The index follows the snapshot's edits node by node: a node the snapshot lists as touched
-since, whose generation changed (core/snapshot.py; generations never repeat), has its pods
-counted again.
+since (where a pod with terms came or went; core/snapshot.py), whose generation changed
+(generations never repeat), has its pods counted again. A node's groups are a function of
+its pods with terms alone, so the edits of other pods (most of a rollout's) cost nothing.
 """
 
 from __future__ import annotations
