@@ -39,7 +39,7 @@ from __future__ import annotations
 from collections import Counter, deque
 from collections.abc import Hashable, Iterable
 from itertools import compress, repeat
-from operator import add, mul, not_
+from operator import add, eq, mul, not_
 from typing import TYPE_CHECKING, Any, cast
 
 from kschedx.core.framework.interface import (
@@ -801,7 +801,7 @@ class ReplicaEngine:
             parts = map(add, parts, part)
         tl = list(parts)
         best = max(tl)
-        best_nodes = [fl[tl.index(best)]] if tl.count(best) == 1 else list(compress(fl, map(best.__eq__, tl)))
+        best_nodes = [fl[tl.index(best)]] if tl.count(best) == 1 else list(compress(fl, map(eq, tl, repeat(best))))
         result.best_nodes = best_nodes if self.names_sorted else sorted(best_nodes)
         result.selected_node = result.best_nodes[0]
         self._defer(result, fl, tl, best, plugins, step, norms, kept)
