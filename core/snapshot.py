@@ -18,7 +18,7 @@ from operator import attrgetter
 from typing import Any
 
 from kschedx.core.api.model import NodeView, PodInfo
-from kschedx.core.api.objects import ClusterObjects
+from kschedx.core.api.objects import ClusterObjects, ControllerIndex, file_by_controller
 from kschedx.core.api.selectors import LabelSelector
 from kschedx.core.progress import report
 
@@ -218,7 +218,9 @@ _SCALAR_WORDS = frozenset({"True", "False", "None", "inf", "nan"})
 class Snapshot:
     """NodeInfos and cluster-wide indexes for one scheduling cycle."""
 
-    def __init__(self, objects: ClusterObjects) -> None:
+    def __init__(self, objects: ClusterObjects, controllers: ControllerIndex | None = None) -> None:
+        """``controllers``, when given, is filled with every pod of ``objects`` by its
+        controller reference (``file_by_controller``) while the pods are read anyway."""
         self.objects = objects
         self.node_infos: list[NodeInfo] = []
         self.by_name: dict[str, NodeInfo] = {}
@@ -244,6 +246,8 @@ class Snapshot:
             if not i & 4095:
                 report(f"building the snapshot ({len(self.node_infos)} nodes, {total} pods)", i, total)
             pod = PodInfo(raw)
+            if controllers is not None:
+                file_by_controller(controllers, raw)
             phase = pod.phase
             if phase == "Succeeded" or phase == "Failed":  # PodInfo.terminal
                 continue

@@ -180,6 +180,25 @@ def named(items: list[Any], namespace: str, name: str) -> Dict | None:
     return hits[-1] if hits else None
 
 
+ControllerIndex = dict[tuple[str, str, str], list[Dict]]
+
+
+def file_by_controller(index: ControllerIndex, pod: Dict) -> None:
+    """File ``pod`` in ``index`` under its first controller reference (namespace, kind,
+    name; the namespace ``default`` when unset), if it has one: the pods of a ReplicaSet,
+    StatefulSet, DaemonSet or Job as a rollout plan reads them (core/explain/rollout.py)."""
+    m = pod.get("metadata") or {}
+    for ref in m.get("ownerReferences") or []:
+        if ref.get("controller"):
+            key = (m.get("namespace") or "default", str(ref.get("kind")), str(ref.get("name")))
+            filed = index.get(key)
+            if filed is None:
+                index[key] = [pod]
+            else:
+                filed.append(pod)
+            return
+
+
 def pod_key(pod: Dict) -> tuple[str, str, str]:
     """A stored pod's namespace (``default`` when unset), name and uid."""
     meta = pod.get("metadata") or {}

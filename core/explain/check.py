@@ -59,6 +59,7 @@ from kschedx.core.explain.front import (
 )
 from kschedx.core.explain.replicas import hpa_status_as_applied
 from kschedx.core.explain.report import FAILED_CREATE, DaemonNodeVerdict, Explanation
+from kschedx.core.explain.rollout import any_may_run
 from kschedx.core.explain.rollout_run import RolloutOutcome
 from kschedx.core.explain.updates import live_update_refusal, update_refusal
 from kschedx.core.framework.shared_answers import share
@@ -548,9 +549,11 @@ def check_paths(
     for ns, name, refusal in refusals:
         report.entries.append(CheckEntry(claim_files.get((ns, name), ", ".join(files)), "PersistentVolumeClaim", ns,
                                          name, rejected=refusal.detail))
-    # One snapshot for every document.
+    docs = _documents(todo, objects, live, namespace)
+    # One snapshot for every document; workloads that may run already have their pods
+    # indexed by controller while it is built (the plans of their changes read them).
     try:
-        snapshot = build_snapshot(objects)
+        snapshot = build_snapshot(objects, index_controllers=any_may_run(objects, [obj for _, obj, _ in docs]))
     except (QuantityError, SelectorError) as e:
         raise InputError(str(e), path=source) from None
     # Documents with equal node-relevant fields (requests, tolerations, node affinity, ...)
@@ -561,7 +564,6 @@ def check_paths(
     # the release; a document checked on its own (--separately, or a workload checked alone
     # on the cluster as loaded by _check_alone) gets a fresh admission of its own.
     per_run: dict[str, Any] = {} if separately else {"admission": admission}
-    docs = _documents(todo, objects, live, namespace)
     if separately:
         # Each document lays its own objects over the shared snapshot and takes its placed
         # copies off again, so documents never see each other.

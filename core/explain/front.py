@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from kschedx.core.admission import Admission, Refused
 from kschedx.core.admission.priority import resolve_cluster_pod_priorities
 from kschedx.core.api.model import PodInfo, pod_uid
-from kschedx.core.api.objects import WORKLOAD_KINDS, ClusterObjects
+from kschedx.core.api.objects import WORKLOAD_KINDS, ClusterObjects, ControllerIndex
 from kschedx.core.api.quantity import QuantityError
 from kschedx.core.api.selectors import SelectorError
 from kschedx.core.config.profile import Profile, default_profile
@@ -30,7 +30,16 @@ from kschedx.core.explain.report import (
     daemon_verdict,
     finish_plan,
 )
-from kschedx.core.explain.rollout import NEW, SCALE_UP, UNCHANGED, WorkloadPlan, plan_workload, resolve_count, taken_out
+from kschedx.core.explain.rollout import (
+    NEW,
+    SCALE_UP,
+    UNCHANGED,
+    WorkloadPlan,
+    keep_controller_index,
+    plan_workload,
+    resolve_count,
+    taken_out,
+)
 from kschedx.core.explain.rollout_run import (
     DaemonSetRollout,
     DeploymentRollout,
@@ -392,14 +401,25 @@ def select_profile(pod: Dict, profile_name: str | None, profiles: dict[str, Prof
     return prof
 
 
-def build_snapshot(objects: ClusterObjects, incoming: IncomingPod | None = None) -> Snapshot:
+def build_snapshot(objects: ClusterObjects, incoming: IncomingPod | None = None,
+                   index_controllers: bool = False) -> Snapshot:
+    """A snapshot of ``objects``. With ``index_controllers`` (``check`` of workloads that may
+    run already) their pods are indexed by controller as they are read, for the plans to
+    find each workload's pods in (core/explain/rollout.py ``keep_controller_index``)."""
+    pods = objects.of("Pod")
     # A copy of the lists: replica steps record claims in the snapshot's objects, and the
     # caller's objects may serve further runs (check, the next document).
     objects = objects.copy()
-    if incoming is not None and incoming.extra_objects:
-        lay_extra_objects(objects, incoming.extra_objects)
+    laid = incoming is not None and bool(incoming.extra_objects)
+    if laid:
+        lay_extra_objects(objects, incoming.extra_objects)  # type: ignore[union-attr]
+    # The copy holds the caller's pods, in order, unless objects were laid over it.
+    controllers: ControllerIndex | None = {} if index_controllers and not laid else None
     with gc_paused():
-        return Snapshot(objects)
+        snapshot = Snapshot(objects, controllers)
+    if controllers is not None:
+        keep_controller_index(pods, controllers)
+    return snapshot
 
 
 def pod_info(incoming: IncomingPod, path: str = "<manifest>") -> PodInfo:

@@ -136,3 +136,40 @@ def test_rollouts_answer_as_without_their_shortcuts(
     assert fast == slow
     assert fast_counts["cycles"] < slow_counts["cycles"]
     assert fast_counts["updates"] > 0 and slow_counts["updates"] == 0
+
+
+def test_rollouts_read_their_pods_from_the_index_built_with_the_snapshot(
+        cluster: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``check`` of workloads that run indexes the pods by controller while the snapshot is
+    built: the plans read no pod again, and the report is the one of the plans indexing
+    the pods themselves."""
+    import json
+
+    from kschedx.core.explain import check as check_module
+    from kschedx.core.explain import rollout
+
+    folder = tmp_path / "manifests"
+    folder.mkdir()
+    _manifests(json.loads(cluster.read_text())["items"], folder)
+    objs = load_cluster_files([str(cluster)])
+    filed = [0]
+    scan = rollout.file_by_controller
+
+    def counted(index: Any, pod: Dict) -> None:
+        filed[0] += 1
+        scan(index, pod)
+
+    def check(seeded: bool) -> Dict:
+        filed[0] = 0
+        rollout._INDEX.clear()
+        with monkeypatch.context() as m:
+            m.setattr(rollout, "file_by_controller", counted)
+            if not seeded:
+                m.setattr(check_module, "any_may_run", lambda objects, objs: False)
+            return check_paths([str(folder)], objs).to_json()
+
+    seeded = check(True)
+    assert filed[0] == 0  # no pod read again by the plans
+    lazy = check(False)
+    assert filed[0] == len(objs.of("Pod"))
+    assert seeded == lazy
