@@ -679,7 +679,8 @@ class ReplicaEngine:
         if full:  # every feasible node is new to ``rawgen``
             work = redo
             assert len(work) == len(at)
-            gens = [ni.generation for ni in work]
+            # (the filter pass just ran kept every node's generation: ``gens``)
+            gens = list(compress(self.gens, feas))
             deque(map(rawgen.__setitem__, at, gens), maxlen=0)
             refs = NodeRefs(work, at, gens)  # taken once for every plugin
         else:
