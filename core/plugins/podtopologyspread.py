@@ -679,8 +679,13 @@ class PodTopologySpread(Plugin):
             parts: list[Sequence[Any]] = []
             for i, (c, column) in enumerate(zip(s.constraints, zip(*rows, strict=True), strict=True)):
                 if c.topology_key == LABEL_HOSTNAME:
-                    counts = map(s.per_node[i].get, names, repeat(0))
-                    parts.append([None if v is None else (n,) for v, n in zip(column, counts, strict=True)])
+                    counts = list(map(s.per_node[i].get, names, repeat(0)))
+                    # One tuple per distinct count, laid over the nodes by a C-level map.
+                    boxed = {n: (n,) for n in set(counts)}
+                    if None in column:
+                        parts.append([None if v is None else boxed[n] for v, n in zip(column, counts, strict=True)])
+                    else:
+                        parts.append(list(map(boxed.__getitem__, counts)))
                 else:
                     parts.append(column)
             keys = list(zip(*parts, strict=True))

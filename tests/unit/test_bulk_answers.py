@@ -168,6 +168,35 @@ def test_score_nodes_equal_score_node_by_node(seed: int) -> None:
             "PodTopologySpread"} <= compared
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_default_spreading_scores_in_bulk_on_nodes_without_a_hostname_label(seed: int) -> None:
+    """System default spreading requires no key: a node without the hostname label is
+    scored with no hostname domain. PodTopologySpread's bulk scores (its class keys from
+    the label columns) must equal its node-by-node scores there too."""
+    rng = random.Random(seed)
+    objs: list[Dict] = [{"apiVersion": "v1", "kind": "Service", "metadata": {"name": "web", "namespace": "default"},
+                         "spec": {"selector": {"app": "web"}}}]
+    for i in range(30):
+        name = f"aks-nodepool1-{i}-vmss"
+        zone = {"topology.kubernetes.io/zone": rng.choice(["1", "2"])} if rng.random() < 0.8 else {}
+        n = node(name, labels=zone)
+        if rng.random() < 0.3:
+            del n["metadata"]["labels"]["kubernetes.io/hostname"]
+        objs.append(n)
+        for j in range(rng.randint(0, 3)):
+            objs.append(pod(f"p{i}-{j}", cpu="100m", node_name=name, labels={"app": rng.choice(["web", "db"])}))
+    snap = snapshot(*objs)
+    nodes = snap.nodes()
+    fw = framework(snap)
+    pl = fw.plugins.instances["PodTopologySpread"]
+    incoming = PodInfo(pod("incoming", cpu="100m", labels={"app": "web"}))
+    for scored in (nodes, [ni for ni in nodes if rng.random() < 0.6]):
+        state = CycleState()
+        assert pl.pre_score(state, incoming, scored).is_success  # type: ignore[attr-defined]
+        got = pl.score_nodes(state, incoming, scored)  # type: ignore[attr-defined]
+        assert got == [pl.score(state, incoming, ni)[0] for ni in scored]  # type: ignore[attr-defined]
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_cpu_memory_scorers_equal_the_general_scorers(seed: int) -> None:
     """The one-loop scorers of the default resources against the scorers over
