@@ -39,7 +39,7 @@ from __future__ import annotations
 from collections import Counter, deque
 from collections.abc import Hashable, Iterable
 from itertools import compress, repeat
-from operator import add, eq, mul, not_
+from operator import add, eq, is_not, mul, not_
 from typing import TYPE_CHECKING, Any, cast
 
 from kschedx.core.framework.interface import (
@@ -333,7 +333,12 @@ class ReplicaEngine:
         self.ready = True
         self.changed = None
         self.moved = []
-        self._verdicts(range(n))
+        # Every verdict starts feasible: only the nodes some answer fails need a look, found
+        # in bulk (in node order, as a pass over every node would visit them).
+        failing: set[int] = set()
+        for col in [head, *(self.status[pl.name] for pl in rest)]:
+            failing.update(compress(range(n), map(is_not, col, repeat(None))))
+        self._verdicts(sorted(failing))
         return True
 
     def _recompute(self, state: CycleState, pod: PodInfo, pl: Plugin, which: Any) -> list[int] | None:
