@@ -410,11 +410,11 @@ def build_snapshot(objects: ClusterObjects, incoming: IncomingPod | None = None,
     # A copy of the lists: replica steps record claims in the snapshot's objects, and the
     # caller's objects may serve further runs (check, the next document).
     objects = objects.copy()
-    laid = incoming is not None and bool(incoming.extra_objects)
-    if laid:
-        lay_extra_objects(objects, incoming.extra_objects)  # type: ignore[union-attr]
+    extra = incoming.extra_objects if incoming is not None else None
+    if extra:
+        lay_extra_objects(objects, extra)
     # The copy holds the caller's pods, in order, unless objects were laid over it.
-    controllers: ControllerIndex | None = {} if index_controllers and not laid else None
+    controllers: ControllerIndex | None = {} if index_controllers and not extra else None
     with gc_paused():
         snapshot = Snapshot(objects, controllers)
     if controllers is not None:
