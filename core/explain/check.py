@@ -550,10 +550,11 @@ def check_paths(
         report.entries.append(CheckEntry(claim_files.get((ns, name), ", ".join(files)), "PersistentVolumeClaim", ns,
                                          name, rejected=refusal.detail))
     docs = _documents(todo, objects, live, namespace)
-    # One snapshot for every document; workloads that may run already have their pods
-    # indexed by controller while it is built (the plans of their changes read them).
+    # One snapshot for every document; when a workload runs already, the pods are indexed
+    # by controller while it is built (the plans of its change read them).
+    runs = any_may_run(objects, [(entry.kind, entry.namespace, entry.name) for _, _, entry in docs])
     try:
-        snapshot = build_snapshot(objects, index_controllers=any_may_run(objects, [obj for _, obj, _ in docs]))
+        snapshot = build_snapshot(objects, index_controllers=runs)
     except (QuantityError, SelectorError) as e:
         raise InputError(str(e), path=source) from None
     # Documents with equal node-relevant fields (requests, tolerations, node affinity, ...)

@@ -134,30 +134,19 @@ def keep_controller_index(pods: list[Dict], index: ControllerIndex) -> tuple[lis
 _PLANNED_KINDS = ("Deployment", "ReplicaSet", "ReplicationController", "StatefulSet", "DaemonSet", "Job")
 
 
-def any_may_run(objects: ClusterObjects, objs: list[Dict]) -> bool:
-    """Whether one of ``objs`` may be a workload that runs in the cluster: of a kind whose
-    plan reads its pods, and named as an object of that kind in some namespace (or, for a
-    Deployment, as the owner of a ReplicaSet). ``check`` asks this before indexing pods by
-    controller; a false yes only costs that index."""
-    wanted = {key for o in objs if o.get("kind") in _PLANNED_KINDS and (key := _kind_name(o, o.get("kind")))}
-    if not wanted:
-        return False
-    names = {key for kind in _PLANNED_KINDS for o in objects.workloads.get(kind, ()) if (key := _kind_name(o, kind))}
-    names.update(("Deployment", str(ref.get("name"))) for rs in objects.workloads.get("ReplicaSet", ())
-                 for ref in _refs(rs) if ref.get("kind") == "Deployment")
-    return not wanted.isdisjoint(names)
-
-
-def _kind_name(obj: Dict, kind: Any) -> tuple[str, str] | None:
-    meta = obj.get("metadata")
-    name = meta.get("name") if isinstance(meta, dict) else None
-    return (str(kind), name) if isinstance(name, str) else None
-
-
-def _refs(obj: Dict) -> list[Dict]:
-    meta = obj.get("metadata")
-    refs = meta.get("ownerReferences") if isinstance(meta, dict) else None
-    return [r for r in refs if isinstance(r, dict)] if isinstance(refs, list) else []
+def any_may_run(objects: ClusterObjects, workloads: list[tuple[Any, Any, Any]]) -> bool:
+    """Whether one of ``workloads`` (a document's kind, namespace and name) runs in the
+    cluster as its plan finds it: an object of that kind and name in the namespace, or for
+    a Deployment a ReplicaSet it controls. ``check`` asks this before indexing pods by
+    controller."""
+    for kind, ns, name in workloads:
+        if kind not in _PLANNED_KINDS or not isinstance(ns, str) or not isinstance(name, str):
+            continue
+        if _find(objects, kind, ns, name) is not None:
+            return True
+        if kind == "Deployment" and controlled_by(objects.workloads.get("ReplicaSet", []), ns, kind, name):
+            return True
+    return False
 
 
 def _alive(pod: Dict) -> bool:

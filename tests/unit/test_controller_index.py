@@ -84,12 +84,11 @@ def test_any_may_run() -> None:
         "ownerReferences": [{"apiVersion": "apps/v1", "kind": "Deployment", "name": "web", "controller": True}]}})
     objects.add({"apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": {"name": "db", "namespace": "a"}})
 
-    def doc(kind: str, name: Any) -> dict[str, Any]:
-        return {"apiVersion": "apps/v1", "kind": kind, "metadata": {"name": name}}
-
-    assert rollout.any_may_run(objects, [doc("Deployment", "web")])  # the owner of a ReplicaSet
-    assert rollout.any_may_run(objects, [doc("Deployment", "api"), doc("StatefulSet", "db")])
-    assert rollout.any_may_run(objects, [doc("ReplicaSet", "web-5d8f")])
-    assert not rollout.any_may_run(objects, [doc("Deployment", "api"), doc("StatefulSet", "web")])
-    assert not rollout.any_may_run(objects, [doc("Pod", "web"), doc("CronJob", "db")])
-    assert not rollout.any_may_run(objects, [doc("Deployment", {"not": "a name"}), {"kind": "Deployment"}])
+    assert rollout.any_may_run(objects, [("Deployment", "a", "web")])  # the owner of a ReplicaSet
+    assert rollout.any_may_run(objects, [("Deployment", "a", "api"), ("StatefulSet", "a", "db")])
+    assert rollout.any_may_run(objects, [("ReplicaSet", "a", "web-5d8f")])
+    assert not rollout.any_may_run(objects, [("Deployment", "a", "api"), ("StatefulSet", "a", "web")])
+    assert not rollout.any_may_run(objects, [("Deployment", "b", "web"), ("StatefulSet", "default", "db")])
+    assert not rollout.any_may_run(objects, [("Pod", "a", "web"), ("CronJob", "a", "db")])
+    assert not rollout.any_may_run(objects, [("Deployment", "a", {"not": "a name"}), ("Deployment", {"x": 1}, "web"),
+                                             ("Deployment", "a", None)])
