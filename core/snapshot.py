@@ -356,8 +356,8 @@ class Snapshot:
 
     def positions_of(self, nodes: list[NodeInfo]) -> list[int] | None:
         """The positions of ``nodes`` in the node list, or None when one of them is not
-        the snapshot's own (another name, or a copy of one of its nodes). Shared: don't
-        change it."""
+        the snapshot's own (another name, or a copy of one of its nodes): a new list each
+        time."""
         infos = self.node_infos
         ids = self._node_ids
         if ids is None or ids[0] is not infos or ids[1] != len(infos):
