@@ -14,7 +14,6 @@ import itertools
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from itertools import pairwise
-from operator import attrgetter
 from typing import Any
 
 from kschedx.core.api.model import NodeView, PodInfo
@@ -29,7 +28,6 @@ Dict = dict[str, Any]
 # of the node, of its clones, or of a node of the same name in another snapshot.
 _GENERATIONS = itertools.count(1)
 
-_requests_of = attrgetter("requests")
 
 
 class HostPortInfo:
@@ -132,10 +130,12 @@ class NodeInfo:
                 self.pods_with_required_anti_affinity.append(pod)
         self.generation = next(_GENERATIONS)
 
-    def _sum_requests(self) -> None:
+    def _sum_requests(self, dicts: list[dict[str, int]]) -> None:
         """The requested and non-zero sums of ``pods``, as add_pod would leave them had it
         added them one by one; the snapshot's constructor places pods without those sums.
-        Their host ports are left to ``used_ports`` to gather when first read.
+        Their host ports are left to ``used_ports`` to gather when first read. ``dicts``
+        are the pods' ``requests``, in order, gathered as the pods were placed (then read
+        anyway; read again here, 150,000 pods' objects are long out of the cache).
 
         Pods of one template share their ``requests`` dict (``_pod_amounts``), so the
         sums are taken per distinct dict times its pods: the few distinct dicts, in the
@@ -144,7 +144,6 @@ class NodeInfo:
         product. A dict shared by two pods came from one memo entry, with one non-zero
         cpu and memory: true of the fresh PodInfos the constructor places, the only caller."""
         pods = self.pods
-        dicts = list(map(_requests_of, pods))
         ids = list(map(id, dicts))
         one_pod = dict(zip(ids, pods, strict=True))
         req = self.requested
@@ -242,6 +241,12 @@ class Snapshot:
         by_name = self.by_name
         pods_by_uid = self.pods_by_uid
         pods_by_namespace = self.pods_by_namespace
+        # Per node: the node, then where its pods and their requests dicts are appended.
+        places: dict[str, tuple[NodeInfo, Any, Any]] = {}
+        requests: list[list[dict[str, int]]] = []
+        for ni in self.node_infos:
+            requests.append([])
+            places[ni.name] = (ni, ni.pods.append, requests[-1].append)
         for i, raw in enumerate(raw_pods):
             if not i & 4095:
                 report(f"building the snapshot ({len(self.node_infos)} nodes, {total} pods)", i, total)
@@ -253,16 +258,19 @@ class Snapshot:
                 continue
             node_name = pod.node_name
             if node_name:
-                owner = by_name.get(node_name)
-                if owner is None:
+                place = places.get(node_name)
+                if place is None:
                     self.orphan_pods.append(pod)
                     continue
-                # NodeInfo.add_pod in parts: the pod and its affinity now, the requested
-                # sums per node once every pod is placed, the host ports when first read.
-                owner.pods.append(pod)
+                # NodeInfo.add_pod in parts: the pod, its requests and its affinity now,
+                # the requested sums per node once every pod is placed, the host ports when
+                # first read.
+                place[1](pod)
+                place[2](pod.requests)
                 # Without an affinity stanza has_pod_affinity is False; the property need
                 # not be read (and stays lazy, with the same answer) for most pods.
                 if pod.spec.get("affinity") and pod.has_pod_affinity:
+                    owner = place[0]
                     owner.pods_with_affinity.append(pod)
                     if pod.has_required_anti_affinity:
                         owner.pods_with_required_anti_affinity.append(pod)
@@ -271,9 +279,9 @@ class Snapshot:
                 pods_by_namespace[pod.namespace][uid] = pod
             elif pod.nominated_node_name and pod.nominated_node_name in by_name:
                 self.nominated[pod.nominated_node_name].append(pod)
-        for ni in self.node_infos:
-            if ni.pods:
-                ni._sum_requests()
+        for ni, dicts in zip(self.node_infos, requests, strict=True):
+            if dicts:
+                ni._sum_requests(dicts)
         self._image_nodes: dict[str, int] | None = None
         # Node label columns and groups by label keys, in node order (``label_columns``):
         # kept until the node set changes (node labels are never edited in a snapshot).

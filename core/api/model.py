@@ -347,7 +347,30 @@ def _pod_amounts(spec: Mapping[str, Any], status: Mapping[str, Any]) -> tuple[di
 
     The common pod's key is a tuple of the strings it reads (``_amounts_key``), kept only
     when all of them are strings: a str never equals a value of another type, so a lookup
-    finds only an entry read from the same strings. Other pods take the marshal key."""
+    finds only an entry read from the same strings. Other pods take the marshal key.
+
+    The most common pod of all (one container, its one status without resources) is looked
+    up first with the key ``_amounts_key`` gives it, built without the general walk: a
+    snapshot does this for each of 150,000 pods. A miss takes the general path, which keeps
+    the entry."""
+    containers = spec.get("containers")
+    statuses = status.get("containerStatuses")
+    if (type(containers) is list and len(containers) == 1 and type(statuses) is list and len(statuses) == 1
+            and not (spec.get("initContainers") or spec.get("overhead") or spec.get("resources")
+                     or status.get("initContainerStatuses"))):
+        c, cs = containers[0], statuses[0]
+        if type(c) is dict and type(cs) is dict and cs.get("resources") is None:
+            res = c.get("resources")
+            if type(res) is dict:
+                req, lim = res.get("requests"), res.get("limits")
+                if (type(req) is dict or not req) and (type(lim) is dict or not lim):
+                    try:
+                        found = _FAST_AMOUNTS_CACHE.get(
+                            (((c.get("name"), tuple(req.items()) if req else (), tuple(lim.items()) if lim else ()),),))
+                    except TypeError:  # an unhashable quantity: the general path says what it is
+                        found = None
+                    if found is not None:
+                        return found
     key = _amounts_key(spec, status)
     if key is not None:
         try:
@@ -500,14 +523,18 @@ class PodInfo:
         meta = raw.get("metadata") or {}
         spec = raw.get("spec") or {}
         status = raw.get("status") or {}
-        self.name: str = meta.get("name") or meta.get("generateName") or ""
-        self.namespace: str = meta.get("namespace") or "default"
-        self.uid: str = meta.get("uid") or f"{self.namespace}/{self.name}"
+        name: str = meta.get("name") or meta.get("generateName") or ""
+        namespace: str = meta.get("namespace") or "default"
+        self.name = name
+        self.namespace = namespace
+        self.uid: str = meta.get("uid") or f"{namespace}/{name}"
         # labels, annotations, nominated_node_name, scheduler_name and deletion_timestamp
         # are read on first use (below): a snapshot's cycles look at a few of its pods.
         self.node_name: str = spec.get("nodeName") or ""
         self.phase: str = status.get("phase") or ""
-        self.priority: int = int(spec.get("priority") or 0)
+        priority = spec.get("priority")
+        # (an int as stored needs no int(); bool is not int here, so True still becomes 1)
+        self.priority: int = priority if type(priority) is int else int(priority or 0)
         self.spec = spec
         self.status = status
         # The stored labels as they are (``labels`` makes strings of them when first read):

@@ -68,6 +68,21 @@ CASES = [
     ({"containers": [{"name": "a", "resources": {"requests": None, "limits": {}}}]}, {}),
     ({"containers": [{"name": "a", "resources": {"requests": {"cpu": "1"}}}], "overhead": {}, "resources": {}}, {}),
     ({"containers": [{"resources": {"requests": {"cpu": "1"}}}]}, {"containerStatuses": [{"resources": {}}]}),
+    # The common pod's shortcut (one container, one status without resources), each part
+    # present, empty, null or of another type.
+    ({"containers": [{"name": "a", "resources": {"limits": {"cpu": "1"}}}]}, {"containerStatuses": [{"name": "a"}]}),
+    ({"containers": [{"name": "a", "resources": {"requests": {"cpu": "1"}, "limits": {"cpu": "2"}}}]},
+     {"containerStatuses": [{"name": "a", "resources": None}]}),
+    ({"containers": [{"name": "a", "resources": {"requests": {}, "limits": {"memory": "1Gi"}}}]},
+     {"containerStatuses": [{"name": "a"}]}),
+    ({"containers": [{"name": "a", "resources": {"requests": None, "limits": None}}]}, {"containerStatuses": [{}]}),
+    ({"containers": [{"name": "a", "resources": {}}]}, {"containerStatuses": [{"name": "a"}]}),
+    ({"containers": [{"name": "a"}]}, {"containerStatuses": [{"name": "a"}]}),
+    ({"containers": [{"name": 1, "resources": {"requests": {"cpu": "1"}}}]}, {"containerStatuses": [{"name": 1}]}),
+    ({"containers": [{"name": "a", "resources": {"requests": {"cpu": 1}}}]}, {"containerStatuses": [{"name": "a"}]}),
+    ({"containers": [{"name": "a", "resources": {"requests": {"cpu": "1"}}}]},
+     {"containerStatuses": [{"name": "a"}], "initContainerStatuses": [{"name": "a", "resources": {
+         "requests": {"cpu": "5"}}}]}),
 ]
 
 
@@ -80,9 +95,9 @@ def test_every_cached_answer_is_the_fresh_one(order: int, monkeypatch: pytest.Mo
         assert got == want and list(got[0]) == list(want[0])
 
 
-def _outcome(fn: Any, spec: dict[str, Any]) -> Any:
+def _outcome(fn: Any, spec: dict[str, Any], status: dict[str, Any] | None = None) -> Any:
     try:
-        return fn(spec, {})
+        return fn(spec, status or {})
     except (QuantityError, TypeError, ValueError) as e:
         return type(e).__name__, str(e)
 
@@ -92,9 +107,12 @@ def test_equal_looking_values_of_other_types_are_not_confused(monkeypatch: pytes
     monkeypatch.setattr(model, "_FAST_AMOUNTS_CACHE", {})
     # 1 and True, NaN, a value marshal cannot write (a YAML timestamp), null: each its own
     # key, computed (or refused) instead of taking the answer of an earlier pod.
-    for value in (1, True, 1.0, "1", float("nan"), datetime.datetime(2026, 1, 1), None, "1") * 2:
+    for value in (1, True, 1.0, "1", float("nan"), datetime.datetime(2026, 1, 1), None, "1", ["1"]) * 2:
         spec = _spec({"cpu": value})
         assert _outcome(model._pod_amounts, spec) == _outcome(_fresh, spec)
+        # and as the common pod, with its one container status (the shortcut's shape)
+        status = {"containerStatuses": [{"name": "app"}]}
+        assert _outcome(model._pod_amounts, spec, status) == _outcome(_fresh, spec, status)
 
 
 def test_every_pod_of_a_generated_cluster_and_the_example(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
