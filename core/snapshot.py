@@ -247,10 +247,15 @@ class Snapshot:
         for ni in self.node_infos:
             requests.append([])
             places[ni.name] = (ni, ni.pods.append, requests[-1].append)
+        # The loader's views of the pods it decoded (ClusterObjects.pod_infos), each for the
+        # very object it was made from; any other pod is read here.
+        views = objects.pod_infos
         for i, raw in enumerate(raw_pods):
             if not i & 4095:
                 report(f"building the snapshot ({len(self.node_infos)} nodes, {total} pods)", i, total)
-            pod = PodInfo(raw)
+            pod = views.get(id(raw))
+            if pod is None or pod.raw is not raw:
+                pod = PodInfo(raw)
             if controllers is not None:
                 file_by_controller(controllers, raw)
             phase = pod.phase

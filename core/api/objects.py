@@ -37,6 +37,13 @@ class ClusterObjects:
     # many Events did not decode (``pending`` notes them; nothing else reads Events).
     load_warnings: list[str] = field(default_factory=list)
     skipped_events: int = 0
+    # The scheduler's view of stored pods (core/api/model.py PodInfo) made by the loader
+    # while each pod was freshly decoded, by id of the raw pod they hold (a view is used
+    # only for the very object it was made from, which it keeps alive). As upstream's
+    # scheduler cache makes a PodInfo when a pod arrives, not per snapshot. Shared by every
+    # copy: a loaded pod is never changed in place; what changes one (priorities filled
+    # in) drops its view.
+    pod_infos: dict[int, Any] = field(default_factory=dict, repr=False, compare=False)
     # find_pod's index: (the pod list it was built from, its length, by (namespace, name),
     # by uid), each to the first position in the list.
     _pod_index: tuple[list[Dict], int, dict[tuple[str, str], int], dict[str, int]] | None = field(
@@ -63,7 +70,7 @@ class ClusterObjects:
     def copy(self) -> ClusterObjects:
         return ClusterObjects(defaultdict(list, {k: list(v) for k, v in self.by_kind.items()}), dict(self.skipped_kinds),
                               defaultdict(list, {k: list(v) for k, v in self.workloads.items()}),
-                              self.server_version, list(self.load_warnings), self.skipped_events)
+                              self.server_version, list(self.load_warnings), self.skipped_events, self.pod_infos)
 
     def overlay(self) -> ClusterObjects:
         """A copy that shares this one's lists until it adds to one (``add`` then gives it
@@ -72,7 +79,7 @@ class ClusterObjects:
         this way: 150,000 pods are not copied per workload)."""
         out = ClusterObjects(defaultdict(list, self.by_kind), dict(self.skipped_kinds),
                              defaultdict(list, self.workloads), self.server_version, list(self.load_warnings),
-                             self.skipped_events)
+                             self.skipped_events, self.pod_infos)
         out._own = set()
         return out
 

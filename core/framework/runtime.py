@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from operator import add
+from collections.abc import Iterable
+from itertools import compress
+from operator import add, attrgetter
 from typing import Any
 
 from kschedx.core.api.model import PodInfo
@@ -69,6 +71,8 @@ def num_feasible_nodes_to_find(num_all: int, percentage: int | None) -> int:
 
 # The verdict of every feasible node (one object: it says nothing of the node).
 _FEASIBLE = NodeVerdict(True)
+_name_of = attrgetter("name")
+_generation_of = attrgetter("generation")
 
 class Framework:
     """A profile bound to a snapshot; implements the plugins' ``Handle``."""
@@ -361,16 +365,27 @@ class Framework:
             split = rmemo.split(self.plugins.filter, state.skip_filter) if plain and rmemo is not None else None
             # Every node a candidate: the node-local answers read as the memo's column, the
             # nodes changed since judged in bulk.
-            heads = rmemo.head_column(state, pod, split[0], nodes, [ni.generation for ni in nodes]) \
+            heads = rmemo.head_column(state, pod, split[0], nodes, list(map(_generation_of, nodes))) \
                 if split is not None and rmemo is not None and candidates is nodes else None
             # And the plugins after them plugin by plugin over the nodes still passing (the
             # first failure decides, as node by node).
             later = self._filter_in_bulk(state, pod, nodes, heads, split[1]) \
                 if heads is not None and split is not None and not all_reasons else None
-            for k, ni in enumerate(candidates):
+            judged: Iterable[tuple[int, NodeInfo]] = enumerate(candidates)
+            if later is not None and heads is not None:
+                # Every node judged in bulk: the feasible ones in one go, in node order, and
+                # the failing ones (a head failure, or a later plugin's) visited below.
+                failing = sorted({*compress(range(len(heads)), heads), *later})
+                result.nodes.update(dict.fromkeys(map(_name_of, candidates), _FEASIBLE))  # alike, never changed
+                unfailed = [True] * len(candidates)
+                for k in failing:
+                    unfailed[k] = False
+                feasible = list(compress(candidates, unfailed))
+                judged = zip(failing, map(candidates.__getitem__, failing), strict=True)
+            for k, ni in judged:
                 if later is not None and heads is not None:
                     head = heads[k]
-                    failures = [head[0]] if head else [later[k]] if k in later else []
+                    failures = [head[0]] if head else [later[k]]
                 elif plain:
                     failures = self.run_filter(state, pod, ni, all_reasons, rmemo, split=split,
                                                head=heads[k] if heads is not None else None)
