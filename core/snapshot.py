@@ -17,7 +17,7 @@ from itertools import pairwise
 from typing import Any
 
 from kschedx.core.api.model import NodeView, PodInfo
-from kschedx.core.api.objects import ClusterObjects, ControllerIndex, file_by_controller
+from kschedx.core.api.objects import ClusterObjects, ControllerIndex, file_under
 from kschedx.core.api.selectors import LabelSelector
 from kschedx.core.progress import report
 
@@ -257,7 +257,9 @@ class Snapshot:
             if pod is None or pod.raw is not raw:
                 pod = PodInfo(raw)
             if controllers is not None:
-                file_by_controller(controllers, raw)
+                key = pod.controller_key
+                if key is not None:
+                    file_under(controllers, key, raw)
             phase = pod.phase
             if phase == "Succeeded" or phase == "Failed":  # PodInfo.terminal
                 continue
@@ -272,9 +274,7 @@ class Snapshot:
                 # first read.
                 place[1](pod)
                 place[2](pod.requests)
-                # Without an affinity stanza has_pod_affinity is False; the property need
-                # not be read (and stays lazy, with the same answer) for most pods.
-                if pod.spec.get("affinity") and pod.has_pod_affinity:
+                if pod.has_pod_affinity:
                     owner = place[0]
                     owner.pods_with_affinity.append(pod)
                     if pod.has_required_anti_affinity:

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
+from kschedx.core.api.objects import controller_key
 from kschedx.core.api.quantity import QuantityError, parse_quantity
 from kschedx.core.api.selectors import (
     NodeSelector,
@@ -540,6 +541,11 @@ class PodInfo:
         # The stored labels as they are (``labels`` makes strings of them when first read):
         # a label index over thousands of pods reads them here, not through raw.metadata.
         self.stored_labels: Any = meta.get("labels")
+        # Any pod affinity or anti-affinity stanza (upstream's PodsWithAffinity): every
+        # snapshot asks it of every pod it places.
+        affinity = spec.get("affinity")
+        self.has_pod_affinity: bool = type(affinity) is dict and (
+            affinity.get("podAffinity") is not None or affinity.get("podAntiAffinity") is not None)
         self.requests: dict[str, int]
         self.non0_cpu: int
         self.non0_mem: int
@@ -616,12 +622,6 @@ class PodInfo:
         return hit
 
     @cached_property
-    def has_pod_affinity(self) -> bool:
-        """Any pod affinity or anti-affinity stanza (upstream's PodsWithAffinity)."""
-        a = self.affinity
-        return a.get("podAffinity") is not None or a.get("podAntiAffinity") is not None
-
-    @cached_property
     def has_required_anti_affinity(self) -> bool:
         """Required pod anti-affinity terms (upstream's PodsWithRequiredAntiAffinity)."""
         paa = self.affinity.get("podAntiAffinity") or {}
@@ -642,6 +642,12 @@ class PodInfo:
         which a hand-written manifest or dump does not carry yet.
         """
         return _host_ports(self.spec)
+
+    @cached_property
+    def controller_key(self) -> tuple[str, str, str] | None:
+        """(namespace, kind, name) of the first controller reference (core/api/objects.py
+        ``controller_key``: what a pod is filed under by controller), None without one."""
+        return controller_key(self.raw)
 
     @cached_property
     def controller_ref(self) -> Dict | None:

@@ -190,20 +190,33 @@ def named(items: list[Any], namespace: str, name: str) -> Dict | None:
 ControllerIndex = dict[tuple[str, str, str], list[Dict]]
 
 
-def file_by_controller(index: ControllerIndex, pod: Dict) -> None:
-    """File ``pod`` in ``index`` under its first controller reference (namespace, kind,
-    name; the namespace ``default`` when unset), if it has one: the pods of a ReplicaSet,
-    StatefulSet, DaemonSet or Job as a rollout plan reads them (core/explain/rollout.py)."""
+def controller_key(pod: Dict) -> tuple[str, str, str] | None:
+    """A pod's first controller reference as (namespace, kind, name), the namespace
+    ``default`` when unset: the key ``file_by_controller`` files the pod under. None when it
+    has no controller reference."""
     m = pod.get("metadata") or {}
     for ref in m.get("ownerReferences") or []:
         if ref.get("controller"):
-            key = (m.get("namespace") or "default", str(ref.get("kind")), str(ref.get("name")))
-            filed = index.get(key)
-            if filed is None:
-                index[key] = [pod]
-            else:
-                filed.append(pod)
-            return
+            return (m.get("namespace") or "default", str(ref.get("kind")), str(ref.get("name")))
+    return None
+
+
+def file_by_controller(index: ControllerIndex, pod: Dict) -> None:
+    """File ``pod`` in ``index`` under its first controller reference (``controller_key``),
+    if it has one: the pods of a ReplicaSet, StatefulSet, DaemonSet or Job as a rollout plan
+    reads them (core/explain/rollout.py)."""
+    key = controller_key(pod)
+    if key is not None:
+        file_under(index, key, pod)
+
+
+def file_under(index: ControllerIndex, key: tuple[str, str, str], pod: Dict) -> None:
+    """``file_by_controller`` with the pod's ``controller_key`` already known."""
+    filed = index.get(key)
+    if filed is None:
+        index[key] = [pod]
+    else:
+        filed.append(pod)
 
 
 def pod_key(pod: Dict) -> tuple[str, str, str]:

@@ -344,10 +344,11 @@ LOCATE_LIMIT = 16 << 20
 
 
 class _FreshPods:
-    """The per-item step of a mapped JSON List (``decode_list_file``): the item's repeated
-    strings shared, and each pod's PodInfo made while the pod is freshly decoded, in the
-    cache (made later, from 150,000 pods long out of the cache, it takes three times as
-    long). Kept by id of the pod (``ClusterObjects.pod_infos``)."""
+    """The per-item step of a mapped JSON List (``decode_list_file``) and of the YAML fast
+    path (``typed_decoding``): the item's repeated strings shared, and each pod's PodInfo
+    made while the pod is freshly decoded, in the cache (made later, from 150,000 pods long
+    out of the cache, it takes three times as long). Kept by id of the pod
+    (``ClusterObjects.pod_infos``)."""
 
     def __init__(self) -> None:
         self.views: dict[int, PodInfo] = {}
@@ -356,9 +357,11 @@ class _FreshPods:
         share_strings(obj)
         if type(obj) is dict and obj.get("kind") == "Pod":
             try:
-                self.views[id(obj)] = PodInfo(obj)
+                view = PodInfo(obj)
+                view.controller_key  # noqa: B018 - worked out now, while the pod is fresh (the snapshot reads it)
             except Exception:  # noqa: S110 - a pod it can't read is read again, and its error said, by the snapshot
-                pass
+                return
+            self.views[id(obj)] = view
 
     def kept(self, pods: list[Dict]) -> dict[int, PodInfo]:
         """The views of ``pods`` (the loaded ones: an object replaced or merged away has none)."""
@@ -384,7 +387,7 @@ def load_cluster(paths: list[str]) -> ClusterObjects:
     for path in files:
         report(f"reading {path}")
         sources.begin(path)
-        with gc_paused(), typed_decoding(_decode_item) as typed_yaml:
+        with gc_paused(), typed_decoding(_decode_item, fresh) as typed_yaml:
             try:
                 docs, decoded = _parse_cluster_file(path, _decode_item, fresh)
             except StoredDecodeError as e:

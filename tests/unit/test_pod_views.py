@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from kschedx.core.api.model import PodInfo
 from kschedx.core.explain.front import load_cluster_files
 from kschedx.core.load.files import load_cluster
@@ -20,13 +22,14 @@ ROOT = Path(__file__).resolve().parents[2]
 
 # The values a PodInfo works out when it is made (the others are read when first asked for).
 EAGER = ("raw", "name", "namespace", "uid", "node_name", "phase", "priority", "spec", "status", "stored_labels",
-         "requests", "non0_cpu", "non0_mem")
+         "requests", "non0_cpu", "non0_mem", "has_pod_affinity")
 
 
-def _generated(tmp_path: Path) -> Path:
-    out = tmp_path / "c.json"
-    subprocess.run([sys.executable, str(ROOT / "bench" / "generate_cluster.py"), "--nodes", "30", "--out", str(out)],
-                   check=True, capture_output=True)
+def _generated(tmp_path: Path, style: str = "json") -> Path:
+    out = tmp_path / ("c.json" if style == "json" else "c.yaml")
+    extra = [] if style == "json" else ["--yaml-style", style]
+    subprocess.run([sys.executable, str(ROOT / "bench" / "generate_cluster.py"), "--nodes", "30", "--out", str(out),
+                    *extra], check=True, capture_output=True)
     return out
 
 
@@ -36,15 +39,21 @@ def _summary(snap: Snapshot) -> list[Any]:
             for ni in snap.nodes()] + [sorted(snap.pods_by_uid), [p.uid for p in snap.orphan_pods]]
 
 
-def test_every_view_is_the_podinfo_of_its_pod_and_the_snapshot_uses_it(tmp_path: Path) -> None:
-    objects = load_cluster([str(_generated(tmp_path))])
+# (A List as PyYAML's dumper writes it is read another way, without views: the snapshot
+# makes its PodInfos, as for a live cluster.)
+@pytest.mark.parametrize("style", ["json", "kubectl", "multidoc"])
+def test_every_view_is_the_podinfo_of_its_pod_and_the_snapshot_uses_it(tmp_path: Path, style: str) -> None:
+    objects = load_cluster([str(_generated(tmp_path, style))])
     pods = objects.of("Pod")
-    assert pods and len(objects.pod_infos) == len(pods)  # a mapped JSON List: every pod has its view
+    # A JSON List, the YAML fast path's Lists and streams: every pod has its view.
+    assert pods and len(objects.pod_infos) == len(pods)
     for raw in pods:
         view = objects.pod_infos[id(raw)]
         fresh = PodInfo(raw)
         assert view.raw is raw
         assert [getattr(view, k) for k in EAGER] == [getattr(fresh, k) for k in EAGER]
+        assert "controller_key" in view.__dict__  # worked out while the pod was fresh
+        assert view.controller_key == fresh.controller_key
     snap = Snapshot(objects.copy())
     assert all(p is objects.pod_infos[id(p.raw)] for ni in snap.nodes() for p in ni.pods)
     # The same snapshot as one that makes every PodInfo itself.
