@@ -12,7 +12,7 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from itertools import compress
-from operator import ne
+from operator import is_not
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from kschedx.core.api.model import PodInfo
@@ -220,7 +220,13 @@ class AnswerTable(dict[str, Any]):
     generation when answered (-1: not yet), the answers), which a pass over every node
     reads in bulk: only the positions whose node changed since are answered again (Score
     keeps its raw scores this way alone, :func:`raw_scores`). Generations never repeat
-    (core/snapshot.py), so an equal one is the same node state."""
+    (core/snapshot.py), so an equal one is the same node state.
+
+    A column's positions are compared by identity: the int it holds is the very object a
+    node's ``generation`` was when answered, which a change replaces by a new one (and
+    the column keeps the old one alive, so no other int takes its place). Equal values
+    of two objects would only answer a node again. Comparing values reads thousands of
+    int objects strewn over the heap per pass; identity reads none."""
 
     __slots__ = ("column",)
 
@@ -246,7 +252,8 @@ def raw_scores(pl: Plugin, state: CycleState, pod: PodInfo, refs: NodeRefs, tabl
     if table is None or pos is None:  # no column: every node scored, in work's order
         return _score_all(pl, state, pod, work)
     known, raws = table.column_for(nodes)
-    stale = list(compress(range(len(pos)), map(ne, map(known.__getitem__, pos), gens)))
+    # By identity (see AnswerTable): no generation is read, only compared.
+    stale = list(compress(range(len(pos)), map(is_not, map(known.__getitem__, pos), gens)))
     if not stale:
         return list(map(raws.__getitem__, pos)), None
     every = len(stale) == len(pos)  # (then stale is range(len(work)))
@@ -351,7 +358,7 @@ class ReplicaMemo:
         order: a pod signing equal for these plugins (another workload of a release) asked
         before, so only the nodes changed since are judged again. Shared: don't change it."""
         known, heads = self.filters.column_for(nodes)
-        stale = list(compress(range(len(nodes)), map(ne, known, generations)))
+        stale = list(compress(range(len(nodes)), map(is_not, known, generations)))  # (see raw_scores)
         if not stale:
             return heads
         todo = list(map(nodes.__getitem__, stale))
