@@ -17,7 +17,7 @@ from itertools import pairwise
 from typing import Any
 
 from kschedx.core.api.model import NodeView, PodInfo
-from kschedx.core.api.objects import ClusterObjects, ControllerIndex, file_under
+from kschedx.core.api.objects import ClusterObjects, ControllerIndex, controller_key, file_under
 from kschedx.core.api.selectors import LabelSelector
 from kschedx.core.progress import report
 
@@ -254,12 +254,14 @@ class Snapshot:
             if not i & 4095:
                 report(f"building the snapshot ({len(self.node_infos)} nodes, {total} pods)", i, total)
             pod = views.get(id(raw))
-            if pod is None or pod.raw is not raw:
+            if pod is not None and pod.raw is raw:
+                key = pod.controller_key if controllers is not None else None  # (the loader's, worked out)
+            else:
                 pod = PodInfo(raw)
-            if controllers is not None:
-                key = pod.controller_key
-                if key is not None:
-                    file_under(controllers, key, raw)
+                key = controller_key(raw) if controllers is not None else None
+            if key is not None:
+                assert controllers is not None
+                file_under(controllers, key, raw)
             phase = pod.phase
             if phase == "Succeeded" or phase == "Failed":  # PodInfo.terminal
                 continue
