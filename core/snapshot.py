@@ -17,7 +17,7 @@ from itertools import pairwise
 from typing import Any
 
 from kschedx.core.api.model import NodeView, PodInfo
-from kschedx.core.api.objects import ClusterObjects, ControllerIndex, controller_key, file_under
+from kschedx.core.api.objects import ClusterObjects, ControllerIndex, file_by_controller
 from kschedx.core.api.selectors import LabelSelector
 from kschedx.core.progress import report
 
@@ -247,21 +247,12 @@ class Snapshot:
         for ni in self.node_infos:
             requests.append([])
             places[ni.name] = (ni, ni.pods.append, requests[-1].append)
-        # The loader's views of the pods it decoded (ClusterObjects.pod_infos), each for the
-        # very object it was made from; any other pod is read here.
-        views = objects.pod_infos
         for i, raw in enumerate(raw_pods):
             if not i & 4095:
                 report(f"building the snapshot ({len(self.node_infos)} nodes, {total} pods)", i, total)
-            pod = views.get(id(raw))
-            if pod is not None and pod.raw is raw:
-                key = pod.controller_key if controllers is not None else None  # (the loader's, worked out)
-            else:
-                pod = PodInfo(raw)
-                key = controller_key(raw) if controllers is not None else None
-            if key is not None:
-                assert controllers is not None
-                file_under(controllers, key, raw)
+            pod = PodInfo(raw)
+            if controllers is not None:
+                file_by_controller(controllers, raw)
             phase = pod.phase
             if phase == "Succeeded" or phase == "Failed":  # PodInfo.terminal
                 continue

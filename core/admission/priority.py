@@ -96,4 +96,3 @@ def resolve_cluster_pod_priorities(objects: ClusterObjects) -> None:
                 spec["priority"] = resolve_priority(dict(spec), classes)[0]
             except UnknownPriorityClass:
                 spec["priority"] = 0
-            objects.pod_infos.pop(id(pod), None)  # made before: a new one when the snapshot reads it

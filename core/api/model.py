@@ -14,7 +14,6 @@ from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
-from kschedx.core.api.objects import controller_key
 from kschedx.core.api.quantity import QuantityError, parse_quantity
 from kschedx.core.api.selectors import (
     NodeSelector,
@@ -642,12 +641,6 @@ class PodInfo:
         which a hand-written manifest or dump does not carry yet.
         """
         return _host_ports(self.spec)
-
-    @cached_property
-    def controller_key(self) -> tuple[str, str, str] | None:
-        """(namespace, kind, name) of the first controller reference (core/api/objects.py
-        ``controller_key``: what a pod is filed under by controller), None without one."""
-        return controller_key(self.raw)
 
     @cached_property
     def controller_ref(self) -> Dict | None:

@@ -37,13 +37,6 @@ class ClusterObjects:
     # many Events did not decode (``pending`` notes them; nothing else reads Events).
     load_warnings: list[str] = field(default_factory=list)
     skipped_events: int = 0
-    # The scheduler's view of stored pods (core/api/model.py PodInfo) made by the loader
-    # while each pod was freshly decoded, by id of the raw pod they hold (a view is used
-    # only for the very object it was made from, which it keeps alive). As upstream's
-    # scheduler cache makes a PodInfo when a pod arrives, not per snapshot. Shared by every
-    # copy: a loaded pod is never changed in place; what changes one (priorities filled
-    # in) drops its view.
-    pod_infos: dict[int, Any] = field(default_factory=dict, repr=False, compare=False)
     # find_pod's index: (the pod list it was built from, its length, by (namespace, name),
     # by uid), each to the first position in the list.
     _pod_index: tuple[list[Dict], int, dict[tuple[str, str], int], dict[str, int]] | None = field(
@@ -70,7 +63,7 @@ class ClusterObjects:
     def copy(self) -> ClusterObjects:
         return ClusterObjects(defaultdict(list, {k: list(v) for k, v in self.by_kind.items()}), dict(self.skipped_kinds),
                               defaultdict(list, {k: list(v) for k, v in self.workloads.items()}),
-                              self.server_version, list(self.load_warnings), self.skipped_events, self.pod_infos)
+                              self.server_version, list(self.load_warnings), self.skipped_events)
 
     def overlay(self) -> ClusterObjects:
         """A copy that shares this one's lists until it adds to one (``add`` then gives it
@@ -79,7 +72,7 @@ class ClusterObjects:
         this way: 150,000 pods are not copied per workload)."""
         out = ClusterObjects(defaultdict(list, self.by_kind), dict(self.skipped_kinds),
                              defaultdict(list, self.workloads), self.server_version, list(self.load_warnings),
-                             self.skipped_events, self.pod_infos)
+                             self.skipped_events)
         out._own = set()
         return out
 
@@ -190,33 +183,20 @@ def named(items: list[Any], namespace: str, name: str) -> Dict | None:
 ControllerIndex = dict[tuple[str, str, str], list[Dict]]
 
 
-def controller_key(pod: Dict) -> tuple[str, str, str] | None:
-    """A pod's first controller reference as (namespace, kind, name), the namespace
-    ``default`` when unset: the key ``file_by_controller`` files the pod under. None when it
-    has no controller reference."""
+def file_by_controller(index: ControllerIndex, pod: Dict) -> None:
+    """File ``pod`` in ``index`` under its first controller reference (namespace, kind,
+    name; the namespace ``default`` when unset), if it has one: the pods of a ReplicaSet,
+    StatefulSet, DaemonSet or Job as a rollout plan reads them (core/explain/rollout.py)."""
     m = pod.get("metadata") or {}
     for ref in m.get("ownerReferences") or []:
         if ref.get("controller"):
-            return (m.get("namespace") or "default", str(ref.get("kind")), str(ref.get("name")))
-    return None
-
-
-def file_by_controller(index: ControllerIndex, pod: Dict) -> None:
-    """File ``pod`` in ``index`` under its first controller reference (``controller_key``),
-    if it has one: the pods of a ReplicaSet, StatefulSet, DaemonSet or Job as a rollout plan
-    reads them (core/explain/rollout.py)."""
-    key = controller_key(pod)
-    if key is not None:
-        file_under(index, key, pod)
-
-
-def file_under(index: ControllerIndex, key: tuple[str, str, str], pod: Dict) -> None:
-    """``file_by_controller`` with the pod's ``controller_key`` already known."""
-    filed = index.get(key)
-    if filed is None:
-        index[key] = [pod]
-    else:
-        filed.append(pod)
+            key = (m.get("namespace") or "default", str(ref.get("kind")), str(ref.get("name")))
+            filed = index.get(key)
+            if filed is None:
+                index[key] = [pod]
+            else:
+                filed.append(pod)
+            return
 
 
 def pod_key(pod: Dict) -> tuple[str, str, str]:

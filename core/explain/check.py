@@ -787,7 +787,7 @@ def _place_release(
     # The release's objects, growing workload by workload (``objects`` stays the cluster as
     # loaded, for the workloads checked alone).
     current = ClusterObjects(defaultdict(list, objects.by_kind), objects.skipped_kinds,
-                             defaultdict(list, objects.workloads), objects.server_version, pod_infos=objects.pod_infos)
+                             defaultdict(list, objects.workloads), objects.server_version)
     out: list[CheckEntry] = []
     for done, (path, obj, entry) in enumerate(ordered):
         report_progress(f"placing the release: {path} ({done + 1} of {len(ordered)})", done, len(ordered))

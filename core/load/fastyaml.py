@@ -184,12 +184,10 @@ class TypedDecoding:
     to its API type (raising on a value of the wrong type); ``docs`` holds the documents it
     decoded (each a mapping with a kind), kept alive while the caller tells them by
     ``id`` (a piece read again exactly drops its typed documents: their ids must not be
-    taken by the documents read instead). ``each`` is called with every document as soon
-    as it is read (to compact it while it is fresh; core/load/files.py)."""
+    taken by the documents read instead)."""
 
-    def __init__(self, decode: Callable[[msgspec.Raw], Any], each: Callable[[Any], object] = share_strings) -> None:
+    def __init__(self, decode: Callable[[msgspec.Raw], Any]) -> None:
         self.decode = decode
-        self.each = each
         self.docs: list[Any] = []
 
     def ids(self) -> set[int]:
@@ -200,12 +198,10 @@ _DECODING: ContextVar[TypedDecoding | None] = ContextVar("kschedx_fastyaml_typed
 
 
 @contextmanager
-def typed_decoding(decode: Callable[[msgspec.Raw], Any],
-                   each: Callable[[Any], object] = share_strings) -> Iterator[TypedDecoding]:
+def typed_decoding(decode: Callable[[msgspec.Raw], Any]) -> Iterator[TypedDecoding]:
     """Within it, documents the fast path reads are decoded by ``decode`` (see the
-    module's docstring) and handed to ``each``; the caller still checks every document
-    not in ``ids()``."""
-    typed = TypedDecoding(decode, each)
+    module's docstring); the caller still checks every document not in ``ids()``."""
+    typed = TypedDecoding(decode)
     token = _DECODING.set(typed)
     try:
         yield typed
@@ -226,7 +222,7 @@ def _decode_documents(js: bytes | memoryview) -> Any:
             # Shared at once, as the JSON path does item by item: the copies it drops are
             # reused by the next document instead of leaving holes among the kept objects.
             if type(doc) is dict:
-                typed.each(doc)
+                share_strings(doc)
             docs.append(doc)
     except Exception:  # noqa: BLE001 - a wrong type, bad JSON: the plain way reports it
         return _DECODER.decode(js)
@@ -327,11 +323,9 @@ def _share(docs: list[Any]) -> None:
     are fresh): each is replaced by an equal string, nothing else changes."""
     if type(docs) is _Shared:
         return
-    typed = _DECODING.get()
-    each = typed.each if typed is not None else share_strings
     for doc in docs:
         if type(doc) is dict:
-            each(doc)
+            share_strings(doc)
 
 
 def _pieces(data: bytes, start: int, end: int) -> Iterator[tuple[int, int]]:

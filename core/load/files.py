@@ -20,7 +20,6 @@ from typing import Any, BinaryIO
 import msgspec
 import yaml
 
-from kschedx.core.api.model import PodInfo
 from kschedx.core.api.objects import ClusterObjects, share_strings
 from kschedx.core.errors import InputError
 from kschedx.core.gcpause import gc_paused
@@ -307,14 +306,13 @@ def parse_file(path: str) -> list[tuple[Dict, int | None]]:
     return _parse_cluster_file(path, None)[0]
 
 
-def _parse_cluster_file(path: str, decode_item: Callable[[msgspec.Raw], Any] | None,
-                        each: Callable[[Any], object] = share_strings) \
+def _parse_cluster_file(path: str, decode_item: Callable[[msgspec.Raw], Any] | None) \
         -> tuple[list[tuple[Dict, int | None]], bool]:
-    """``parse_file``, each item of a mapped List decoded by ``decode_item`` when given
-    and handed to ``each`` as soon as it is; the second value says whether the items were."""
+    """``parse_file``, each item of a mapped List decoded by ``decode_item`` when given;
+    the second value says whether the items were."""
     if path != "-":
         try:
-            doc = decode_list_file(path, each, decode_item)
+            doc = decode_list_file(path, share_strings, decode_item)
         except RecursionError:
             raise InputError(TOO_DEEP, path=path) from None
         if doc is not None:
@@ -343,43 +341,11 @@ def _stored_error(e: StoredDecodeError, path: str, line: int | None) -> InputErr
 LOCATE_LIMIT = 16 << 20
 
 
-class _FreshPods:
-    """The per-item step of a mapped JSON List (``decode_list_file``) and of the YAML fast
-    path (``typed_decoding``): the item's repeated strings shared, and each pod's PodInfo
-    made while the pod is freshly decoded, in the cache (made later, from 150,000 pods long
-    out of the cache, it takes three times as long). Kept by id of the pod
-    (``ClusterObjects.pod_infos``)."""
-
-    def __init__(self) -> None:
-        self.views: dict[int, PodInfo] = {}
-
-    def __call__(self, obj: Any) -> None:
-        share_strings(obj)
-        if type(obj) is dict and obj.get("kind") == "Pod":
-            try:
-                view = PodInfo(obj)
-                view.controller_key  # noqa: B018 - worked out now, while the pod is fresh (the snapshot reads it)
-            except Exception:  # noqa: S110 - a pod it can't read is read again, and its error said, by the snapshot
-                return
-            self.views[id(obj)] = view
-
-    def kept(self, pods: list[Dict]) -> dict[int, PodInfo]:
-        """The views of ``pods`` (the loaded ones: an object replaced or merged away has none)."""
-        views = self.views
-        out: dict[int, PodInfo] = {}
-        for raw in pods:
-            view = views.get(id(raw))
-            if view is not None and view.raw is raw:
-                out[id(raw)] = view
-        return out
-
-
 def load_cluster(paths: list[str]) -> ClusterObjects:
     """All the objects of the cluster dumps, each decoded into its API type and one per
     identity (core/load/stored.py); kinds the pipeline doesn't read are counted."""
     objects = ClusterObjects()
     sources = Sources(objects)
-    fresh = _FreshPods()
     files: list[str] = []
     for path in paths:
         # A `kubectl cluster-info dump --output-directory` tree: its object files.
@@ -387,9 +353,9 @@ def load_cluster(paths: list[str]) -> ClusterObjects:
     for path in files:
         report(f"reading {path}")
         sources.begin(path)
-        with gc_paused(), typed_decoding(_decode_item, fresh) as typed_yaml:
+        with gc_paused(), typed_decoding(_decode_item) as typed_yaml:
             try:
-                docs, decoded = _parse_cluster_file(path, _decode_item, fresh)
+                docs, decoded = _parse_cluster_file(path, _decode_item)
             except StoredDecodeError as e:
                 raise _stored_error(e, path, None) from None
             objects.server_version = objects.server_version or recorded_server_version(docs)
@@ -432,7 +398,6 @@ def load_cluster(paths: list[str]) -> ClusterObjects:
             else:
                 objects.skipped_kinds[kind] = objects.skipped_kinds.get(kind, 0) + 1
     objects.load_warnings.extend(merge_duplicates(sources))
-    objects.pod_infos = fresh.kept(objects.of("Pod"))
     return objects
 
 

@@ -179,8 +179,6 @@ def _ref_pod(raw: dict[str, Any]) -> dict[str, Any]:
         "required_node_selector": model.parse_node_selector(
             (aff.get("nodeAffinity") or {}).get("requiredDuringSchedulingIgnoredDuringExecution")),
         "controller_ref": next((dict(r) for r in meta.get("ownerReferences") or [] if r.get("controller")), None),
-        "controller_key": next(((ns, str(r.get("kind")), str(r.get("name")))
-                                for r in meta.get("ownerReferences") or [] if r.get("controller")), None),
         "terminal": (status.get("phase") or "") in ("Succeeded", "Failed"), "key": f"{ns}/{name}",
     }
 
