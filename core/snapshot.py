@@ -134,8 +134,8 @@ class NodeInfo:
         """The requested and non-zero sums of ``pods``, as add_pod would leave them had it
         added them one by one; the snapshot's constructor places pods without those sums.
         Their host ports are left to ``used_ports`` to gather when first read. ``dicts``
-        are the pods' ``requests``, in order, gathered as the pods were placed (then read
-        anyway; read again here, 150,000 pods' objects are long out of the cache).
+        are the pods' ``requests``, in order, gathered while the constructor placed the pods:
+        read from the pods here, after all 150,000 were placed, they are out of the cache.
 
         Pods of one template share their ``requests`` dict (``_pod_amounts``), so the
         sums are taken per distinct dict times its pods: the few distinct dicts, in the
