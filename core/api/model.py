@@ -663,14 +663,42 @@ class NodeView:
         alloc = status.get("allocatable")
         if alloc is None:
             alloc = status.get("capacity")  # API defaulting: allocatable defaults to capacity
-        self.allocatable: dict[str, int] = tracked_resources(_quantities(alloc, f"node {self.name} allocatable"))
+        self.allocatable: dict[str, int] = _node_allocatable(alloc, self.name)
         self.allowed_pods: int = self.allocatable.get("pods", 0)
+        self.status = status
+
+    @cached_property
+    def images(self) -> list[tuple[tuple[str, ...], int]]:
+        """Each image's names and size, read when first asked for: only the nodes holding
+        one of a pod's images are (the snapshot counts image names from the stored list)."""
         images: list[tuple[tuple[str, ...], int]] = []
-        for img in status.get("images") or []:
+        for img in self.status.get("images") or []:
             names = tuple(map(str, img.get("names") or []))
             if names:
                 images.append((names, int(img.get("sizeBytes") or 0)))
-        self.images = images
+        return images
 
     def __repr__(self) -> str:
         return f"NodeView({self.name})"
+
+
+# A node pool's nodes share their allocatable map: each distinct one (all strings, so a
+# key equal only to the same text) is parsed once.
+_ALLOCATABLE: dict[tuple[tuple[str, str], ...], dict[str, int]] = {}
+
+
+def _node_allocatable(alloc: Any, name: str) -> dict[str, int]:
+    """The node's tracked allocatable amounts (a dict of its own)."""
+    key = None
+    if type(alloc) is dict:
+        key = tuple(alloc.items())
+        if not all(type(k) is str and type(v) is str for k, v in key):
+            key = None
+        else:
+            hit = _ALLOCATABLE.get(key)
+            if hit is not None:
+                return dict(hit)
+    got = tracked_resources(_quantities(alloc, f"node {name} allocatable"))
+    if key is not None and len(_ALLOCATABLE) < 10_000:
+        _ALLOCATABLE[key] = dict(got)
+    return got

@@ -176,6 +176,9 @@ class Plugin:
     Node-local plugins may answer many nodes at once, each exactly as its one-node method:
     ``filter_nodes(state, pod, nodes) -> [(position, failure)]`` and
     ``score_nodes(state, pod, nodes) -> [score]`` (None: it declines, node by node).
+    A plugin may also say that this cycle's pod scores alike everywhere:
+    ``uniform_score(state, pod) -> int | None``, the Score every node gets (None: it varies,
+    or a node's Score fails); :func:`raw_scores` then reads no node and no column.
     """
 
     name: ClassVar[str] = ""
@@ -249,6 +252,12 @@ def raw_scores(pl: Plugin, state: CycleState, pod: PodInfo, refs: NodeRefs, tabl
     ``nodes`` where a node is unchanged since it was scored; the others are scored in bulk
     where the plugin can (``score_nodes``; None: it declines), else node by node."""
     work, pos, gens = refs.work, refs.positions, refs.generations
+    uniform = getattr(pl, "uniform_score", None)
+    if uniform is not None:
+        # The same score on every node this cycle (the plugin says so): no column is read.
+        same: int | None = uniform(state, pod)
+        if same is not None:
+            return [same] * len(work), None
     if table is None or pos is None:  # no column: every node scored, in work's order
         return _score_all(pl, state, pod, work)
     known, raws = table.column_for(nodes)

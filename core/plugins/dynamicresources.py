@@ -349,10 +349,13 @@ class DynamicResources(Plugin):
     def score_nodes(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> list[int] | None:
         """:meth:`score` of each node in bulk where it can't fail: a pod without claims
         scores 0 everywhere (None otherwise: node by node)."""
+        same = self.uniform_score(state, pod)
+        return None if same is None else [same] * len(nodes)
+
+    def uniform_score(self, state: CycleState, pod: PodInfo) -> int | None:
+        """0 for a pod without claims, on every node (None otherwise)."""
         s: DRAState | None = state.data.get(NAME)
-        if s is None or s.claims:
-            return None
-        return [0] * len(nodes)
+        return 0 if s is not None and not s.claims else None
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> tuple[int, Status]:
         s: DRAState | None = state.data.get(NAME)

@@ -68,6 +68,12 @@ class ImageLocality(Plugin):
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> tuple[int, Status]:
         return self.score_nodes(state, pod, [node])[0], Status.success()
 
+    def uniform_score(self, state: CycleState, pod: PodInfo) -> int | None:
+        """The floor every node scores when no node holds any of the pod's images (a new
+        tag, as most rollouts bring); None when some node holds one."""
+        wanted, num_containers = self._held(pod, self.handle.snapshot.image_num_nodes())
+        return None if wanted else calculate_priority(0, num_containers)
+
     def score_nodes(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> list[int]:
         """:meth:`score` of each node, in bulk (it never fails)."""
         snapshot = self.handle.snapshot

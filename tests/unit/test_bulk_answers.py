@@ -20,6 +20,7 @@ from kschedx.core.config.profile import default_profile
 from kschedx.core.framework.interface import CycleState, ReplicaMemo, Status
 from kschedx.core.framework.runtime import Framework
 from kschedx.core.plugins import REGISTRY
+from kschedx.core.plugins.imagelocality import normalized_image_name
 from kschedx.core.plugins.noderesources_allocation import (
     DEFAULT_RESOURCES,
     allocation_vectors,
@@ -370,3 +371,46 @@ def test_default_normalize_of_a_list_equals_the_map_in_place() -> None:
             scores = {f"n{i}": v for i, v in enumerate(values)}
             default_normalize(scores, reverse)
             assert default_normalize_values(values, reverse) == list(scores.values())
+
+
+
+@pytest.mark.parametrize("version", ["v1.33", "v1.36"])
+@pytest.mark.parametrize("seed", range(4))
+def test_uniform_scores_equal_score_node_by_node(seed: int, version: str) -> None:
+    """``uniform_score`` (ImageLocality for images no node holds, DynamicResources for a
+    pod without claims) is the score of every node, and declines (None) where the nodes
+    score apart: a node holding one of the pod's images."""
+    rng = random.Random(seed)
+    held = ["registry.example.com/web:v1", "registry.example.com/db:v2", "busybox"]
+    objs = []
+    for i in range(30):
+        images = [{"names": [name, f"{name.split(':')[0]}@sha256:{i:04x}"], "sizeBytes": rng.choice([30, 300, 900]) << 20}
+                  for name in rng.sample(held, rng.randint(0, 2))]
+        objs.append(node(f"gke-pool-1-{i:04d}", images=images))
+    snap = snapshot(*objs)
+    nodes = snap.nodes()
+    on_nodes = {n for ni in nodes for names, _size in ni.node.images for n in names}
+    fw = Framework(default_profile(REGISTRY, version=SchedulerVersion(version)), snap, REGISTRY)
+    plugins = {pl.name: pl for pl, _w in fw.plugins.score if hasattr(pl, "uniform_score")}
+    assert set(plugins) == ({"ImageLocality", "DynamicResources"} if version == "v1.36" else {"ImageLocality"})
+    outcomes = set()
+    for _ in range(12):
+        images = rng.sample([*held, "registry.example.com/web:v1-next", "busybox:latest", "nginx"], rng.randint(1, 3))
+        raw = pod("incoming", cpu="100m")
+        raw["spec"]["containers"] = [{"name": f"c{k}", "image": image} for k, image in enumerate(images)]
+        incoming = PodInfo(raw)
+        state = CycleState()
+        for pl in fw.plugins.pre_filter:
+            pl.pre_filter(state, incoming, nodes)  # type: ignore[attr-defined]
+        for pl in fw.plugins.pre_score:
+            pl.pre_score(state, incoming, nodes)  # type: ignore[attr-defined]
+        for name, pl in plugins.items():
+            scores = [pl.score(state, incoming, ni)[0] for ni in nodes]  # type: ignore[attr-defined]
+            same = pl.uniform_score(state, incoming)  # type: ignore[attr-defined]
+            if name == "ImageLocality":
+                holds = any(normalized_image_name(image) in on_nodes for image in images)
+                assert (same is None) == holds, images
+                outcomes.add(holds)
+            if same is not None:
+                assert scores == [same] * len(nodes), (name, images)
+    assert outcomes == {True, False}  # both kinds of pod were met

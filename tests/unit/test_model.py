@@ -79,3 +79,33 @@ def test_node_allocatable_defaults_to_capacity() -> None:
     n = NodeView({"metadata": {"name": "n"}, "status": {"capacity": {"cpu": "2", "memory": "1Gi", "pods": "10"}}})
     assert n.allocatable == {"cpu": 2000, "memory": 2**30, "pods": 10}
     assert n.allowed_pods == 10
+
+
+def test_nodes_of_one_pool_share_the_parse_of_their_allocatable_not_the_dict() -> None:
+    """Equal allocatable maps are parsed once; each node still has a dict of its own, and
+    a map that does not parse names each node that holds it."""
+    import pytest
+
+    from kschedx.core.api.quantity import QuantityError
+
+    def view(name: str, alloc: dict) -> NodeView:  # type: ignore[type-arg]
+        return NodeView({"metadata": {"name": name}, "status": {"allocatable": alloc}})
+
+    a = view("a", {"cpu": "15910m", "memory": "63736Mi", "pods": "110"})
+    b = view("b", {"cpu": "15910m", "memory": "63736Mi", "pods": "110"})
+    assert a.allocatable == b.allocatable == {"cpu": 15910, "memory": 63736 << 20, "pods": 110}
+    a.allocatable["cpu"] = 1
+    assert b.allocatable["cpu"] == 15910
+    assert view("c", {"cpu": "15910m", "memory": "63736Mi", "pods": "110"}).allocatable["cpu"] == 15910
+    # The same text in another type is another map (YAML's 110 is an int, not "110").
+    assert view("d", {"cpu": "1", "pods": 110}).allocatable == {"cpu": 1000, "pods": 110}
+    for name in ("e", "f"):
+        with pytest.raises(QuantityError, match=f"node {name} allocatable"):
+            view(name, {"cpu": "lots"})
+
+
+def test_node_images_are_read_when_first_asked_for() -> None:
+    n = NodeView({"metadata": {"name": "n"}, "status": {"images": [
+        {"names": ["nginx@sha256:ab", "nginx:1.25"], "sizeBytes": 70 << 20}, {"names": []}, {"sizeBytes": 5}]}})
+    assert "images" not in n.__dict__
+    assert n.images == [(("nginx@sha256:ab", "nginx:1.25"), 70 << 20)]

@@ -132,7 +132,8 @@ def test_score_error_uses_upstreams_words(monkeypatch: pytest.MonkeyPatch) -> No
         return 0, Status.error("no image data")
 
     monkeypatch.setattr(ImageLocality, "score", broken)
-    monkeypatch.delattr(ImageLocality, "score_nodes")  # (its bulk scores never fail)
+    monkeypatch.delattr(ImageLocality, "score_nodes")  # (its bulk scores never fail,
+    monkeypatch.delattr(ImageLocality, "uniform_score")  # nor its score alike everywhere)
     r = cycle(snapshot(node("a"), node("b")), pod("p", cpu="100m"))
     assert r.error == 'running Score plugins: plugin "ImageLocality" failed with: no image data'
     assert any("would stop this cycle" in w for w in r.warnings)

@@ -177,3 +177,21 @@ def test_a_pod_is_taken_off_its_node_by_itself_or_by_another_object_of_it() -> N
     assert [p.name for p in ni.pods] == ["p2"] and ni.requested["cpu"] == 1000
     assert not ni.remove_pod(p1)
     assert ni.remove_pod(p2) and ni.pods == [] and ni.requested["cpu"] == 0
+
+
+def test_image_counts_read_from_the_stored_lists_equal_the_nodes_images() -> None:
+    """``image_num_nodes`` (read from each node's stored image list) counts each name once
+    per node, as the nodes' parsed ``images`` hold them: names shared by two images of a
+    node, an image without names, a name that YAML read as a number."""
+    images = [
+        [{"names": ["nginx@sha256:ab", "nginx:1.25"], "sizeBytes": 1}, {"names": ["nginx:1.25"], "sizeBytes": 2}],
+        [{"names": ["redis:7"], "sizeBytes": 3}, {"sizeBytes": 4}, {"names": [7], "sizeBytes": 5}],
+        [],
+        [{"names": ["nginx:1.25", "redis:7"], "sizeBytes": 6}],
+    ]
+    snap = snapshot(*(node(f"n{i}", images=imgs) for i, imgs in enumerate(images)))
+    want: dict[str, int] = {}
+    for ni in snap.nodes():
+        for name in {n for names, _size in ni.node.images for n in names}:
+            want[name] = want.get(name, 0) + 1
+    assert snap.image_num_nodes() == want == {"nginx@sha256:ab": 1, "nginx:1.25": 2, "redis:7": 2, "7": 1}
