@@ -91,6 +91,10 @@ class NodeInfo:
         # and only for an incoming pod with host ports, ever asks.
         self._used_ports: HostPortInfo | None = HostPortInfo()
         self.generation = next(_GENERATIONS)
+        # The generation of the node's last change other than a pod taken off it (the very
+        # int object): a Filter plugin the node passed still passes after removals alone
+        # when it says so (``Plugin.passes_after_removal``), which the Filter column uses.
+        self.grown = self.generation
         # Pods with any pod (anti-)affinity, and those with required anti-affinity: the
         # only existing pods InterPodAffinity looks at unless the incoming pod has terms.
         self.pods_with_affinity: list[PodInfo] = []
@@ -128,7 +132,7 @@ class NodeInfo:
             self.pods_with_affinity.append(pod)
             if pod.has_required_anti_affinity:
                 self.pods_with_required_anti_affinity.append(pod)
-        self.generation = next(_GENERATIONS)
+        self.generation = self.grown = next(_GENERATIONS)
 
     def _sum_requests(self, dicts: list[dict[str, int]]) -> None:
         """The requested and non-zero sums of ``pods``, as add_pod would leave them had it
@@ -160,7 +164,7 @@ class NodeInfo:
         self.non0_cpu = non0_cpu
         self.non0_mem = non0_mem
         self._used_ports = None  # the pods' host ports, gathered when first read
-        self.generation = next(_GENERATIONS)
+        self.generation = self.grown = next(_GENERATIONS)
 
     def remove_pod(self, pod: PodInfo) -> bool:
         pods = self.pods
@@ -201,6 +205,7 @@ class NodeInfo:
         c.non0_mem = self.non0_mem
         c._used_ports = self._used_ports.clone() if self._used_ports is not None else None
         c.generation = self.generation
+        c.grown = self.grown
         c.pods_with_affinity = list(self.pods_with_affinity)
         c.pods_with_required_anti_affinity = list(self.pods_with_required_anti_affinity)
         return c

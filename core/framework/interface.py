@@ -186,6 +186,10 @@ class Plugin:
     # node's own NodeInfo (no other node, no other object that a binding changes): their
     # answers for an unchanged node can be reused between the cycles of one replica run.
     node_local: ClassVar[bool] = False
+    # True when a node that passes the plugin's Filter still passes it once pods are taken
+    # off the node and nothing else changed (the plugin reads no pod, or only sums and sets
+    # that a removal shrinks): the Filter column keeps such answers across removals.
+    passes_after_removal: ClassVar[bool] = False
     # Set when NormalizeScore is exactly ``default_normalize`` with this ``reverse``: replica
     # runs then normalize from the maximum alone (kschedx.core.framework.replica_inc).
     normalize_reverse: ClassVar[bool | None] = None
@@ -231,17 +235,20 @@ class AnswerTable(dict[str, Any]):
     of two objects would only answer a node again. Comparing values reads thousands of
     int objects strewn over the heap per pass; identity reads none."""
 
-    __slots__ = ("column",)
+    __slots__ = ("column", "grown")
 
     def __init__(self) -> None:
         super().__init__()
         self.column: tuple[list[NodeInfo], list[int], list[Any]] | None = None
+        # Beside the Filter column: each position's ``NodeInfo.grown`` when answered.
+        self.grown: list[int] | None = None
 
     def column_for(self, nodes: list[NodeInfo]) -> tuple[list[int], list[Any]]:
         """The column over ``nodes`` (started empty for another node list)."""
         col = self.column
         if col is None or col[0] is not nodes or len(col[1]) != len(nodes) or not COLUMNS:
             col = self.column = (nodes, [-1] * len(nodes), [None] * len(nodes))
+            self.grown = None
         return col[1], col[2]
 
 
@@ -366,10 +373,26 @@ class ReplicaMemo:
         """:meth:`head` for every node of ``nodes`` (their current ``generations``), in node
         order: a pod signing equal for these plugins (another workload of a release) asked
         before, so only the nodes changed since are judged again. Shared: don't change it."""
-        known, heads = self.filters.column_for(nodes)
+        table = self.filters
+        known, heads = table.column_for(nodes)
         stale = list(compress(range(len(nodes)), map(is_not, known, generations)))  # (see raw_scores)
         if not stale:
             return heads
+        grown = table.grown
+        if grown is None:  # (a new column: none of it answered yet)
+            grown = table.grown = [-1] * len(nodes)
+        if all(pl.passes_after_removal for pl in local):
+            # A node that passed them all and has only lost pods since passes them still
+            # (the same object: no other change since it was answered).
+            kept = [i for i in stale if grown[i] is nodes[i].grown and heads[i] == []]
+            if kept:
+                for i in kept:
+                    known[i] = generations[i]
+                    table[nodes[i].name] = (generations[i], heads[i])
+                stale = list(compress(range(len(nodes)), map(is_not, known, generations))) \
+                    if len(kept) < len(stale) else []
+                if not stale:
+                    return heads
         todo = list(map(nodes.__getitem__, stale))
         # Every plugin over the stale nodes at once (``filter_nodes`` where a plugin has it,
         # else node by node), each node's failures gathered in plugin order: what ``head``
@@ -378,11 +401,11 @@ class ReplicaMemo:
         for pl in local:
             for k, st in filter_failures(pl, state, pod, todo):
                 failures.setdefault(k, []).append(filter_failure(st, pl.name))
-        table = self.filters
         for k, (i, ni) in enumerate(zip(stale, todo, strict=True)):
             head = failures.get(k) or []
             heads[i] = head
             known[i] = generations[i]
+            grown[i] = ni.grown
             table[ni.name] = (generations[i], head)
         return heads
 

@@ -65,6 +65,7 @@ class NodeAffinity(Plugin):
     name = NAME
     normalize_reverse = False  # NormalizeScore is default_normalize(reverse=False)
     node_local = True
+    passes_after_removal = True  # reads no pod
 
     def __init__(self, handle: Any, args: dict[str, Any] | None = None) -> None:
         super().__init__(handle, args)

@@ -38,6 +38,7 @@ def required_features(spec: dict[str, Any], minor: int) -> list[str]:
 class NodeDeclaredFeatures(Plugin):
     name = NAME
     node_local = True
+    passes_after_removal = True  # reads no pod
 
     def pod_signature(self, pod: PodInfo) -> Hashable:
         """What PreFilter and Filter read of the pod (core/framework/shared_answers.py)."""

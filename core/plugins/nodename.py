@@ -19,6 +19,7 @@ ERR_REASON = "node(s) didn't match the requested node name"
 class NodeName(Plugin):
     name = NAME
     node_local = True
+    passes_after_removal = True  # reads no pod
 
     def pod_signature(self, pod: PodInfo) -> Hashable:
         """What Filter reads of the pod (core/framework/shared_answers.py)."""

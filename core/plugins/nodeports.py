@@ -15,6 +15,7 @@ ERR_REASON = "node(s) didn't have free ports for the requested pod ports"
 class NodePorts(Plugin):
     name = NAME
     node_local = True
+    passes_after_removal = True  # a pod taken off frees its host ports
 
     def pod_signature(self, pod: PodInfo) -> Hashable:
         """What PreFilter and Filter read of the pod (core/framework/shared_answers.py)."""

@@ -103,6 +103,7 @@ def parse_resources(items: list[dict[str, Any]] | None) -> tuple[ResourceSpec, .
 class NodeResourcesFit(Plugin):
     name = NAME
     node_local = True
+    passes_after_removal = True  # a pod taken off lowers the sums and the pod count
 
     def __init__(self, handle: Any, args: dict[str, Any] | None = None) -> None:
         super().__init__(handle, args)

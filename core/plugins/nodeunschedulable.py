@@ -17,6 +17,7 @@ _UNSCHEDULABLE_TAINT = Taint("node.kubernetes.io/unschedulable", "", "NoSchedule
 class NodeUnschedulable(Plugin):
     name = NAME
     node_local = True
+    passes_after_removal = True  # reads no pod
 
     def pod_signature(self, pod: PodInfo) -> Hashable:
         """What Filter reads of the pod (core/framework/shared_answers.py)."""

@@ -18,6 +18,7 @@ class TaintToleration(Plugin):
     name = NAME
     normalize_reverse = True  # NormalizeScore is default_normalize(reverse=True)
     node_local = True
+    passes_after_removal = True  # reads no pod
 
     def pod_signature(self, pod: PodInfo) -> Hashable:
         """What Filter and Score read of the pod (core/framework/shared_answers.py)."""
