@@ -294,6 +294,7 @@ class Snapshot:
         # Node label columns and groups by label keys, in node order (``label_columns``):
         # kept until the node set changes (node labels are never edited in a snapshot).
         self._label_columns: dict[tuple[str, ...], list[tuple[str | None, ...]]] = {}
+        self._label_values: dict[str, list[str | None]] = {}
         self._label_positions: dict[str, dict[str, list[int]]] = {}
         self._label_groups: dict[tuple[str, ...], dict[tuple[str | None, ...], list[int]]] = {}
         self._names: tuple[list[str], dict[str, int], bool] | None = None
@@ -344,6 +345,14 @@ class Snapshot:
         col = self._label_columns.get(keys)
         if col is None:
             col = self._label_columns[keys] = [tuple(map(ni.node.labels.get, keys)) for ni in self.node_infos]
+        return col
+
+    def label_values(self, key: str) -> list[str | None]:
+        """Each node's value of the label ``key`` (None where unset), in node order: one
+        column of ``label_columns``, kept alike. Shared: don't change it."""
+        col = self._label_values.get(key)
+        if col is None:
+            col = self._label_values[key] = [ni.node.labels.get(key) for ni in self.node_infos]
         return col
 
     def label_rows(self, keys: tuple[str, ...], nodes: list[NodeInfo]) -> list[tuple[str | None, ...]]:
@@ -500,6 +509,7 @@ class Snapshot:
     def _node_set_changed(self) -> None:
         self._image_nodes = None
         self._label_columns = {}
+        self._label_values = {}
         self._label_positions = {}
         self._label_groups = {}
         self._node_ids = None

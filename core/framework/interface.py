@@ -11,8 +11,8 @@ import enum
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from itertools import compress
-from operator import is_not
+from itertools import compress, repeat
+from operator import attrgetter, is_not
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from kschedx.core.api.model import PodInfo
@@ -129,12 +129,14 @@ class PreFilterResult:
 class CycleState:
     """Per-cycle plugin state; cloned when nominated pods or preemption try a what-if."""
 
-    __slots__ = ("data", "skip_filter", "skip_score")
+    __slots__ = ("data", "skip_filter", "skip_score", "_positions")
 
     def __init__(self) -> None:
         self.data: dict[str, Any] = {}
         self.skip_filter: set[str] = set()
         self.skip_score: set[str] = set()
+        # The last list ``positions_in`` answered: (that list, the node list, their lengths, positions).
+        self._positions: tuple[list[NodeInfo], list[NodeInfo], int, int, list[int] | None] | None = None
 
     def clone(self) -> CycleState:
         c = CycleState()
@@ -143,7 +145,21 @@ class CycleState:
             c.data[k] = clone() if clone is not None else v
         c.skip_filter = set(self.skip_filter)
         c.skip_score = set(self.skip_score)
+        c._positions = self._positions
         return c
+
+    def positions_in(self, snapshot: Snapshot, nodes: list[NodeInfo]) -> list[int] | None:
+        """``snapshot.positions_of(nodes)``, kept for the last list asked about: within a
+        cycle the feasible nodes are one list, handed unchanged to PreScore and Score, whose
+        plugins and the framework each need their positions. Shared: don't change it."""
+        kept = self._positions
+        infos = snapshot.node_infos
+        if kept is not None and kept[0] is nodes and kept[1] is infos and kept[2] == len(nodes) \
+                and kept[3] == len(infos):
+            return kept[4]
+        pos = snapshot.positions_of(nodes)
+        self._positions = (nodes, infos, len(nodes), len(infos), pos)
+        return pos
 
 
 class Handle(Protocol):
@@ -216,9 +232,11 @@ class NodeRefs:
     generations: list[int]
 
     @staticmethod
-    def of(snapshot: Snapshot, work: list[NodeInfo]) -> NodeRefs:
-        """``work``'s references into ``snapshot``'s node list."""
-        return NodeRefs(work, snapshot.positions_of(work), [ni.generation for ni in work])
+    def of(snapshot: Snapshot, work: list[NodeInfo], state: CycleState | None = None) -> NodeRefs:
+        """``work``'s references into ``snapshot``'s node list (its positions kept in
+        ``state`` when given, :meth:`CycleState.positions_in`)."""
+        pos = snapshot.positions_of(work) if state is None else state.positions_in(snapshot, work)
+        return NodeRefs(work, pos, [ni.generation for ni in work])
 
 
 class AnswerTable(dict[str, Any]):
@@ -401,12 +419,14 @@ class ReplicaMemo:
         for pl in local:
             for k, st in filter_failures(pl, state, pod, todo):
                 failures.setdefault(k, []).append(filter_failure(st, pl.name))
-        for k, (i, ni) in enumerate(zip(stale, todo, strict=True)):
-            head = failures.get(k) or []
-            heads[i] = head
-            known[i] = generations[i]
-            grown[i] = ni.grown
-            table[ni.name] = (generations[i], head)
+        # Written back by C-level maps (a new signature's column is every node): the
+        # passing nodes share one empty list, which nobody changes.
+        got = list(map(failures.get, range(len(todo)), repeat(_PASSED)))
+        gens = list(map(generations.__getitem__, stale))
+        deque(map(heads.__setitem__, stale, got), maxlen=0)
+        deque(map(known.__setitem__, stale, gens), maxlen=0)
+        deque(map(grown.__setitem__, stale, map(_grown_of, todo)), maxlen=0)
+        table.update(zip(map(_name_of, todo), zip(gens, got, strict=True), strict=True))
         return heads
 
     def split(self, plugins: list[Plugin], skipped: set[str]) -> tuple[list[Plugin], list[Plugin]]:
@@ -425,6 +445,11 @@ class ReplicaMemo:
                 self.filters = self.filter_tables(cached[2])
         return cached[2], cached[3]
 
+
+# The Filter column's answer for every node that passes (shared: never changed).
+_PASSED: list[Status] = []
+_grown_of = attrgetter("grown")
+_name_of = attrgetter("name")
 
 PluginFactory = Callable[[Handle, "dict[str, Any] | None"], Plugin]
 

@@ -39,7 +39,7 @@ from __future__ import annotations
 from collections import Counter, deque
 from collections.abc import Hashable, Iterable
 from itertools import compress, repeat
-from operator import add, eq, is_not, mul, not_
+from operator import add, attrgetter, eq, is_not, mul, not_
 from typing import TYPE_CHECKING, Any, cast
 
 from kschedx.core.framework.interface import (
@@ -59,6 +59,7 @@ if TYPE_CHECKING:
     from kschedx.core.api.model import PodInfo
     from kschedx.core.framework.interface import ReplicaMemo
 
+_generation = attrgetter("generation")
 _FEASIBLE = NodeVerdict(True)
 # Up to this many domains, a per-domain plugin's nodes are visited by domain (below).
 _FEW_CLASSES = 64
@@ -302,7 +303,7 @@ class ReplicaEngine:
         self.rest_key = tuple(pl.name for pl in rest)
         self.pairs = {}
         n = len(nodes)
-        self.gens = [ni.generation for ni in nodes]
+        self.gens = list(map(_generation, nodes))
         self.head = [None] * n
         self.status = {pl.name: [None] * n for pl in rest}
         self.classes = {}

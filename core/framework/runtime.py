@@ -477,7 +477,7 @@ class Framework:
             if ps.skipped:
                 continue
             if refs is None:
-                refs = NodeRefs.of(snapshot, feasible)
+                refs = NodeRefs.of(snapshot, feasible, state)
             # A node-local plugin's raw scores come from its memo table's column.
             table = self.memo.scores.setdefault(pl.name, AnswerTable()) \
                 if self.memo is not None and pl.node_local else None

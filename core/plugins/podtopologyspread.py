@@ -301,13 +301,13 @@ def replica_counts(memo: Any, pod: PodInfo, constraints: list[Constraint], snaps
 
 
 def _scoring_domains(snapshot: Snapshot, nodes: list[NodeInfo], constraints: list[Constraint],
-                     require_all: bool) -> tuple[set[str], list[dict[str, int]]]:
+                     require_all: bool, state: CycleState | None = None) -> tuple[set[str], list[dict[str, int]]]:
     """PreScore's nodes left out (without every topology key, when all are required) and,
     per constraint, the domains of the others (each at 0, in the order ``nodes`` first
     reach them; hostname domains are counted per node in Score). For the snapshot's own
     nodes in node order they come from its label groups: each key's few values, not a
-    pass over every node."""
-    pos = snapshot.positions_of(nodes)
+    pass over every node. (``state``: the cycle's, which keeps the nodes' positions.)"""
+    pos = snapshot.positions_of(nodes) if state is None else state.positions_in(snapshot, nodes)
     if pos is None or not all(map(lt, pos, islice(pos, 1, None))):
         return _scoring_domains_by_node(snapshot, nodes, constraints, require_all)
     infos = snapshot.node_infos
@@ -667,33 +667,40 @@ class PodTopologySpread(Plugin):
         snapshot = self.handle.snapshot
         if s is None or not nodes:
             return None
-        keys_of = tuple(c.topology_key for c in s.constraints)
-        names: list[str]
-        rows: list[tuple[str | None, ...]]
-        if nodes is snapshot.node_infos:
-            names, rows = snapshot.node_names()[0], snapshot.label_columns(keys_of)
-        else:
-            names, rows = [ni.name for ni in nodes], snapshot.label_rows(keys_of, nodes)
-        keys: list[Hashable]
-        if any(c.topology_key == LABEL_HOSTNAME for c in s.constraints):
-            parts: list[Sequence[Any]] = []
-            for i, (c, column) in enumerate(zip(s.constraints, zip(*rows, strict=True), strict=True)):
-                if c.topology_key == LABEL_HOSTNAME:
-                    counts = list(map(s.per_node[i].get, names, repeat(0)))
-                    # One tuple per distinct count, laid over the nodes by a C-level map.
-                    boxed = {n: (n,) for n in set(counts)}
-                    if None in column:
-                        parts.append([None if v is None else boxed[n] for v, n in zip(column, counts, strict=True)])
-                    else:
-                        parts.append(list(map(boxed.__getitem__, counts)))
+        # Each key's values over ``nodes`` (the snapshot's label column, read by position
+        # for its own nodes), and their names where a hostname count is read.
+        every = nodes is snapshot.node_infos
+        pos = None if every else state.positions_in(snapshot, nodes)
+
+        def column_of(key: str) -> list[str | None]:
+            if every:
+                return snapshot.label_values(key)
+            if pos is None:
+                return [ni.node.labels.get(key) for ni in nodes]
+            return list(map(snapshot.label_values(key).__getitem__, pos))
+
+        names: list[str] | None = None
+        parts: list[Sequence[Any]] = []
+        for i, c in enumerate(s.constraints):
+            column = column_of(c.topology_key)
+            if c.topology_key == LABEL_HOSTNAME:
+                if names is None:
+                    every_name = snapshot.node_names()[0]
+                    names = every_name if every else [ni.name for ni in nodes] if pos is None \
+                        else list(map(every_name.__getitem__, pos))
+                counts = list(map(s.per_node[i].get, names, repeat(0)))
+                # One tuple per distinct count, laid over the nodes by a C-level map.
+                boxed = {n: (n,) for n in set(counts)}
+                if None in column:
+                    parts.append([None if v is None else boxed[n] for v, n in zip(column, counts, strict=True)])
                 else:
-                    parts.append(column)
-            keys = list(zip(*parts, strict=True))
-        else:
-            keys = list(rows)
+                    parts.append(list(map(boxed.__getitem__, counts)))
+            else:
+                parts.append(column)
+        keys: list[Hashable] = list(zip(*parts, strict=True))
         if s.ignored:
             ignored = s.ignored
-            keys = [None if n in ignored else k for n, k in zip(names, keys, strict=True)]
+            keys = [None if ni.name in ignored else k for ni, k in zip(nodes, keys, strict=True)]
         return keys
 
     def replica_normalizer(self, state: CycleState) -> SpreadNormalizer | None:
@@ -726,7 +733,7 @@ class PodTopologySpread(Plugin):
         if self._replica_pre_score(state, pod, nodes, constraints, require_all):
             return Status.success()
 
-        ignored, counts = _scoring_domains(snapshot, nodes, constraints, require_all)
+        ignored, counts = _scoring_domains(snapshot, nodes, constraints, require_all, state)
         weights: list[float] = []
         for i, c in enumerate(constraints):
             size = len(counts[i])

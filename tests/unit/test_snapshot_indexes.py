@@ -195,3 +195,26 @@ def test_image_counts_read_from_the_stored_lists_equal_the_nodes_images() -> Non
         for name in {n for names, _size in ni.node.images for n in names}:
             want[name] = want.get(name, 0) + 1
     assert snap.image_num_nodes() == want == {"nginx@sha256:ab": 1, "nginx:1.25": 2, "redis:7": 2, "7": 1}
+
+
+def test_positions_kept_by_a_cycle_state_follow_the_list_asked_about() -> None:
+    """``CycleState.positions_in`` answers again only for the same list of the same length
+    over the same node list; any other list (or the node set changed) is looked up anew,
+    and every answer equals ``positions_of``. ``label_values`` is one column of
+    ``label_columns``."""
+    snap = snapshot(*(node(f"n{i}", labels={"zone": "ab"[i % 2]} if i % 3 else {}) for i in range(6)))
+    nodes = snap.nodes()
+    state = CycleState()
+    part = [nodes[1], nodes[4], nodes[5]]
+    assert state.positions_in(snap, part) == snap.positions_of(part) == [1, 4, 5]
+    assert state.positions_in(snap, part) is state.positions_in(snap, part)  # kept
+    other = [nodes[0], nodes[2]]
+    assert state.positions_in(snap, other) == [0, 2]
+    part.append(nodes[0])  # (the same list, grown: looked up again)
+    assert state.positions_in(snap, part) == [1, 4, 5, 0]
+    snap.remove_node("n2")
+    assert state.positions_in(snap, part) == snap.positions_of(part) == [1, 3, 4, 0]
+    foreign = snapshot(node("n1"))
+    assert state.positions_in(foreign, part) is None
+    assert state.clone().positions_in(foreign, part) is None
+    assert snap.label_values("zone") == [row[0] for row in snap.label_columns(("zone",))] == [None, "b", None, "a", "b"]
