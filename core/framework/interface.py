@@ -12,7 +12,7 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from itertools import compress, repeat
-from operator import attrgetter, is_not
+from operator import attrgetter, is_not, not_
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from kschedx.core.api.model import PodInfo
@@ -465,6 +465,26 @@ def default_normalize(scores: dict[str, int], reverse: bool, max_priority: int =
     for k, v in scores.items():
         s = max_priority * v // top
         scores[k] = max_priority - s if reverse else s
+
+
+def normalize_values_by(norm: Any, names: list[str], raws: list[int]) -> list[int]:
+    """NormalizeScore of ``raws`` (the scores of the nodes ``names``, in that order) by a
+    plugin's normalizer in parts (``replica_normalizer``: its ``ignored`` nodes, ``bounds``
+    and ``share``), as a new list: each distinct raw score of the nodes not ignored is
+    normalized once, the ignored nodes one by one."""
+    ignored = norm.ignored
+    if ignored:
+        counted = [n not in ignored for n in names]
+        params = norm.bounds(list(compress(raws, counted)))
+    else:
+        params = norm.bounds(raws)
+    # A node not ignored shares by its raw score alone.
+    table = {raw: norm.share("", raw, params) for raw in set(raws)}
+    out = list(map(table.__getitem__, raws))
+    if ignored:
+        for j in compress(range(len(names)), map(not_, counted)):
+            out[j] = norm.share(names[j], raws[j], params)
+    return out
 
 
 def default_normalize_values(values: list[int], reverse: bool, max_priority: int = MAX_NODE_SCORE) -> list[int]:

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from collections import Counter, deque
 from collections.abc import Hashable, Iterable
-from itertools import compress, repeat
+from itertools import compress, count, repeat
 from operator import add, attrgetter, eq, is_not, mul, not_
 from typing import TYPE_CHECKING, Any, cast
 
@@ -848,15 +848,16 @@ class ReplicaEngine:
                 keys = pl.replica_score_keys(state, nodes) if hasattr(pl, "replica_score_keys") else None
                 if keys is None:
                     keys = list(map(key_of, nodes))
-                # Numbered in order of first appearance.
-                ident = self.wident[pl.name] = {k: n for n, k in enumerate(dict.fromkeys(keys))}
-                ids = self.wkeys[pl.name] = list(map(ident.__getitem__, keys))
+                # Each class numbered by the position where it first appears (one C-level
+                # pass); classes met later are numbered from the node count up (below).
+                ident = self.wident[pl.name] = {}
+                ids = self.wkeys[pl.name] = list(map(ident.setdefault, keys, count()))
             else:
                 index = self.index
                 if todo is None:
                     todo = self._changed_feasible()
                 for i in {*self.moved, *(index[ni.name] for ni in todo)}:
-                    ids[i] = ident.setdefault(key_of(nodes[i]), len(ident))
+                    ids[i] = ident.setdefault(key_of(nodes[i]), len(nodes) + len(ident))
             present: list[int] = list(compress(ids, self.feas))
             by_id = {v: k for k, v in ident.items()}
             values: list[Any] = present

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from itertools import compress
-from operator import add, attrgetter
+from itertools import compress, repeat
+from operator import add, attrgetter, mul
 from typing import Any
 
 from kschedx.core.api.model import PodInfo
@@ -28,6 +28,7 @@ from kschedx.core.framework.interface import (
     filter_failures,
     fit_error_message,
     go_string_list,
+    normalize_values_by,
     raw_scores,
 )
 from kschedx.core.framework.nominated import nominated_story, prefer_nominated_node, run_without
@@ -467,7 +468,7 @@ class Framework:
             if self.nominated_node_first:
                 prefer_nominated_node(result, pod)
             return result
-        names = [ni.name for ni in feasible]
+        names = list(map(_name_of, feasible))
         # The weighted totals in ``names``' order, summed plugin by plugin in bulk.
         sums: list[int] = [0] * len(names)
         refs: NodeRefs | None = None  # the feasible nodes' places in the node list, taken once
@@ -497,6 +498,8 @@ class Framework:
                 values = got
             elif pl.normalize_reverse is not None:  # NormalizeScore is default_normalize: on the list
                 values = default_normalize_values(got, pl.normalize_reverse)
+            elif hasattr(pl, "replica_normalizer") and (norm := pl.replica_normalizer(state)) is not None:
+                values = normalize_values_by(norm, names, got)  # NormalizeScore in parts: on the list
             else:
                 normalized = dict(zip(names, got, strict=True))
                 st = pl.normalize_score(state, pod, normalized)
@@ -513,7 +516,7 @@ class Framework:
                 )
                 result.warnings.append(cycle_error_warning(result.error))
                 return result
-            weighted = values if weight == 1 else [v * weight for v in values]
+            weighted = values if weight == 1 else list(map(mul, values, repeat(weight)))
             # The per-node scores are made when somebody reads them.
             result.score_plugins[-1] = ColumnPluginScores(pl.name, weight, False, names, got, values, weighted)
             sums = list(map(add, sums, weighted))

@@ -479,3 +479,47 @@ def test_the_column_keeps_passing_answers_across_removals_alone(seed: int, monke
                 kept_any |= again < sum(g0 is not g1 for g0, g1 in zip(before[1], gens, strict=True))
                 flipped |= any(a and not b for a, b in zip(before[0], kept, strict=True))
     assert (kept_any, flipped) == (True, True)  # answers were kept, and failures turned into passes
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_normalizing_a_list_in_parts_equals_normalize_score(seed: int) -> None:
+    """The framework normalizes PodTopologySpread's and InterPodAffinity's scores as a list
+    through their normalizers in parts (``normalize_values_by``): equal to their own
+    NormalizeScore on the scores by name, with nodes PreScore ignores (no zone label under
+    the pod's own constraints), negative affinity sums, all scores alike."""
+    from kschedx.core.framework.interface import normalize_values_by
+
+    rng = random.Random(seed)
+    objs = _cluster(rng, 40)
+    snap = snapshot(*objs)
+    nodes = snap.nodes()
+    fw = framework(snap)
+    compared = set()
+    for _ in range(16):
+        raw = _incoming(rng, [ni.name for ni in nodes])
+        raw["spec"].pop("nodeName", None)
+        if rng.random() < 0.6:
+            raw["spec"]["affinity"] = {"podAffinity" if rng.random() < 0.5 else "podAntiAffinity": {
+                "preferredDuringSchedulingIgnoredDuringExecution": [{"weight": rng.choice([1, 50, 100]), "podAffinityTerm": {
+                    "labelSelector": {"matchLabels": {"app": rng.choice(["web", "db"])}},
+                    "topologyKey": rng.choice(["topology.kubernetes.io/zone", "kubernetes.io/hostname"])}}]}}
+        incoming = PodInfo(raw)
+        scored = [ni for ni in nodes if rng.random() < 0.7] or nodes
+        names = [ni.name for ni in scored]
+        state = CycleState()
+        for pl in fw.plugins.pre_filter:
+            pl.pre_filter(state, incoming, nodes)  # type: ignore[attr-defined]
+        for pl in fw.plugins.pre_score:
+            pl.pre_score(state, incoming, scored)  # type: ignore[attr-defined]
+        for name in ("PodTopologySpread", "InterPodAffinity"):
+            pl = fw.plugins.instances[name]
+            norm = pl.replica_normalizer(state)  # type: ignore[attr-defined]
+            if norm is None:
+                continue
+            for raws in ([pl.score(state, incoming, ni)[0] for ni in scored],  # type: ignore[attr-defined]
+                         [rng.randint(-300, 300) for _ in scored], [7] * len(scored)):
+                by_name = dict(zip(names, raws, strict=True))
+                assert pl.normalize_score(state, incoming, by_name).is_success  # type: ignore[attr-defined]
+                assert normalize_values_by(norm, names, raws) == [by_name[n] for n in names], name
+                compared.add((name, bool(norm.ignored)))
+    assert {("PodTopologySpread", True), ("InterPodAffinity", False)} <= compared
