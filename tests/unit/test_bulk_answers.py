@@ -523,3 +523,48 @@ def test_normalizing_a_list_in_parts_equals_normalize_score(seed: int) -> None:
                 assert normalize_values_by(norm, names, raws) == [by_name[n] for n in names], name
                 compared.add((name, bool(norm.ignored)))
     assert {("PodTopologySpread", True), ("InterPodAffinity", False)} <= compared
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_spreading_classes_in_bulk_equal_the_class_of_each_node(seed: int) -> None:
+    """PodTopologySpread's scoring classes built in bulk from the label columns
+    (``replica_score_keys``) equal its key of each node, and a class's raw score is the
+    node's Score: own constraints over zone, hostname and a rack key, nodes without some
+    of them (ignored under required keys, or counted without them under defaults), every
+    node or a part, and nodes that are not the snapshot's own (copies)."""
+    rng = random.Random(seed)
+    objs: list[Dict] = [{"apiVersion": "v1", "kind": "Service", "metadata": {"name": "web", "namespace": "default"},
+                         "spec": {"selector": {"app": "web"}}}]
+    for i in range(40):
+        labels = {}
+        if rng.random() < 0.8:
+            labels["topology.kubernetes.io/zone"] = rng.choice(["eu-west-1a", "eu-west-1b", "eu-west-1c"])
+        if rng.random() < 0.7:
+            labels["rack"] = rng.choice(["r1", "r2", "r3"])
+        n = node(f"ip-10-0-{i}-17.eu-west-1.compute.internal", labels=labels)
+        if rng.random() < 0.1:
+            del n["metadata"]["labels"]["kubernetes.io/hostname"]
+        objs.append(n)
+        for j in range(rng.randint(0, 4)):
+            objs.append(pod(f"p{i}-{j}", cpu="100m", node_name=n["metadata"]["name"],
+                            labels={"app": rng.choice(["web", "db"])}))
+    snap = snapshot(*objs)
+    nodes = snap.nodes()
+    fw = framework(snap)
+    pl = fw.plugins.instances["PodTopologySpread"]
+    keys = ["topology.kubernetes.io/zone", "kubernetes.io/hostname", "rack"]
+    for _ in range(8):
+        spec: Dict = {}
+        if rng.random() < 0.7:
+            spec["topologySpreadConstraints"] = [
+                {"maxSkew": rng.choice([1, 3]), "topologyKey": key, "whenUnsatisfiable": "ScheduleAnyway",
+                 "labelSelector": {"matchLabels": {"app": "web"}}} for key in rng.sample(keys, rng.randint(1, 3))]
+        incoming = PodInfo(pod("incoming", cpu="100m", labels={"app": "web"}, **spec))
+        for scored in (nodes, [ni for ni in nodes if rng.random() < 0.6] or nodes,
+                       [ni.clone() for ni in nodes if rng.random() < 0.5] or [nodes[0].clone()]):
+            state = CycleState()
+            assert pl.pre_score(state, incoming, scored).is_success  # type: ignore[attr-defined]
+            key_of, raw_of = pl.replica_score_classes(state)  # type: ignore[attr-defined]
+            bulk = pl.replica_score_keys(state, scored)  # type: ignore[attr-defined]
+            assert bulk == [key_of(ni) for ni in scored]
+            assert [raw_of(k) for k in bulk] == [pl.score(state, incoming, ni)[0] for ni in scored]  # type: ignore[attr-defined]
