@@ -219,10 +219,6 @@ class NodeInfo:
 _SCALAR_WORDS = frozenset({"True", "False", "None", "inf", "nan"})
 
 
-def _image_names(ni: NodeInfo) -> set[str]:
-    """The names of the node's images, as ``NodeView.images`` holds them."""
-    return {str(n) for img in ni.node.status.get("images") or [] for n in img.get("names") or []}
-
 
 class Snapshot:
     """NodeInfos and cluster-wide indexes for one scheduling cycle."""
@@ -329,13 +325,12 @@ class Snapshot:
             yield from ni.pods
 
     def image_num_nodes(self) -> dict[str, int]:
-        """How many nodes hold each image name (ImageStateSummary.NumNodes)."""
+        """How many nodes hold each image name (ImageStateSummary.NumNodes): a name counts
+        once per node, however many of its images carry it. Read with each node's image
+        sizes by name (``NodeView.image_sizes``), which ImageLocality then reads per node."""
         if self._image_nodes is None:
-            # A name counts once per node, however many of its images carry it. Read from
-            # the stored lists (NodeView.images, what the names come to, is made per node
-            # when a pod's image is on it).
             self._image_nodes = dict(Counter(itertools.chain.from_iterable(
-                map(_image_names, self.node_infos))))
+                ni.node.image_sizes for ni in self.node_infos)))
         return self._image_nodes
 
     def label_columns(self, keys: tuple[str, ...]) -> list[tuple[str | None, ...]]:

@@ -669,14 +669,27 @@ class NodeView:
 
     @cached_property
     def images(self) -> list[tuple[tuple[str, ...], int]]:
-        """Each image's names and size, read when first asked for: only the nodes holding
-        one of a pod's images are (the snapshot counts image names from the stored list)."""
+        """Each image's names and size, in the stored order (read when first asked for)."""
         images: list[tuple[tuple[str, ...], int]] = []
         for img in self.status.get("images") or []:
             names = tuple(map(str, img.get("names") or []))
             if names:
                 images.append((names, int(img.get("sizeBytes") or 0)))
         return images
+
+    @cached_property
+    def image_sizes(self) -> dict[str, int]:
+        """Each image name the node holds -> its size (the last of its images to list the
+        name wins, as a pass over ``images`` in order leaves it), read once from the stored
+        list: the snapshot counts the names, ImageLocality looks up a pod's few."""
+        sizes: dict[str, int] = {}
+        for img in self.status.get("images") or []:
+            names = img.get("names")
+            if names:
+                size = int(img.get("sizeBytes") or 0)
+                for n in names:
+                    sizes[n if type(n) is str else str(n)] = size
+        return sizes
 
     def __repr__(self) -> str:
         return f"NodeView({self.name})"

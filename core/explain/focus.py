@@ -121,7 +121,7 @@ def _node_affinity_facts(pod: PodInfo, ni: NodeInfo) -> list[str]:
 
 
 def _image_facts(pod: PodInfo, ni: NodeInfo, snapshot: Snapshot) -> list[str]:
-    sizes = {n: s for names, s in ni.node.images for n in names}
+    sizes = ni.node.image_sizes
     spread = snapshot.image_num_nodes()
     total = len(snapshot.nodes())
     out = []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Hashable
+from itertools import repeat
 
 from kschedx.core.api.model import PodInfo
 from kschedx.core.framework.interface import MAX_NODE_SCORE, CycleState, Plugin, Status
@@ -82,18 +83,13 @@ class ImageLocality(Plugin):
         if not wanted:
             return [calculate_priority(0, num_containers)] * len(nodes)
         total_nodes = len(snapshot.nodes())
-        return [calculate_priority(self._held_bytes(ni, wanted, spread, total_nodes), num_containers) for ni in nodes]
-
-    @staticmethod
-    def _held_bytes(node: NodeInfo, wanted: list[str], spread: dict[str, int], total_nodes: int) -> int:
-        """The sizes of the wanted images the node holds, each scaled by its spread."""
-        sizes: dict[str, int] = {}
-        for names, size in node.node.images:
-            for n in names:
-                sizes[n] = size
-        total = 0
+        # Per node, the sizes of the wanted images it holds, each scaled by its spread,
+        # added in the pod's order (each node's sizes by name, read once per node).
+        held = [ni.node.image_sizes for ni in nodes]
+        totals = [0] * len(nodes)
         for name in wanted:
-            held = sizes.get(name)
-            if held is not None:
-                total += int(held * (spread[name] / total_nodes))
-        return total
+            share = spread[name] / total_nodes
+            for j, size in enumerate(map(dict.get, held, repeat(name))):
+                if size is not None:
+                    totals[j] += int(size * share)
+        return [calculate_priority(t, num_containers) for t in totals]

@@ -20,7 +20,7 @@ from kschedx.core.config.profile import default_profile
 from kschedx.core.framework.interface import CycleState, ReplicaMemo, Status
 from kschedx.core.framework.runtime import Framework
 from kschedx.core.plugins import REGISTRY
-from kschedx.core.plugins.imagelocality import normalized_image_name
+from kschedx.core.plugins.imagelocality import calculate_priority, normalized_image_name
 from kschedx.core.plugins.noderesources_allocation import (
     DEFAULT_RESOURCES,
     allocation_vectors,
@@ -386,6 +386,8 @@ def test_uniform_scores_equal_score_node_by_node(seed: int, version: str) -> Non
     for i in range(30):
         images = [{"names": [name, f"{name.split(':')[0]}@sha256:{i:04x}"], "sizeBytes": rng.choice([30, 300, 900]) << 20}
                   for name in rng.sample(held, rng.randint(0, 2))]
+        if images and rng.random() < 0.3:  # a name listed twice on a node: the later size counts
+            images.append({"names": [images[0]["names"][0]], "sizeBytes": rng.choice([40, 500]) << 20})
         objs.append(node(f"gke-pool-1-{i:04d}", images=images))
     snap = snapshot(*objs)
     nodes = snap.nodes()
@@ -413,6 +415,16 @@ def test_uniform_scores_equal_score_node_by_node(seed: int, version: str) -> Non
                 outcomes.add(holds)
             if same is not None:
                 assert scores == [same] * len(nodes), (name, images)
+            if name == "ImageLocality":
+                # Against the plugin's sum read from each node's own image list.
+                spread = snap.image_num_nodes()
+                wanted = [n for n in map(normalized_image_name, images) if spread.get(n)]
+                want = []
+                for ni in nodes:
+                    sizes = {n: size for names, size in ni.node.images for n in names}
+                    total = sum(int(sizes[n] * (spread[n] / len(nodes))) for n in wanted if n in sizes)
+                    want.append(calculate_priority(total, len(images)))
+                assert pl.score_nodes(state, incoming, nodes) == scores == want, images  # type: ignore[attr-defined]
     assert outcomes == {True, False}  # both kinds of pod were met
 
 

@@ -180,7 +180,7 @@ def test_a_pod_is_taken_off_its_node_by_itself_or_by_another_object_of_it() -> N
 
 
 def test_image_counts_read_from_the_stored_lists_equal_the_nodes_images() -> None:
-    """``image_num_nodes`` (read from each node's stored image list) counts each name once
+    """``image_num_nodes`` (read with each node's image sizes from its stored list) counts each name once
     per node, as the nodes' parsed ``images`` hold them: names shared by two images of a
     node, an image without names, a name that YAML read as a number."""
     images = [
@@ -195,6 +195,11 @@ def test_image_counts_read_from_the_stored_lists_equal_the_nodes_images() -> Non
         for name in {n for names, _size in ni.node.images for n in names}:
             want[name] = want.get(name, 0) + 1
     assert snap.image_num_nodes() == want == {"nginx@sha256:ab": 1, "nginx:1.25": 2, "redis:7": 2, "7": 1}
+    # Each node's sizes by name hold what its parsed images give, the last image listing a
+    # name winning.
+    for ni in snap.nodes():
+        assert ni.node.image_sizes == {n: size for names, size in ni.node.images for n in names}
+    assert [ni.node.image_sizes.get("nginx:1.25") for ni in snap.nodes()] == [2, None, None, 6]
 
 
 def test_positions_kept_by_a_cycle_state_follow_the_list_asked_about() -> None:
