@@ -237,15 +237,16 @@ class Snapshot:
             self.by_name[ni.name] = ni
         # Pods bound to nodes we don't know still exist for the API (e.g. counted by PDBs)
         # but occupy no node of the snapshot.
-        self.pods_by_uid: dict[str, PodInfo] = {}
         # Bound pods per namespace: pod-relation plugins match selectors only within namespaces.
         self.pods_by_namespace: dict[str, dict[str, PodInfo]] = defaultdict(dict)
+        # The bound pods by uid (``pods_by_uid``): merged from the namespaces when first
+        # asked for, then kept up to date by every edit.
+        self._pods_by_uid: dict[str, PodInfo] | None = None
         self.nominated: dict[str, list[PodInfo]] = defaultdict(list)
         self.orphan_pods: list[PodInfo] = []
         raw_pods = objects.of("Pod")
         total = len(raw_pods)
         by_name = self.by_name
-        pods_by_uid = self.pods_by_uid
         pods_by_namespace = self.pods_by_namespace
         # Per node: the node, then where its pods and their requests dicts are appended.
         places: dict[str, tuple[NodeInfo, Any, Any]] = {}
@@ -278,9 +279,7 @@ class Snapshot:
                     owner.pods_with_affinity.append(pod)
                     if pod.has_required_anti_affinity:
                         owner.pods_with_required_anti_affinity.append(pod)
-                uid = pod.uid
-                pods_by_uid[uid] = pod
-                pods_by_namespace[pod.namespace][uid] = pod
+                pods_by_namespace[pod.namespace][pod.uid] = pod
             elif pod.nominated_node_name and pod.nominated_node_name in by_name:
                 self.nominated[pod.nominated_node_name].append(pod)
         for ni, dicts in zip(self.node_infos, requests, strict=True):
@@ -313,6 +312,19 @@ class Snapshot:
         self._labelled: dict[str, dict[str, dict[str, dict[str, PodInfo]]]] = {}
 
     # ------------------------------------------------------------------ lookups
+
+    @property
+    def pods_by_uid(self) -> dict[str, PodInfo]:
+        """The pods bound to the snapshot's nodes, by uid. Built from ``pods_by_namespace``
+        when first read (a merge of dicts whose keys' hashes are known: a fraction of the
+        150,000 inserts it would cost while the pods are placed). Shared: edit the
+        snapshot, not this."""
+        by_uid = self._pods_by_uid
+        if by_uid is None:
+            by_uid = self._pods_by_uid = {}
+            for pods in self.pods_by_namespace.values():
+                by_uid.update(pods)
+        return by_uid
 
     def nodes(self) -> list[NodeInfo]:
         return self.node_infos
@@ -465,7 +477,8 @@ class Snapshot:
     def add_pod(self, pod: PodInfo) -> None:
         ni = self.by_name[pod.node_name]
         ni.add_pod(pod)
-        self.pods_by_uid[pod.uid] = pod
+        if self._pods_by_uid is not None:
+            self._pods_by_uid[pod.uid] = pod
         self.pods_by_namespace[pod.namespace][pod.uid] = pod
         self._label_index_edit(pod, True)
         self.generation += 1
@@ -475,7 +488,8 @@ class Snapshot:
     def remove_pod(self, pod: PodInfo) -> None:
         ni = self.by_name.get(pod.node_name)
         if ni is not None and ni.remove_pod(pod):
-            self.pods_by_uid.pop(pod.uid, None)
+            if self._pods_by_uid is not None:
+                self._pods_by_uid.pop(pod.uid, None)
             self.pods_by_namespace.get(pod.namespace, {}).pop(pod.uid, None)
             self._label_index_edit(pod, False)
             self.generation += 1
@@ -488,7 +502,8 @@ class Snapshot:
             return
         self.node_infos = [n for n in self.node_infos if n.name != name]
         for p in ni.pods:
-            self.pods_by_uid.pop(p.uid, None)
+            if self._pods_by_uid is not None:
+                self._pods_by_uid.pop(p.uid, None)
             self.pods_by_namespace.get(p.namespace, {}).pop(p.uid, None)
             self._label_index_edit(p, False)
         self.nominated.pop(name, None)

@@ -223,3 +223,29 @@ def test_positions_kept_by_a_cycle_state_follow_the_list_asked_about() -> None:
     assert state.positions_in(foreign, part) is None
     assert state.clone().positions_in(foreign, part) is None
     assert snap.label_values("zone") == [row[0] for row in snap.label_columns(("zone",))] == [None, "b", None, "a", "b"]
+
+
+def test_pods_by_uid_merged_when_first_read_follows_every_edit() -> None:
+    """``pods_by_uid`` is merged from the namespaces when first read: before and after that
+    read, pods bound, taken off and dropped with their node leave it equal to the bound
+    pods of every node (not the pods of unknown nodes, nor Pending ones)."""
+
+    def bound(snap: Snapshot) -> dict[str, str]:
+        return {p.uid: p.key for ni in snap.nodes() for p in ni.pods}
+
+    objs = [node("a"), node("b"), pod("x", node_name="a", namespace="web"), pod("y", node_name="b"),
+            pod("lost", node_name="gone"), pod("pending")]
+    for read_first in (False, True):
+        snap = snapshot(*objs)
+        if read_first:
+            assert {u: p.key for u, p in snap.pods_by_uid.items()} == bound(snap) == {
+                "uid-web-x": "web/x", "uid-default-y": "default/y"}
+        z = PodInfo(pod("z", node_name="a", namespace="web"))
+        snap.add_pod(z)
+        snap.remove_pod(snap.get("b").pods[0])  # type: ignore[union-attr]
+        assert {u: p.key for u, p in snap.pods_by_uid.items()} == bound(snap) == {
+            "uid-web-x": "web/x", "uid-web-z": "web/z"}
+        assert snap.pods_by_uid["uid-web-z"] is z
+        snap.remove_node("a")
+        snap.add_pod(PodInfo(pod("w", node_name="b")))
+        assert {u: p.key for u, p in snap.pods_by_uid.items()} == bound(snap) == {"uid-default-w": "default/w"}
