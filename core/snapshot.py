@@ -29,7 +29,6 @@ Dict = dict[str, Any]
 _GENERATIONS = itertools.count(1)
 
 
-
 class HostPortInfo:
     """Host ports in use on a node: ip -> {(protocol, port)}; 0.0.0.0 conflicts with every ip."""
 
@@ -217,7 +216,6 @@ class NodeInfo:
 # The strings of YAML scalars that load as another type and start with a letter (bools,
 # null, float infinity and not-a-number).
 _SCALAR_WORDS = frozenset({"True", "False", "None", "inf", "nan"})
-
 
 
 class Snapshot:

@@ -407,8 +407,7 @@ class ReplicaMemo:
                 for i in kept:
                     known[i] = generations[i]
                     table[nodes[i].name] = (generations[i], heads[i])
-                stale = list(compress(range(len(nodes)), map(is_not, known, generations))) \
-                    if len(kept) < len(stale) else []
+                stale = [i for i in stale if known[i] is not generations[i]]
                 if not stale:
                     return heads
         todo = list(map(nodes.__getitem__, stale))

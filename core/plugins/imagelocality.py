@@ -77,11 +77,12 @@ class ImageLocality(Plugin):
 
     def score_nodes(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> list[int]:
         """:meth:`score` of each node, in bulk (it never fails)."""
+        same = self.uniform_score(state, pod)
+        if same is not None:
+            return [same] * len(nodes)
         snapshot = self.handle.snapshot
         spread = snapshot.image_num_nodes()
         wanted, num_containers = self._held(pod, spread)
-        if not wanted:
-            return [calculate_priority(0, num_containers)] * len(nodes)
         total_nodes = len(snapshot.nodes())
         # Per node, the sizes of the wanted images it holds, each scaled by its spread,
         # added in the pod's order (each node's sizes by name, read once per node).
