@@ -216,6 +216,8 @@ class NodeInfo:
 # The strings of YAML scalars that load as another type and start with a letter (bools,
 # null, float infinity and not-a-number).
 _SCALAR_WORDS = frozenset({"True", "False", "None", "inf", "nan"})
+# A label key a pod's stored labels lack.
+_ABSENT = object()
 
 
 class Snapshot:
@@ -432,8 +434,9 @@ class Snapshot:
                     if not stored:
                         continue
                     if type(stored) is dict:
-                        v = stored.get(key)
-                        if v is not None:
+                        # (a null value is a value: PodInfo.labels makes it "None")
+                        v = stored.get(key, _ABSENT)
+                        if v is not _ABSENT:
                             by_value.setdefault(v if type(v) is str else str(v), {})[uid] = p
                         continue
                 v = (labels if labels is not None else p.labels).get(key)

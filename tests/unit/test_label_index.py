@@ -16,12 +16,15 @@ from kschedx.core.snapshot import Snapshot
 
 NAMESPACES = ["a", "b"]
 KEYS = ["app", "tier", "pod-template-hash"]
-VALUES = ["x", "y", "z"]
+VALUES = ["x", "y", "z"]  # and "w", below
 
 
-def _pod(rng: random.Random, i: int, node: str) -> dict[str, Any]:
-    labels = {k: rng.choice(VALUES) for k in KEYS if rng.random() < 0.7}
+def _pod(rng: random.Random, i: int, node: str, bare: bool = False) -> dict[str, Any]:
+    # The pods bound after the snapshot is built (i >= 40) may hold a value none before held.
+    labels = {k: rng.choice(VALUES if i < 40 else [*VALUES, "w"]) for k in KEYS if rng.random() < 0.7}
     meta: dict[str, Any] = {"name": f"p{i}", "namespace": rng.choice(NAMESPACES), "uid": f"u{i}", "labels": labels}
+    if bare and rng.random() < 0.1:
+        del meta["labels"]
     if rng.random() < 0.1:
         meta["deletionTimestamp"] = "2026-11-26T10:00:00Z"
     return {"apiVersion": "v1", "kind": "Pod", "metadata": meta,
@@ -41,7 +44,7 @@ def _scan(snapshot: Snapshot, namespace: str, selector: Any) -> dict[str, int]:
 def _selectors(rng: random.Random) -> list[Any]:
     out = []
     for _ in range(6):
-        ml = {k: rng.choice(VALUES) for k in rng.sample(KEYS, rng.randint(1, 2))}
+        ml = {k: rng.choice([*VALUES, "w"]) for k in rng.sample(KEYS, rng.randint(1, 2))}
         exprs = [{"key": rng.choice(KEYS), "operator": "Exists"}] if rng.random() < 0.3 else []
         out.append(parse_label_selector({"matchLabels": ml, "matchExpressions": exprs}))
     out.append(parse_label_selector({"matchExpressions": [{"key": "app", "operator": "In", "values": ["x", "y"]}]}))
@@ -49,11 +52,13 @@ def _selectors(rng: random.Random) -> list[Any]:
 
 
 def test_counts_through_the_label_index_equal_a_scan_after_random_edits() -> None:
+    # Odd seeds have pods without labels too.
     for seed in range(60):
         rng = random.Random(seed)
+        bare = seed % 2 == 1
         nodes = [{"apiVersion": "v1", "kind": "Node", "metadata": {"name": f"n{i}"}} for i in range(5)]
         objects = ClusterObjects()
-        for o in nodes + [_pod(rng, i, f"n{rng.randrange(5)}") for i in range(40)]:
+        for o in nodes + [_pod(rng, i, f"n{rng.randrange(5)}", bare) for i in range(40)]:
             objects.add(o)
         snapshot = Snapshot(objects)
         selectors = _selectors(rng)
@@ -66,7 +71,7 @@ def test_counts_through_the_label_index_equal_a_scan_after_random_edits() -> Non
             pods = list(snapshot.pods_by_uid.values())
             if action < 0.45:
                 node = rng.choice([ni.name for ni in snapshot.nodes()])
-                snapshot.add_pod(PodInfo(_pod(rng, next_id, node)))
+                snapshot.add_pod(PodInfo(_pod(rng, next_id, node, bare)))
                 next_id += 1
             elif action < 0.9 and pods:
                 snapshot.remove_pod(rng.choice(pods))
@@ -93,8 +98,9 @@ def test_the_index_is_what_counting_walks() -> None:
 
 
 def test_the_index_reads_labels_as_their_strings_whatever_type_yaml_gave_them() -> None:
-    # A hand-written YAML dump can give labels of other types (an int key, a bool value):
-    # the index must list a pod under the value its string labels (PodInfo.labels) hold.
+    # A hand-written YAML dump can give labels of other types (an int key, a bool value, a
+    # null): the index must list a pod under the value its string labels (PodInfo.labels)
+    # hold. A second namespace has a pod without labels at all.
     typed: list[dict[Any, Any]] = [
         {"app": "web", "version": 2, "canary": True},
         {"app": "web", "1": "text", 1: "one"},
@@ -105,20 +111,28 @@ def test_the_index_reads_labels_as_their_strings_whatever_type_yaml_gave_them() 
     ]
     objects = ClusterObjects()
     objects.add({"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n0"}})
-    for i, labels in enumerate(typed * 2):
-        objects.add({"apiVersion": "v1", "kind": "Pod", "metadata": {
-            "name": f"p{i}", "namespace": "a", "uid": f"u{i}", "labels": labels},
-            "spec": {"nodeName": "n0"}, "status": {"phase": "Running"}})
+    for ns in ("a", "b"):
+        for i, labels in enumerate(typed * 2):
+            objects.add({"apiVersion": "v1", "kind": "Pod", "metadata": {
+                "name": f"p{i}", "namespace": ns, "uid": f"{ns}{i}", "labels": labels},
+                "spec": {"nodeName": "n0"}, "status": {"phase": "Running"}})
+    objects.add({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "bare", "namespace": "b", "uid": "b-bare"},
+                 "spec": {"nodeName": "n0"}, "status": {"phase": "Running"}})
     snapshot = Snapshot(objects)
-    for i, p in enumerate(snapshot.pods_by_namespace["a"].values()):
-        if i % 2:
-            _ = p.labels  # some read before the index is built
-    keys = ("app", "version", "canary", "1", "True", "None", "tier", "ratio")
-    for key in keys:  # every index built before the other pods' labels are read
-        snapshot.pods_labelled("a", key, "")
-    for key in keys:
-        values = {v for p in snapshot.pods_by_namespace["a"].values() for k, v in p.labels.items() if k == key}
-        for value in values | {"missing"}:
-            got = {p.uid for p in snapshot.pods_labelled("a", key, value)}
-            want = {p.uid for p in snapshot.pods_by_namespace["a"].values() if p.labels.get(key) == value}
-            assert got == want, (key, value)
+    for ns in ("a", "b"):
+        for i, p in enumerate(snapshot.pods_by_namespace[ns].values()):
+            if i < len(typed):
+                _ = p.labels  # one copy of each read before the index is built, one not
+        # Every direct key's index built before the other pods' labels are read (a key as
+        # "1" or "True" reads every pod's string labels).
+        keys = ("app", "version", "canary", "tier", "ratio", "1", "True", "None")
+        for key in keys:
+            snapshot.pods_labelled(ns, key, "")
+        pods = snapshot.pods_by_namespace[ns].values()
+        for key in keys:
+            values = {v for p in pods for k, v in p.labels.items() if k == key}
+            assert values or key == "None"
+            for value in values | {"missing"}:
+                got = {p.uid for p in snapshot.pods_labelled(ns, key, value)}
+                want = {p.uid for p in pods if p.labels.get(key) == value}
+                assert got == want, (ns, key, value)
