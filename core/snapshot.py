@@ -286,6 +286,7 @@ class Snapshot:
             if dicts:
                 ni._sum_requests(dicts)
         self._image_nodes: dict[str, int] | None = None
+        self._taint_effects: frozenset[str] | None = None
         # Node label columns and groups by label keys, in node order (``label_columns``):
         # kept until the node set changes (node labels are never edited in a snapshot).
         self._label_columns: dict[tuple[str, ...], list[tuple[str | None, ...]]] = {}
@@ -344,6 +345,13 @@ class Snapshot:
             self._image_nodes = dict(Counter(itertools.chain.from_iterable(
                 ni.node.image_sizes for ni in self.node_infos)))
         return self._image_nodes
+
+    def taint_effects(self) -> frozenset[str]:
+        """The effects of the taints any node has: a plugin scoring by one effect that no
+        node has scores every node alike."""
+        if self._taint_effects is None:
+            self._taint_effects = frozenset(t.effect for ni in self.node_infos for t in ni.node.taints)
+        return self._taint_effects
 
     def label_columns(self, keys: tuple[str, ...]) -> list[tuple[str | None, ...]]:
         """Each node's values of the label ``keys`` (None where unset), in node order: the
@@ -519,6 +527,7 @@ class Snapshot:
 
     def _node_set_changed(self) -> None:
         self._image_nodes = None
+        self._taint_effects = None
         self._label_columns = {}
         self._label_values = {}
         self._label_positions = {}

@@ -68,6 +68,13 @@ class TaintToleration(Plugin):
         score = self.score
         return [score(state, pod, ni)[0] if ni.node.taints else 0 for ni in nodes]
 
+    def uniform_score(self, state: CycleState, pod: PodInfo) -> int | None:
+        """0 on every node when no node has a PreferNoSchedule taint (most clusters);
+        None otherwise, or without the PreScore state (each node's Score fails)."""
+        if state.data.get(NAME) is None or "PreferNoSchedule" in self.handle.snapshot.taint_effects():
+            return None
+        return 0
+
     def normalize_score(self, state: CycleState, pod: PodInfo, scores: dict[str, int]) -> Status:
         default_normalize(scores, reverse=True)
         return Status.success()

@@ -394,7 +394,8 @@ def test_uniform_scores_equal_score_node_by_node(seed: int, version: str) -> Non
     on_nodes = {n for ni in nodes for names, _size in ni.node.images for n in names}
     fw = Framework(default_profile(REGISTRY, version=SchedulerVersion(version)), snap, REGISTRY)
     plugins = {pl.name: pl for pl, _w in fw.plugins.score if hasattr(pl, "uniform_score")}
-    assert set(plugins) == ({"ImageLocality", "DynamicResources"} if version == "v1.36" else {"ImageLocality"})
+    assert set(plugins) == ({"ImageLocality", "DynamicResources", "TaintToleration"} if version == "v1.36"
+                            else {"ImageLocality", "TaintToleration"})
     outcomes = set()
     for _ in range(12):
         images = rng.sample([*held, "registry.example.com/web:v1-next", "busybox:latest", "nginx"], rng.randint(1, 3))
@@ -426,6 +427,38 @@ def test_uniform_scores_equal_score_node_by_node(seed: int, version: str) -> Non
                     want.append(calculate_priority(total, len(images)))
                 assert pl.score_nodes(state, incoming, nodes) == scores == want, images  # type: ignore[attr-defined]
     assert outcomes == {True, False}  # both kinds of pod were met
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_taint_toleration_scores_alike_where_no_node_has_a_prefer_no_schedule_taint(seed: int) -> None:
+    """TaintToleration's ``uniform_score`` is 0, each node's Score, when no node has a
+    PreferNoSchedule taint (other effects don't count), and declines (None) as soon as one
+    node has one, or without its PreScore state."""
+    rng = random.Random(seed)
+    effects = ["NoSchedule", "NoExecute"] + (["PreferNoSchedule"] if seed % 2 else [])
+    objs = []
+    for i in range(30):
+        taints = [{"key": rng.choice(["gpu", "spot", "team"]), "value": rng.choice(["a", "b"]), "effect": rng.choice(effects)}
+                  for _ in range(rng.randint(0, 2))]
+        objs.append(node(f"ip-10-0-{i}-17.eu-west-1.compute.internal", taints=taints))
+    if seed % 2:  # at least one node has one
+        objs[0]["spec"]["taints"] = [{"key": "spot", "value": "a", "effect": "PreferNoSchedule"}]
+    snap = snapshot(*objs)
+    nodes = snap.nodes()
+    pl = framework(snap).plugins.instances["TaintToleration"]
+    assert pl.uniform_score(CycleState(), PodInfo(pod("p"))) is None  # type: ignore[attr-defined]  # no PreScore state
+    for _ in range(8):
+        tolerations = [{"key": rng.choice(["gpu", "spot"]), "operator": "Exists",
+                        "effect": rng.choice(["", "PreferNoSchedule", "NoSchedule"])} for _ in range(rng.randint(0, 2))]
+        incoming = PodInfo(pod("incoming", tolerations=tolerations))
+        state = CycleState()
+        pl.pre_score(state, incoming, nodes)  # type: ignore[attr-defined]
+        scores = [pl.score(state, incoming, ni)[0] for ni in nodes]  # type: ignore[attr-defined]
+        same = pl.uniform_score(state, incoming)  # type: ignore[attr-defined]
+        assert (same is None) == bool(seed % 2)
+        if same is not None:
+            assert scores == [same] * len(nodes)
+        assert pl.score_nodes(state, incoming, nodes) == scores  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize("seed", range(8))
