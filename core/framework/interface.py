@@ -425,7 +425,7 @@ class ReplicaMemo:
         deque(map(heads.__setitem__, stale, got), maxlen=0)
         deque(map(known.__setitem__, stale, gens), maxlen=0)
         deque(map(grown.__setitem__, stale, map(_grown_of, todo)), maxlen=0)
-        table.update(zip(map(_name_of, todo), zip(gens, got, strict=True), strict=True))
+        table.update(zip(map(node_name_of, todo), zip(gens, got, strict=True), strict=True))
         return heads
 
     def split(self, plugins: list[Plugin], skipped: set[str]) -> tuple[list[Plugin], list[Plugin]]:
@@ -448,7 +448,8 @@ class ReplicaMemo:
 # The Filter column's answer for every node that passes (shared: never changed).
 _PASSED: list[Status] = []
 _grown_of = attrgetter("grown")
-_name_of = attrgetter("name")
+# A node's name (of a NodeInfo), for C-level maps over node lists.
+node_name_of = attrgetter("name")
 
 PluginFactory = Callable[[Handle, "dict[str, Any] | None"], Plugin]
 

@@ -28,6 +28,7 @@ from kschedx.core.framework.interface import (
     filter_failures,
     fit_error_message,
     go_string_list,
+    node_name_of,
     normalize_values_by,
     raw_scores,
 )
@@ -69,11 +70,10 @@ def num_feasible_nodes_to_find(num_all: int, percentage: int | None) -> int:
     return max(n, min_feasible)
 
 
-
 # The verdict of every feasible node (one object: it says nothing of the node).
 _FEASIBLE = NodeVerdict(True)
-_name_of = attrgetter("name")
 _generation_of = attrgetter("generation")
+
 
 class Framework:
     """A profile bound to a snapshot; implements the plugins' ``Handle``."""
@@ -377,7 +377,7 @@ class Framework:
                 # Every node judged in bulk: the feasible ones in one go, in node order, and
                 # the failing ones (a head failure, or a later plugin's) visited below.
                 failing = sorted({*compress(range(len(heads)), heads), *later})
-                result.nodes.update(dict.fromkeys(map(_name_of, candidates), _FEASIBLE))  # alike, never changed
+                result.nodes.update(dict.fromkeys(map(node_name_of, candidates), _FEASIBLE))  # alike, never changed
                 unfailed = [True] * len(candidates)
                 for k in failing:
                     unfailed[k] = False
@@ -468,7 +468,7 @@ class Framework:
             if self.nominated_node_first:
                 prefer_nominated_node(result, pod)
             return result
-        names = list(map(_name_of, feasible))
+        names = list(map(node_name_of, feasible))
         # The weighted totals in ``names``' order, summed plugin by plugin in bulk.
         sums: list[int] = [0] * len(names)
         refs: NodeRefs | None = None  # the feasible nodes' places in the node list, taken once
