@@ -16,7 +16,7 @@ import math
 import operator
 from collections.abc import Callable, Collection, Hashable, Sequence
 from dataclasses import dataclass, field
-from itertools import islice, repeat
+from itertools import islice
 from operator import lt
 from typing import Any
 
@@ -679,16 +679,24 @@ class PodTopologySpread(Plugin):
                 return [ni.node.labels.get(key) for ni in nodes]
             return list(map(snapshot.label_values(key).__getitem__, pos))
 
-        names: list[str] | None = None
         parts: list[Sequence[Any]] = []
         for i, c in enumerate(s.constraints):
             column = column_of(c.topology_key)
             if c.topology_key == LABEL_HOSTNAME:
-                if names is None:
-                    every_name = snapshot.node_names()[0]
-                    names = every_name if every else [ni.name for ni in nodes] if pos is None \
-                        else list(map(every_name.__getitem__, pos))
-                counts = list(map(s.per_node[i].get, names, repeat(0)))
+                per_node = s.per_node[i]
+                if pos is None and not every:
+                    counts = [per_node.get(ni.name, 0) for ni in nodes]
+                else:
+                    # The few nodes with matching pods laid over zeros by position: no
+                    # node's name is read (thousands of strings, out of the cache).
+                    at = snapshot.node_names()[1]
+                    counts = [0] * len(snapshot.node_infos)
+                    for name, n in per_node.items():
+                        k = at.get(name)
+                        if k is not None:
+                            counts[k] = n
+                    if not every:
+                        counts = list(map(counts.__getitem__, pos))  # type: ignore[arg-type]
                 # One tuple per distinct count, laid over the nodes by a C-level map.
                 boxed = {n: (n,) for n in set(counts)}
                 if None in column:
