@@ -161,6 +161,13 @@ class CycleState:
         self._positions = (nodes, infos, len(nodes), len(infos), pos)
         return pos
 
+    def keep_positions(self, snapshot: Snapshot, nodes: list[NodeInfo], positions: list[int]) -> None:
+        """``positions_in``'s answer for ``nodes``, told by whoever picked them out of the
+        snapshot's node list (``positions``: where each one is in it): the Filter stage
+        knows them without a lookup of each node."""
+        infos = snapshot.node_infos
+        self._positions = (nodes, infos, len(nodes), len(infos), positions)
+
 
 class Handle(Protocol):
     """What plugins may see of the framework."""

@@ -172,6 +172,7 @@ class ReplicaEngine:
         # tells plugins keeping per-copy state over the feasible nodes that nothing moved.
         self.feasible: list[NodeInfo] | None = None
         self.feasible_names: list[str] | None = None
+        self.feasible_positions: list[int] = []  # where each of ``feasible`` is in the node list
         self.unsched: Counter[str] = Counter()
         self.prev_state: CycleState | None = None
         self.vcache: dict[Any, Any] = {}
@@ -270,7 +271,9 @@ class ReplicaEngine:
             return None  # the FitError needs every node's status: the ordinary cycle builds it
         if self.feasible is None:
             self.feasible = list(compress(self.node_list, self.feas))
+            self.feasible_positions = list(compress(range(len(self.feas)), self.feas))
             self.feasible_names = None
+        state.keep_positions(fw.snapshot, self.feasible, self.feasible_positions)
         return self.feasible
 
     def _head(self, fw: Any, state: CycleState, pod: PodInfo, memo: ReplicaMemo,

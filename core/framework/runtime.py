@@ -382,6 +382,7 @@ class Framework:
                 for k in failing:
                     unfailed[k] = False
                 feasible = list(compress(candidates, unfailed))
+                state.keep_positions(snapshot, feasible, list(compress(range(len(candidates)), unfailed)))
                 judged = zip(failing, map(candidates.__getitem__, failing), strict=True)
             for k, ni in judged:
                 if later is not None and heads is not None:
