@@ -322,7 +322,10 @@ class ReplicaEngine:
             if len(members) <= _FEW_CLASSES:
                 self.members[pl.name] = (keys, members)
         # The leading filters' first failures, in bulk from the answers' column.
-        head = self.head = [h[0] if h else None for h in memo.head_column(state, pod, local, nodes, self.gens)]
+        column = memo.head_column(state, pod, local, nodes, self.gens)
+        head = self.head  # (all None, above)
+        for k in compress(range(n), column):  # only a failing node's list is not empty
+            head[k] = column[k][0]
         if any(not st.is_rejected for st in filter(None, head)):
             return False  # an error status ends the cycle: the ordinary loop words it
         self.class_last = {}
