@@ -700,6 +700,7 @@ class ReplicaEngine:
             for ni in work:
                 rawgen[index[ni.name]] = ni.generation
             refs = NodeRefs.of(self.node_snapshot, work)
+        alike: set[str] = set()  # the local plugins a full pass found alike on every feasible node
         for pl, _w in local:
             cache = memo.scores.setdefault(pl.name, AnswerTable())
             hist = self.hist[pl.name]
@@ -710,8 +711,18 @@ class ReplicaEngine:
                 raws = raw_scores(pl, state, pod, refs, cache, nodes)[0]
                 if raws is None:
                     return False
-                deque(map(cur.__setitem__, at, raws), maxlen=0)
                 self.hist_base[pl.name] = (fl, raws)
+                if raws and raws.count(raws[0]) == len(raws):
+                    # Every feasible node alike (a plugin's uniform_score, most often): the
+                    # column laid in one piece, the nodes out of the feasible set
+                    # (``pending``, here) left without a score, as below.
+                    alike.add(pl.name)
+                    cur[:] = [raws[0]] * len(cur)
+                    for i in pending:
+                        cur[i] = None
+                    vals[raws[0]] = len(raws)
+                    continue
+                deque(map(cur.__setitem__, at, raws), maxlen=0)
                 vals.update(raws)
                 continue
             scored = raw_scores(pl, state, pod, refs, cache, nodes)[0] if work else []
@@ -787,15 +798,28 @@ class ReplicaEngine:
         if full:
             # Every feasible node's total anew, plugin by plugin in bulk.
             sums: list[int] = [0] * len(at)
+            same = 0  # the shares alike on every feasible node, added in one pass at the end
             for name, _cur, w in identity:
-                col: Iterable[int] = full_raws[name]
+                col: list[int] = full_raws[name]
+                if name in alike:
+                    same += col[0] * w
+                    continue
                 sums = list(map(add, sums, col if w == 1 else map(mul, col, repeat(w))))
             for name, _cur, contrib, w, reverse, top in normalized:
                 raws_n = full_raws[name]
+                if name in alike:
+                    share = _normalized(raws_n[0], top, reverse) * w
+                    contrib[:] = [share] * len(contrib)
+                    for i in pending:
+                        contrib[i] = None
+                    same += share
+                    continue
                 by_value = {raw: _normalized(raw, top, reverse) * w for raw in set(raws_n)}
                 shares_n = list(map(by_value.__getitem__, raws_n))
                 deque(map(contrib.__setitem__, at, shares_n), maxlen=0)
                 sums = list(map(add, sums, shares_n))
+            if same:
+                sums = list(map(add, sums, repeat(same)))
             deque(map(tot.__setitem__, at, sums), maxlen=0)
             redo = []
         # Back in the feasible set unchanged, a node's total stands unless a maximum moved.
