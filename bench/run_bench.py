@@ -398,6 +398,22 @@ def gib(mb: float) -> str:
     return f"{mb / 1024:.2f} GiB"
 
 
+def stalls() -> dict[str, float]:
+    """Seconds some task of this machine has waited on I/O, memory and CPU since boot
+    (Linux's pressure stall information; empty where there is none)."""
+    out = {}
+    for what in ("io", "memory", "cpu"):
+        try:
+            with open(f"/proc/pressure/{what}") as f:
+                some = f.readline().split()
+        except OSError:
+            continue
+        total = next((x for x in some if x.startswith("total=")), None)
+        if total is not None:
+            out[what] = int(total[len("total="):]) / 1e6
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--nodes", type=int, default=5000)
@@ -414,6 +430,7 @@ def main() -> None:
     args = ap.parse_args()
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
           f"{os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**30:.0f} GiB, Python {platform.python_version()}")
+    before, started = stalls(), time.perf_counter()
     with tempfile.TemporaryDirectory() as tmpdir:
         tmp = Path(tmpdir)
         pod = tmp / "incoming.yaml"
@@ -442,6 +459,12 @@ def main() -> None:
                 sep = child(CHECK, str(path), str(mdir), "separately")
                 print(f"  {n:6d} {n * 30:8d} {ours['total']:8.1f} {cyc['cold']:8.2f} {cyc['replicas']:8.1f} "
                       f"{chk['check']:8.2f} {sep['check']:8.2f} {max(cyc['rss'], chk['rss'], sep['rss']):8.0f}")
+    # Whether the machine was quiet: the share of this run's time some task waited (a slow
+    # spell of this VM shows as I/O stalls, while every row slows at once).
+    after, wall = stalls(), time.perf_counter() - started
+    if after:
+        print("stalls over the run (/proc/pressure, some task waiting): " + ", ".join(
+            f"{what} {(after[what] - before.get(what, 0)) / wall:.0%}" for what in after))
 
 def shape_rows(args: argparse.Namespace, tmp: Path, path: Path) -> list[tuple[str, dict[str, float]]]:
     """Each extra copy of the whole command ``explain --replicas N+1`` by pod shape."""
