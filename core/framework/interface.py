@@ -158,10 +158,10 @@ class CycleState:
                 and kept[3] == len(infos):
             return kept[4]
         pos = snapshot.positions_of(nodes)
-        self._positions = (nodes, infos, len(nodes), len(infos), pos)
+        self.keep_positions(snapshot, nodes, pos)
         return pos
 
-    def keep_positions(self, snapshot: Snapshot, nodes: list[NodeInfo], positions: list[int]) -> None:
+    def keep_positions(self, snapshot: Snapshot, nodes: list[NodeInfo], positions: list[int] | None) -> None:
         """``positions_in``'s answer for ``nodes``, told by whoever picked them out of the
         snapshot's node list (``positions``: where each one is in it): the Filter stage
         knows them without a lookup of each node."""

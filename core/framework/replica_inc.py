@@ -714,12 +714,9 @@ class ReplicaEngine:
                 self.hist_base[pl.name] = (fl, raws)
                 if raws and raws.count(raws[0]) == len(raws):
                     # Every feasible node alike (a plugin's uniform_score, most often): the
-                    # column laid in one piece, the nodes out of the feasible set
-                    # (``pending``, here) left without a score, as below.
+                    # column laid in one piece, as below.
                     alike.add(pl.name)
-                    cur[:] = [raws[0]] * len(cur)
-                    for i in pending:
-                        cur[i] = None
+                    _lay_alike(cur, raws[0], pending)
                     vals[raws[0]] = len(raws)
                     continue
                 deque(map(cur.__setitem__, at, raws), maxlen=0)
@@ -809,9 +806,7 @@ class ReplicaEngine:
                 raws_n = full_raws[name]
                 if name in alike:
                     share = _normalized(raws_n[0], top, reverse) * w
-                    contrib[:] = [share] * len(contrib)
-                    for i in pending:
-                        contrib[i] = None
+                    _lay_alike(contrib, share, pending)
                     same += share
                     continue
                 by_value = {raw: _normalized(raw, top, reverse) * w for raw in set(raws_n)}
@@ -1030,6 +1025,15 @@ def _at(versions: list[tuple[int, int]], step: int, base: int | None) -> int:
         if s <= step:
             return raw
     return versions[0][1] if base is None else base
+
+
+def _lay_alike(column: list[int | None], value: int, unset: Iterable[int]) -> None:
+    """``column`` (one entry per node) set to ``value`` but at the positions ``unset`` (in a
+    full pass, the nodes out of the feasible set), left None: what writing ``value`` at each
+    feasible position of a column of Nones leaves, in one piece."""
+    column[:] = [value] * len(column)
+    for i in unset:
+        column[i] = None
 
 
 def _normalized(raw: int, top: int, reverse: bool) -> int:

@@ -668,7 +668,7 @@ class PodTopologySpread(Plugin):
         if s is None or not nodes:
             return None
         # Each key's values over ``nodes`` (the snapshot's label column, read by position
-        # for its own nodes), and their names where a hostname count is read.
+        # for its own nodes); a hostname count is read by position too (below).
         every = nodes is snapshot.node_infos
         pos = None if every else state.positions_in(snapshot, nodes)
 
