@@ -466,6 +466,7 @@ def main() -> None:
         print("stalls over the run (/proc/pressure, some task waiting): " + ", ".join(
             f"{what} {(after[what] - before.get(what, 0)) / wall:.0%}" for what in after))
 
+
 def shape_rows(args: argparse.Namespace, tmp: Path, path: Path) -> list[tuple[str, dict[str, float]]]:
     """Each extra copy of the whole command ``explain --replicas N+1`` by pod shape."""
     out = []
