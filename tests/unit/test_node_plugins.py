@@ -200,6 +200,7 @@ def test_image_locality_of_images_no_node_holds_reads_no_node() -> None:
     assert il.scores["a"].raw == 100 * (400 * mb - 23 * mb) // (977 * mb) and il.scores["b"].raw == 0
     assert Unread.reads == 0
 
+
 def test_default_normalize() -> None:
     s = {"a": 0, "b": 5, "c": 10}
     default_normalize(s, reverse=False)
