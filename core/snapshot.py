@@ -433,11 +433,12 @@ class Snapshot:
             by_value = keys[key] = {}
             # A pod's labels as strings (PodInfo.labels) are made when first read; for the
             # index the stored value of the key will do where no key of another type (YAML's
-            # 1, true, null, dates) can turn into this one as a string.
+            # 1, true, null, dates) can turn into this one as a string. The stored labels are
+            # read even where the strings were made: asking whether they were (the pod's
+            # __dict__) makes that dict, for each of thousands of pods never read otherwise.
             direct = key[:1].isalpha() and key not in _SCALAR_WORDS
             for uid, p in self.pods_by_namespace.get(namespace, {}).items():
-                labels = p.__dict__.get("labels")
-                if labels is None and direct:
+                if direct:
                     stored = p.stored_labels
                     if not stored:
                         continue
@@ -447,7 +448,7 @@ class Snapshot:
                         if v is not _ABSENT:
                             by_value.setdefault(v if type(v) is str else str(v), {})[uid] = p
                         continue
-                v = (labels if labels is not None else p.labels).get(key)
+                v = p.labels.get(key)
                 if v is not None:
                     by_value.setdefault(v, {})[uid] = p
         return by_value.get(value, {}).values()
