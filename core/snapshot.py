@@ -16,8 +16,8 @@ from collections.abc import Iterable
 from itertools import pairwise
 from typing import Any
 
-from kschedx.core.api.model import NodeView, PodInfo
-from kschedx.core.api.objects import ClusterObjects, ControllerIndex, file_by_controller
+from kschedx.core.api.model import CONTROLLER_UNREAD, NodeView, PodInfo, take_early
+from kschedx.core.api.objects import ClusterObjects, ControllerIndex, controller_key, file_under
 from kschedx.core.api.selectors import LabelSelector
 from kschedx.core.progress import report
 
@@ -254,12 +254,19 @@ class Snapshot:
         for ni in self.node_infos:
             requests.append([])
             places[ni.name] = (ni, ni.pods.append, requests[-1].append)
+        # The PodInfos the loader made as it decoded the pods, each taken once (the next
+        # snapshot of these objects makes its own); what is left belongs to no pod here.
+        early = objects.early_pods
         for i, raw in enumerate(raw_pods):
             if not i & 4095:
                 report(f"building the snapshot ({len(self.node_infos)} nodes, {total} pods)", i, total)
-            pod = PodInfo(raw)
+            pod = take_early(early, raw) if early else PodInfo(raw)
             if controllers is not None:
-                file_by_controller(controllers, raw)
+                ctl = pod.controller_key
+                if ctl is CONTROLLER_UNREAD:
+                    ctl = controller_key(raw)
+                if ctl is not None:
+                    file_under(controllers, ctl, raw)
             phase = pod.phase
             if phase == "Succeeded" or phase == "Failed":  # PodInfo.terminal
                 continue
@@ -282,6 +289,7 @@ class Snapshot:
                 pods_by_namespace[pod.namespace][pod.uid] = pod
             elif pod.nominated_node_name and pod.nominated_node_name in by_name:
                 self.nominated[pod.nominated_node_name].append(pod)
+        early.clear()
         for ni, dicts in zip(self.node_infos, requests, strict=True):
             if dicts:
                 ni._sum_requests(dicts)

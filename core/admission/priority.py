@@ -90,6 +90,7 @@ def resolve_cluster_pod_priorities(objects: ClusterObjects) -> None:
     for pod in objects.of("Pod"):
         spec = pod.get("spec") or {}
         if spec.get("priority") is None and spec.get("priorityClassName"):
+            objects.early_pods.pop(id(pod), None)  # its PodInfo, made as it was read, is out of date
             if classes is None:
                 classes = priority_classes(objects)
             try:

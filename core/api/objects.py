@@ -43,6 +43,10 @@ class ClusterObjects:
         default=None, init=False, repr=False, compare=False)
     # An overlay's kinds whose lists are its own (None: all of them, as for any other).
     _own: set[str] | None = field(default=None, init=False, repr=False, compare=False)
+    # The PodInfos a loader made as it decoded the pods (core/api/model.py ``make_early``),
+    # by the id of each pod's dict, until a snapshot takes them: one table shared by
+    # every copy and overlay, which hold the same pod dicts.
+    early_pods: dict[int, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def of(self, kind: str) -> list[Dict]:
         return self.by_kind.get(kind, [])
@@ -63,7 +67,8 @@ class ClusterObjects:
     def copy(self) -> ClusterObjects:
         return ClusterObjects(defaultdict(list, {k: list(v) for k, v in self.by_kind.items()}), dict(self.skipped_kinds),
                               defaultdict(list, {k: list(v) for k, v in self.workloads.items()}),
-                              self.server_version, list(self.load_warnings), self.skipped_events)
+                              self.server_version, list(self.load_warnings), self.skipped_events,
+                              early_pods=self.early_pods)
 
     def overlay(self) -> ClusterObjects:
         """A copy that shares this one's lists until it adds to one (``add`` then gives it
@@ -72,7 +77,7 @@ class ClusterObjects:
         this way: 150,000 pods are not copied per workload)."""
         out = ClusterObjects(defaultdict(list, self.by_kind), dict(self.skipped_kinds),
                              defaultdict(list, self.workloads), self.server_version, list(self.load_warnings),
-                             self.skipped_events)
+                             self.skipped_events, early_pods=self.early_pods)
         out._own = set()
         return out
 
@@ -183,20 +188,32 @@ def named(items: list[Any], namespace: str, name: str) -> Dict | None:
 ControllerIndex = dict[tuple[str, str, str], list[Dict]]
 
 
-def file_by_controller(index: ControllerIndex, pod: Dict) -> None:
-    """File ``pod`` in ``index`` under its first controller reference (namespace, kind,
-    name; the namespace ``default`` when unset), if it has one: the pods of a ReplicaSet,
-    StatefulSet, DaemonSet or Job as a rollout plan reads them (core/explain/rollout.py)."""
+def controller_key(pod: Dict) -> tuple[str, str, str] | None:
+    """The namespace (``default`` when unset), kind and name of ``pod``'s first controller
+    reference, None without one: where ``file_by_controller`` files it."""
     m = pod.get("metadata") or {}
     for ref in m.get("ownerReferences") or []:
         if ref.get("controller"):
-            key = (m.get("namespace") or "default", str(ref.get("kind")), str(ref.get("name")))
-            filed = index.get(key)
-            if filed is None:
-                index[key] = [pod]
-            else:
-                filed.append(pod)
-            return
+            return (m.get("namespace") or "default", str(ref.get("kind")), str(ref.get("name")))
+    return None
+
+
+def file_by_controller(index: ControllerIndex, pod: Dict) -> None:
+    """File ``pod`` in ``index`` under its first controller reference (``controller_key``),
+    if it has one: the pods of a ReplicaSet, StatefulSet, DaemonSet or Job as a rollout
+    plan reads them (core/explain/rollout.py)."""
+    key = controller_key(pod)
+    if key is not None:
+        file_under(index, key, pod)
+
+
+def file_under(index: ControllerIndex, key: tuple[str, str, str], pod: Dict) -> None:
+    """``pod`` filed in ``index`` under its ``controller_key`` ``key``."""
+    filed = index.get(key)
+    if filed is None:
+        index[key] = [pod]
+    else:
+        filed.append(pod)
 
 
 def pod_key(pod: Dict) -> tuple[str, str, str]:

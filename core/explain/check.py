@@ -787,7 +787,8 @@ def _place_release(
     # The release's objects, growing workload by workload (``objects`` stays the cluster as
     # loaded, for the workloads checked alone).
     current = ClusterObjects(defaultdict(list, objects.by_kind), objects.skipped_kinds,
-                             defaultdict(list, objects.workloads), objects.server_version)
+                             defaultdict(list, objects.workloads), objects.server_version,
+                             early_pods=objects.early_pods)
     out: list[CheckEntry] = []
     for done, (path, obj, entry) in enumerate(ordered):
         report_progress(f"placing the release: {path} ({done + 1} of {len(ordered)})", done, len(ordered))

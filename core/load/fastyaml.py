@@ -184,10 +184,13 @@ class TypedDecoding:
     to its API type (raising on a value of the wrong type); ``docs`` holds the documents it
     decoded (each a mapping with a kind), kept alive while the caller tells them by
     ``id`` (a piece read again exactly drops its typed documents: their ids must not be
-    taken by the documents read instead)."""
+    taken by the documents read instead). ``each`` is called with each decoded mapping
+    at once, while it is fresh (by default ``share_strings``)."""
 
-    def __init__(self, decode: Callable[[msgspec.Raw], Any]) -> None:
+    def __init__(self, decode: Callable[[msgspec.Raw], Any],
+                 each: Callable[[dict[str, Any]], object] = share_strings) -> None:
         self.decode = decode
+        self.each = each
         self.docs: list[Any] = []
 
     def ids(self) -> set[int]:
@@ -198,10 +201,12 @@ _DECODING: ContextVar[TypedDecoding | None] = ContextVar("kschedx_fastyaml_typed
 
 
 @contextmanager
-def typed_decoding(decode: Callable[[msgspec.Raw], Any]) -> Iterator[TypedDecoding]:
-    """Within it, documents the fast path reads are decoded by ``decode`` (see the
-    module's docstring); the caller still checks every document not in ``ids()``."""
-    typed = TypedDecoding(decode)
+def typed_decoding(decode: Callable[[msgspec.Raw], Any],
+                   each: Callable[[dict[str, Any]], object] = share_strings) -> Iterator[TypedDecoding]:
+    """Within it, documents the fast path reads are decoded by ``decode`` and handed to
+    ``each`` (see the module's docstring); the caller still checks every document not
+    in ``ids()``."""
+    typed = TypedDecoding(decode, each)
     token = _DECODING.set(typed)
     try:
         yield typed
@@ -222,7 +227,7 @@ def _decode_documents(js: bytes | memoryview) -> Any:
             # Shared at once, as the JSON path does item by item: the copies it drops are
             # reused by the next document instead of leaving holes among the kept objects.
             if type(doc) is dict:
-                share_strings(doc)
+                typed.each(doc)
             docs.append(doc)
     except Exception:  # noqa: BLE001 - a wrong type, bad JSON: the plain way reports it
         return _DECODER.decode(js)

@@ -20,6 +20,7 @@ from typing import Any, BinaryIO
 import msgspec
 import yaml
 
+from kschedx.core.api.model import make_early
 from kschedx.core.api.objects import ClusterObjects, share_strings
 from kschedx.core.errors import InputError
 from kschedx.core.gcpause import gc_paused
@@ -306,13 +307,14 @@ def parse_file(path: str) -> list[tuple[Dict, int | None]]:
     return _parse_cluster_file(path, None)[0]
 
 
-def _parse_cluster_file(path: str, decode_item: Callable[[msgspec.Raw], Any] | None) \
+def _parse_cluster_file(path: str, decode_item: Callable[[msgspec.Raw], Any] | None,
+                        each: Callable[[Dict], object] = share_strings) \
         -> tuple[list[tuple[Dict, int | None]], bool]:
-    """``parse_file``, each item of a mapped List decoded by ``decode_item`` when given;
-    the second value says whether the items were."""
+    """``parse_file``, each item of a mapped List decoded by ``decode_item`` when given
+    and handed to ``each`` as it is decoded; the second value says whether the items were."""
     if path != "-":
         try:
-            doc = decode_list_file(path, share_strings, decode_item)
+            doc = decode_list_file(path, each, decode_item)
         except RecursionError:
             raise InputError(TOO_DEEP, path=path) from None
         if doc is not None:
@@ -346,6 +348,15 @@ def load_cluster(paths: list[str]) -> ClusterObjects:
     identity (core/load/stored.py); kinds the pipeline doesn't read are counted."""
     objects = ClusterObjects()
     sources = Sources(objects)
+    early = objects.early_pods
+
+    def settle(item: Dict) -> None:
+        """A decoded item, while it is fresh: its repeated strings shared and, for a pod,
+        its PodInfo made for the snapshot (core/api/model.py ``make_early``)."""
+        share_strings(item)
+        if item.get("kind") == "Pod":
+            make_early(early, item)
+
     files: list[str] = []
     for path in paths:
         # A `kubectl cluster-info dump --output-directory` tree: its object files.
@@ -353,9 +364,9 @@ def load_cluster(paths: list[str]) -> ClusterObjects:
     for path in files:
         report(f"reading {path}")
         sources.begin(path)
-        with gc_paused(), typed_decoding(_decode_item) as typed_yaml:
+        with gc_paused(), typed_decoding(_decode_item, settle) as typed_yaml:
             try:
-                docs, decoded = _parse_cluster_file(path, _decode_item)
+                docs, decoded = _parse_cluster_file(path, _decode_item, settle)
             except StoredDecodeError as e:
                 raise _stored_error(e, path, None) from None
             objects.server_version = objects.server_version or recorded_server_version(docs)

@@ -305,7 +305,9 @@ def load_live(kubeconfig: str | None = None, context: str | None = None, page_si
                 else:
                     page = handed[2]
                     api_version, path = where[kind]
-                    decoded = decode_items(page, host, path, kind, api_version)
+                    # (no snapshot is built from what is written to a file as it is read)
+                    decoded = decode_items(page, host, path, kind, api_version,
+                                           out.objects.early_pods if sink is None else None)
                     out.objects.skipped_events += page.skipped
                     items.extend(decoded)
                     last = not page.token

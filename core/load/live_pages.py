@@ -22,6 +22,7 @@ from typing import Any
 import msgspec
 
 from kschedx.core.api.field_errors import json_kind
+from kschedx.core.api.model import EarlyPodInfos, make_early
 from kschedx.core.api.objects import share_strings
 from kschedx.core.errors import ClusterAccessError
 from kschedx.core.load.dra_versions import OLD_VERSIONS as OLD_DRA_VERSIONS
@@ -107,12 +108,14 @@ def split_page(data: bytes, host: str, path: str, kind: str, api_version: str) -
     return Page(page.items or [], (meta.continue_ or "") if meta else "", meta.remainingItemCount if meta else None)
 
 
-def decode_items(page: Page, host: str, path: str, kind: str, api_version: str) -> list[Dict]:
+def decode_items(page: Page, host: str, path: str, kind: str, api_version: str,
+                 early: EarlyPodInfos | None = None) -> list[Dict]:
     """The page's items as the objects kschedx stores (see the module docstring), each
     decoded into its API type as a dump's are (core/load/stored.py: a value of the wrong type
     is the server's fault, said in Go's words with the URL); a v1.33 server's DRA objects
     converted to resource.k8s.io/v1 as the file path does. ``page.skipped`` says how many
-    Events were left out for not decoding (only ``pending`` reads them)."""
+    Events were left out for not decoding (only ``pending`` reads them). With ``early``,
+    each pod's PodInfo is made there while the pod is fresh (core/api/model.py ``make_early``)."""
     raws = page.items
     try:
         decoded, skipped = decode_raw_items(raws, kind, api_version)
@@ -132,6 +135,8 @@ def decode_items(page: Page, host: str, path: str, kind: str, api_version: str) 
             except StoredDecodeError as e:
                 raise ClusterAccessError(f"{host}{path}: {e}", hint=False) from None
         share_strings(item)
+        if early is not None and item["kind"] == "Pod":
+            make_early(early, item)
         out.append(item)
     page.items = []  # the body's views go with the page
     page.skipped = skipped

@@ -151,14 +151,14 @@ def test_the_next_page_is_asked_for_while_one_is_decoded(tmp_path: Path, server:
     def asked_for_second_page() -> bool:
         return any(p == "/api/v1/pods" and q.get("continue") == ["1"] for p, q in list(server.requests))
 
-    def slow_decode(page: Any, host: str, path: str, kind: str, api_version: str) -> list[dict[str, Any]]:
+    def slow_decode(page: Any, host: str, path: str, kind: str, api_version: str, *rest: Any) -> list[dict[str, Any]]:
         if kind == "Pod" and not overlapped:
             for _ in range(200):  # at most 10 s: a listing that does not overlap fails, never hangs
                 if asked_for_second_page():
                     break
                 time.sleep(0.05)
             overlapped.append(asked_for_second_page())
-        return decode(page, host, path, kind, api_version)
+        return decode(page, host, path, kind, api_version, *rest)
 
     monkeypatch.setattr(live, "decode_items", slow_decode)
     got = live.load_live(str(kc), page_size=1)
@@ -172,6 +172,10 @@ def test_the_listing_gives_the_objects_of_the_dump(tmp_path: Path, server: FakeA
     got = live.load_live(str(kc), page_size=3)
     for kind in {o["kind"] for o in OBJECTS}:
         assert got.objects.of(kind) == [o for o in OBJECTS if o["kind"] == kind], kind
+    # Each pod's PodInfo made as its page was decoded, for the snapshot (core/api/model.py make_early).
+    pods = got.objects.of("Pod")
+    assert pods and all(got.objects.early_pods[id(p)].raw is p for p in pods)
+    assert len(got.objects.early_pods) == len(pods)
 
 
 # --------------------------------------------------------------------------- the snapshot file
