@@ -671,6 +671,13 @@ def make_early(early: EarlyPodInfos, pod: Dict) -> None:
     except Exception:  # noqa: BLE001 - reported where the snapshot reads the pod again
         return
     info.controller_key = controller_key(pod)
+    if info.has_pod_affinity:
+        # What every snapshot and its first cycle read of a pod with (anti-)affinity terms.
+        try:
+            info.has_required_anti_affinity  # noqa: B018 - kept once computed
+            info.pod_terms  # noqa: B018
+        except Exception:  # noqa: BLE001 - a bad term: the cycle reading it says why
+            pass
     early[id(pod)] = info
 
 

@@ -34,9 +34,15 @@ def _pod(rng: random.Random, i: int) -> dict[str, Any]:
                             "priority": rng.choice([0, 10, 1000])}
     if rng.random() < 0.7:
         spec["nodeName"] = rng.choice(NODES + ["gone"])  # "gone": a node the dump lacks
-    if rng.random() < 0.3:
-        spec["affinity"] = {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
-            {"labelSelector": {"matchLabels": {"app": "x"}}, "topologyKey": "kubernetes.io/hostname"}]}}
+    term = {"labelSelector": {"matchLabels": {"app": "x"}}, "topologyKey": "kubernetes.io/hostname"}
+    if rng.random() < 0.2:  # a selector the scheduler can't parse: kept as its parse error
+        term["labelSelector"] = {"matchExpressions": [{"key": "app", "operator": "Near", "values": ["x"]}]}
+    roll = rng.random()
+    if roll < 0.2:
+        spec["affinity"] = {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [term]}}
+    elif roll < 0.35:
+        spec["affinity"] = {"podAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
+            {"weight": 5, "podAffinityTerm": term}]}}
     phase = rng.choice(["Running", "Running", "Pending", "Succeeded"])
     status: dict[str, Any] = {"phase": phase}
     if "nodeName" not in spec and rng.random() < 0.5:
@@ -70,7 +76,7 @@ def _pods_of(snap: Snapshot) -> list[PodInfo]:
 def _picture(snap: Snapshot) -> Any:
     """Everything the snapshot derived from its pods, by value."""
     pods = [(p.uid, p.name, p.namespace, p.node_name, p.phase, p.priority, p.requests, p.non0_cpu, p.non0_mem,
-             p.has_pod_affinity, p.stored_labels) for p in _pods_of(snap)]
+             p.has_pod_affinity, p.stored_labels, p.has_required_anti_affinity, p.pod_terms) for p in _pods_of(snap)]
     nodes = [(ni.name, [p.uid for p in ni.pods], ni.requested, ni.non0_cpu, ni.non0_mem,
               [p.uid for p in ni.pods_with_affinity], [p.uid for p in ni.pods_with_required_anti_affinity])
              for ni in snap.nodes()]
@@ -87,6 +93,8 @@ def test_the_snapshot_takes_the_podinfos_made_while_loading_and_equals_one_made_
         assert len(early) == len(raws), (seed, style)
         assert all(early[id(raw)].raw is raw for raw in raws)
         assert all(early[id(raw)].controller_key == controller_key(raw) for raw in raws)
+        # (the terms of a pod with any are compiled with it)
+        assert all("pod_terms" in vars(early[id(raw)]) for raw in raws if early[id(raw)].has_pod_affinity)
         rollout._INDEX.clear()
         snap = build_snapshot(objects, index_controllers=True)
         assert objects.early_pods == {}  # taken once (and what was left dropped)
