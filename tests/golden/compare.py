@@ -63,6 +63,36 @@ def compare_cycle(expected: dict[str, Any], actual: dict[str, Any]) -> list[str]
     if expected.get("fitError") != actual.get("fitError"):
         diffs.append(f"fitError expected {expected.get('fitError')!r}\n                 got {actual.get('fitError')!r}")
     diffs.extend(_compare_preemption(expected.get("preemption"), actual.get("preemption")))
+    diffs.extend(_compare_sampling(expected, actual))
+    return diffs
+
+
+# The chance family's odds are exact fractions in both; floats are compared to this.
+ODDS_TOLERANCE = 1e-9
+
+
+def _compare_odds(what: str, exp: dict[str, float], act: dict[str, float]) -> list[str]:
+    bad = sorted(n for n in set(exp) | set(act) if abs(float(exp.get(n, 0.0)) - float(act.get(n, 0.0))) > ODDS_TOLERANCE)
+    if not bad:
+        return []
+    shown = ", ".join(f"{n}: expected {exp.get(n, 0.0):.12g} got {act.get(n, 0.0):.12g}" for n in bad[:6])
+    return [f"{what} differ on {len(bad)} node(s): {shown}"]
+
+
+def _compare_sampling(expected: dict[str, Any], actual: dict[str, Any]) -> list[str]:
+    """The chance family: each node's odds over every start of the filter scan (and ties),
+    and the nominated node's odds over preemption's random offset."""
+    exp = expected.get("sampling")
+    if not exp:
+        return []
+    act = actual.get("sampling")
+    if not isinstance(act, dict):
+        return ["sampling: expected odds, got no sampling result"]
+    diffs = _compare_odds("sampling odds", exp.get("odds") or {}, act.get("odds") or {})
+    exp_pre = exp.get("preemptionOdds")
+    if exp_pre and exp_pre.get("odds"):
+        act_pre = (actual.get("preemption") or {}).get("nominatedOdds") or {}
+        diffs.extend(_compare_odds("preemption nominatedOdds", exp_pre["odds"], act_pre))
     return diffs
 
 

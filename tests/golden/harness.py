@@ -37,7 +37,13 @@ def run_case(case: Path, explicit_version: bool = False) -> dict[str, Any]:
         args["config"] = str(config)
     if replicas > 1:
         args["replicas"] = replicas
-    if explicit_version:
-        args["options"] = engine.Options(kubernetes_version=str(meta.get("kubernetesVersion") or "v1.35"))
+    gates = meta.get("featureGates") or {}
+    options = engine.Options(
+        kubernetes_version=str(meta.get("kubernetesVersion") or "v1.35") if explicit_version else None,
+        # meta.json's featureGates, passed as --feature-gates KEY=BOOL,... would pass them.
+        feature_gates=",".join(f"{k}={'true' if v else 'false'}" for k, v in sorted(gates.items())) or None,
+    )
+    if explicit_version or gates:
+        args["options"] = options
     return engine.explain_case_json(str(case / "pod.yaml"), [str(case / "cluster.yaml.gz")],
                                     objects=case_objects(case), **args)
