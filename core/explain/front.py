@@ -99,6 +99,8 @@ class Options:
     feature_gates: str | None = None
     version: SchedulerVersion | None = None
     version_note: str | None = None
+    # The odds of what the cycle leaves to chance (the scan's start, ties): result.sampling.
+    odds: bool = False
 
 
 @dataclass
@@ -451,6 +453,7 @@ def run(
         memo = memo if memo is not None else ReplicaMemo()
         answers.bind(snapshot, memo, fw, pod)
     fw.memo = memo
+    fw.sampling = options.odds
     if not options.offline:
         fw.extenders = list(options.extenders)
     if options.focus is not None and snapshot.get(options.focus) is None:
@@ -1312,6 +1315,10 @@ def run_replicas(
     """
     base_name = (incoming.pod.get("metadata") or {}).get("name") or "pod"
     steps: list[CycleResult] = []
+    if options is not None and options.odds:
+        # Each copy's scan and ties are drawn in a chain (issue 43's replica odds, not yet
+        # worked out): no copy's odds are told alone.
+        options = replace(options, odds=False)
     # The copies differ only by name and uid: node-local answers carry over between cycles,
     # and each cycle updates the previous copy's (kschedx.core.framework.replica_inc).
     memo = ReplicaMemo()
@@ -1453,4 +1460,4 @@ def explain_case_json(
     snapshot = build_snapshot(objects, incoming)
     if replicas > 1:
         return {"steps": [r.to_json() for r in run_replicas(snapshot, incoming, profile, replicas, options, manifest)]}
-    return run(snapshot, incoming, profile, options, manifest).to_json()
+    return run(snapshot, incoming, profile, replace(options or Options(), odds=True), manifest).to_json()

@@ -367,6 +367,9 @@ class CycleResult:
     nominated: dict[str, NominatedOnNode] = field(default_factory=dict)
     # The explained pod exists in the cluster source: where it is now, and whether this cycle agrees.
     current: CurrentPlacement | None = None
+    # What the cycle leaves to chance: each node's odds over the scan's starts and the ties
+    # (kschedx.core.framework.sampling.Sampling; None: not worked out for this cycle).
+    sampling: Any = None
 
     @property
     def feasible_nodes(self) -> list[str]:
@@ -401,6 +404,7 @@ class CycleResult:
             "fitErrorBeforePostFilter": self.fit_error_before_post_filter,
             "unschedulablePlugins": list(self.unschedulable_plugins),
             "preemption": self.preemption.to_json() if self.preemption else None,
+            **({"sampling": self.sampling.to_json()} if self.sampling is not None else {}),
             "schedulingGates": self.gated,
             "error": self.error,
             "warnings": list(self.warnings),

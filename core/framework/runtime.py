@@ -93,6 +93,12 @@ class Framework:
         self.memo: ReplicaMemo | None = None
         # The pod's own nominated node is tried first (evaluateNominatedNode, not in v1.12).
         self.nominated_node_first = True
+        # Work out the odds of what the cycle leaves to chance (result.sampling; core.framework.sampling).
+        self.sampling = False
+        # How the windows are scored (core.framework.sampling.METHODS; the tests compare them).
+        self.sampling_method = "windows"
+        # Given a list, each scan window's totals are recorded in it (the tests compare methods by them).
+        self.sampling_record: list[dict[str, int]] | None = None
 
     # ------------------------------------------------------------------ Handle
 
@@ -436,6 +442,10 @@ class Framework:
         result.unschedulable_plugins = sorted(p for p in unschedulable_plugins if p)
 
         if not feasible:
+            if self.sampling and run_score:
+                from kschedx.core.framework.sampling import Sampling
+
+                result.sampling = Sampling(num_all, num_all, result.num_feasible_nodes_to_find or num_all, 0)
             before = fit_error_message(num_all, prefilter_msg, statuses, "")
             result.fit_error_before_post_filter = before
             post_msg = ""
@@ -449,6 +459,36 @@ class Framework:
         result.single_feasible_node = len(feasible) == 1
         if not run_score:  # only the verdicts were asked for (a DaemonSet's pinned cycles)
             return result
+        num_to_find = result.num_feasible_nodes_to_find or num_all
+        if merged.node_names is not None:
+            num_to_find = num_feasible_nodes_to_find(len(merged.node_names & snapshot.by_name.keys()),
+                                                     self.profile.percentage_of_nodes_to_score)
+        if not self.plugins.score and not self.extenders:
+            num_to_find = 1  # nothing scores: the scan stops at the first feasible node
+        # The windows of the scan are scored alone for the odds; where they must be scored
+        # from scratch, from a copy of the state PreScore starts with.
+        odds = self.sampling and fast is None
+        pre_score_state = state.clone() if odds and len(feasible) > num_to_find else None
+        if not self._pre_score(state, pod, feasible, result):
+            return result
+        if fast is not None and engine.score(self, state, pod, feasible, result, self.memo):
+            if self.nominated_node_first:
+                prefer_nominated_node(result, pod)
+            return result
+        if not self._score(state, pod, feasible, result):
+            return result
+        totals = result.totals
+        best = max(totals.values())
+        result.best_nodes = sorted(n for n, t in totals.items() if t == best)
+        result.selected_node = result.best_nodes[0]
+        if odds:
+            self._odds(state, pre_score_state, pod, result, feasible, merged, num_to_find)
+        if self.nominated_node_first:
+            prefer_nominated_node(result, pod)
+        return result
+
+    def _pre_score(self, state: CycleState, pod: PodInfo, feasible: list[NodeInfo], result: CycleResult) -> bool:
+        """RunPreScorePlugins over ``feasible``; False when one failed (``result.error`` says how)."""
         for pl in self.plugins.pre_score:
             st = pl.pre_score(state, pod, feasible)  # type: ignore[attr-defined]
             if st.is_skip:
@@ -463,12 +503,13 @@ class Framework:
                     continue
                 result.error = f'running PreScore plugin "{pl.name}": {st.message}'
                 result.warnings.append(cycle_error_warning(result.error))
-                return result
+                return False
+        return True
 
-        if fast is not None and engine.score(self, state, pod, feasible, result, self.memo):
-            if self.nominated_node_first:
-                prefer_nominated_node(result, pod)
-            return result
+    def _score(self, state: CycleState, pod: PodInfo, feasible: list[NodeInfo], result: CycleResult) -> bool:
+        """RunScorePlugins, NormalizeScore and the weights over ``feasible`` (and the extenders'
+        priorities): ``result.score_plugins`` and ``result.totals``. False when one failed."""
+        snapshot = self.snapshot
         names = list(map(node_name_of, feasible))
         # The weighted totals in ``names``' order, summed plugin by plugin in bulk.
         sums: list[int] = [0] * len(names)
@@ -492,7 +533,7 @@ class Framework:
             elif failure is not None:
                 result.error = f'running Score plugins: plugin "{pl.name}" failed with: {failure.message}'
                 result.warnings.append(cycle_error_warning(result.error))
-                return result
+                return False
             if ps.skipped or got is None:
                 continue
             if not hasattr(pl, "normalize_score"):
@@ -507,7 +548,7 @@ class Framework:
                 if not st.is_success:
                     result.error = f'running Normalize on Score plugins: plugin "{pl.name}" failed with: {st.message}'
                     result.warnings.append(cycle_error_warning(result.error))
-                    return result
+                    return False
                 values = list(map(normalized.__getitem__, names))
             if values and (min(values) < MIN_NODE_SCORE or max(values) > MAX_NODE_SCORE):
                 v = next(v for v in values if v < MIN_NODE_SCORE or v > MAX_NODE_SCORE)  # the first, in node order
@@ -516,7 +557,7 @@ class Framework:
                     f"score {v}, it should in the range of [{MIN_NODE_SCORE}, {MAX_NODE_SCORE}] after normalizing"
                 )
                 result.warnings.append(cycle_error_warning(result.error))
-                return result
+                return False
             weighted = values if weight == 1 else list(map(mul, values, repeat(weight)))
             # The per-node scores are made when somebody reads them.
             result.score_plugins[-1] = ColumnPluginScores(pl.name, weight, False, names, got, values, weighted)
@@ -528,12 +569,39 @@ class Framework:
 
             run_extender_prioritize(self.extenders, pod, feasible, result, totals, WIRE_V135, 10)
         result.totals = totals
-        best = max(totals.values())
-        result.best_nodes = sorted(n for n, t in totals.items() if t == best)
-        result.selected_node = result.best_nodes[0]
-        if self.nominated_node_first:
-            prefer_nominated_node(result, pod)
-        return result
+        return True
+
+    def window_totals(self, state: CycleState, pod: PodInfo, window: list[NodeInfo]) -> list[int] | None:
+        """PreScore, Score and NormalizeScore run on ``window`` alone (a scan's feasible nodes),
+        from ``state`` as Filter left it: each node's total, in ``window``'s order (None: a
+        plugin failed)."""
+        scratch = CycleResult(self.version.name, self.profile.scheduler_name, pod.key, pod.priority, len(window),
+                              PreFilterOutcome(), {}, [], {}, [], None, len(window) == 1, None)
+        warnings = self.warnings
+        try:
+            if not self._pre_score(state, pod, window, scratch) or not self._score(state, pod, window, scratch):
+                return None
+        finally:
+            self.warnings = warnings
+        return [scratch.totals[ni.name] for ni in window]
+
+    def _odds(self, state: CycleState, pre_score_state: CycleState | None, pod: PodInfo, result: CycleResult,
+              feasible: list[NodeInfo], merged: PreFilterResult, num_to_find: int) -> None:
+        """``result.sampling``: each node's odds over the scan's starts and the ties."""
+        from kschedx.core.framework.sampling import WindowScoringFailed, nominated_odds, window_odds
+
+        nodes = self.snapshot.nodes()
+        scanned = nodes if merged.node_names is None else [ni for ni in nodes if ni.name in merged.node_names]
+        nominated = pod.nominated_node_name
+        verdict = result.nodes.get(nominated) if nominated and self.nominated_node_first else None
+        if verdict is not None and verdict.feasible:
+            result.sampling = nominated_odds(result, num_to_find, len(scanned), nominated)
+            return
+        try:
+            result.sampling = window_odds(self, state, pre_score_state, pod, result, feasible, scanned, num_to_find,
+                                          self.sampling_method, self.sampling_record)
+        except WindowScoringFailed as e:
+            result.warnings.append(f"the odds of the scan's windows are not given: {e}")
 
     def _run_post_filter(
         self, state: CycleState, pod: PodInfo, statuses: NodeStatusMap

@@ -15,7 +15,7 @@ import heapq
 import math
 import operator
 from collections.abc import Callable, Collection, Hashable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import islice
 from operator import lt
 from typing import Any
@@ -814,6 +814,57 @@ class PodTopologySpread(Plugin):
             keys = list(map(key_of, nodes))
         by_key = {k: raw_of(k) for k in set(keys)}
         return list(map(by_key.__getitem__, keys))
+
+    def window_raws(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]
+                    ) -> tuple[list[list[Hashable | None]], Callable[[tuple[int, ...]], list[int]]] | None:
+        """For the odds of the scheduler's scan (core.framework.sampling), where PreScore sees
+        only a window of ``nodes``: there it differs from this cycle's PreScore only in each
+        constraint's number of domains, which sets the normalizing weight (the counts are
+        over every node, and a window's domains are among these). Per constraint, each node's
+        domain (None: ignored; a hostname domain is the node itself), and the raw scores of
+        ``nodes`` for given numbers of domains."""
+        s: PreScoreState | None = state.data.get(PRE_SCORE_KEY)
+        if s is None:
+            return None
+        ignored = s.ignored
+        keys: list[list[Hashable | None]] = []
+        for c in s.constraints:
+            col: list[Hashable | None] = []
+            for x, ni in enumerate(nodes):
+                if ni.name in ignored:
+                    col.append(None)
+                elif c.topology_key == LABEL_HOSTNAME:
+                    col.append(x)
+                else:
+                    value = ni.node.labels.get(c.topology_key)
+                    col.append("" if value is None else value)  # a missing key is the domain "" (defaults only)
+            keys.append(col)
+        readings: list[tuple[Any, ...] | None] = []
+        for ni in nodes:
+            if ni.name in ignored:
+                readings.append(None)
+                continue
+            labels = ni.node.labels
+            readings.append(tuple(
+                None if (value := labels.get(c.topology_key)) is None else (s.per_node[i].get(ni.name, 0),)
+                if c.topology_key == LABEL_HOSTNAME else value
+                for i, c in enumerate(s.constraints)))
+
+        def raws_for(sizes: tuple[int, ...]) -> list[int]:
+            window = replace(s, weights=[topology_normalizing_weight(size) for size in sizes])
+            memo: dict[tuple[Any, ...], int] = {}
+            out: list[int] = []
+            for reading in readings:
+                if reading is None:
+                    out.append(0)
+                    continue
+                raw = memo.get(reading)
+                if raw is None:
+                    raw = memo[reading] = _raw_score(window, reading)
+                out.append(raw)
+            return out
+
+        return keys, raws_for
 
     def normalize_score(self, state: CycleState, pod: PodInfo, scores: dict[str, int]) -> Status:
         s: PreScoreState | None = state.data.get(PRE_SCORE_KEY)

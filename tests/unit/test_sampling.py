@@ -1,0 +1,181 @@
+"""The odds of one cycle (core/framework/sampling.py): the node tree's scan order, the
+windows the scan scores, and the odds by window parameters held equal to windows scored
+from scratch and to every start index run by the definition, on random clusters."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from kschedx.core.api.model import PodInfo
+from kschedx.core.framework.runtime import num_feasible_nodes_to_find
+from kschedx.core.framework.sampling import (
+    scan_order,
+    start_weights,
+    window_weights,
+    zone_key,
+)
+from kschedx.core.snapshot import Snapshot
+
+from .helpers import cluster_objects, framework, node, pod
+
+ZONE = "topology.kubernetes.io/zone"
+BETA = "failure-domain.beta.kubernetes.io/zone"
+
+
+def _names(snap: Snapshot) -> list[str]:
+    nodes = snap.nodes()
+    return [nodes[i].name for i in scan_order(nodes)]
+
+
+def test_scan_order_is_zones_round_robin_in_name_order() -> None:
+    # Dumped out of name order; zone c's first node comes first by name, then a, then b.
+    objs = [
+        node("n5", labels={ZONE: "b"}), node("n1", labels={ZONE: "c"}), node("n3", labels={ZONE: "a"}),
+        node("n2", labels={ZONE: "a"}), node("n4", labels={ZONE: "c"}), node("n6", labels={ZONE: "a"}),
+        node("n0", labels={}),  # no zone: the zone "" (first by name, so first of all)
+    ]
+    snap = Snapshot(cluster_objects(*objs))
+    # zones by first node in name order: "" (n0), c (n1), a (n2), b (n5)
+    assert _names(snap) == ["n0", "n1", "n2", "n5", "n4", "n3", "n6"]
+
+
+def test_zone_key_reads_the_beta_labels_first() -> None:
+    assert zone_key({ZONE: "a", BETA: "b"}) == ":\x00:b"
+    assert zone_key({"topology.kubernetes.io/region": "r", ZONE: "a"}) == "r:\x00:a"
+    assert zone_key({}) == ""
+
+
+def test_start_weights_and_windows() -> None:
+    # 10 start indices over a scan of 4 nodes (a PreFilterResult's): positions 0 and 1 get 3.
+    assert start_weights(4, 10) == [3, 3, 2, 2]
+    # Feasible at scan positions 1 and 3 of 5: the first takes positions 4, 0, 1 (wrapping).
+    assert window_weights([1, 3], [1] * 5) == [3, 2]
+
+
+def test_the_adaptive_number_of_nodes_to_find() -> None:
+    assert num_feasible_nodes_to_find(99, None) == 99
+    assert num_feasible_nodes_to_find(260, None) == 124  # (50 - 2) % of 260
+    assert num_feasible_nodes_to_find(5000, None) == 500  # 10 %
+    assert num_feasible_nodes_to_find(350, 10) == 100  # at least 100
+
+
+def _random_cluster(seed: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """130-190 nodes. What makes a window's scores differ from all nodes' comes in bands of
+    the name order (a run of the scan): a zone, the preferred disk, the "rack" key, the
+    PreferNoSchedule taint and the pods the pod avoids each hold for some bands only, so
+    that windows differ in their maxima, minima, domains and ignored nodes."""
+    rng = random.Random(seed)
+    zones = ["eu-1a", "eu-1b", "eu-1c"][: rng.choice((2, 3))]
+    count = rng.randrange(130, 190)
+
+    def band() -> range:
+        width = rng.randrange(count // 8, count // 3)
+        first = rng.randrange(count - width)
+        return range(first, first + width)
+
+    extra_zone, nvme, no_rack, busy, avoided = band(), band(), band(), band(), band()
+    objs: list[dict[str, Any]] = []
+    for i in range(count):
+        name = f"node-{i:03d}"
+        labels: dict[str, str] = {ZONE: "eu-1d" if i in extra_zone else rng.choice(zones)}
+        if i not in no_rack:
+            labels["rack"] = f"r{rng.randrange(4)}"
+        labels["disk"] = "nvme" if i in nvme and rng.random() < 0.5 else rng.choice(("ssd", "hdd"))
+        taints = []
+        if i in busy and rng.random() < 0.5:
+            taints.append({"key": "busy", "value": "x", "effect": "PreferNoSchedule"})
+            if rng.random() < 0.5:
+                taints.append({"key": "noisy", "value": "x", "effect": "PreferNoSchedule"})
+        elif rng.random() < 0.1:
+            taints.append({"key": "busy", "value": "x", "effect": "PreferNoSchedule"})
+        if rng.random() < 0.1:
+            taints.append({"key": "gpu", "value": "x", "effect": "NoSchedule"})
+        objs.append(node(name, cpu=rng.choice(("2", "4", "8")), memory="16Gi", labels=labels, taints=taints))
+        for k in range(rng.randrange(3)):
+            app = "db" if i in avoided and rng.random() < 0.6 else rng.choice(("web", "cache"))
+            objs.append(pod(f"{name}-p{k}", cpu=rng.choice(("100m", "500m", "1")), memory="256Mi", node_name=name,
+                            labels={"app": app}))
+    spread = [
+        {"maxSkew": rng.choice((1, 2)), "topologyKey": key, "whenUnsatisfiable": "ScheduleAnyway",
+         "labelSelector": {"matchLabels": {"app": "web"}}}
+        for key in rng.sample([ZONE, "kubernetes.io/hostname", "rack"], rng.choice((1, 2, 3)))
+    ]
+    affinity = {
+        "nodeAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
+            {"weight": rng.randrange(50, 100), "preference": {"matchExpressions": [
+                {"key": "disk", "operator": "In", "values": ["nvme"]}]}},
+            {"weight": rng.randrange(1, 50), "preference": {"matchExpressions": [
+                {"key": "disk", "operator": "In", "values": ["ssd"]}]}}]},
+        "podAntiAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
+            {"weight": rng.randrange(1, 100), "podAffinityTerm": {
+                "topologyKey": rng.choice(("kubernetes.io/hostname", "rack")),
+                "labelSelector": {"matchLabels": {"app": "db"}}}}]},
+    }
+    incoming = pod("incoming", cpu="250m", memory="128Mi", labels={"app": "web"},
+                   topologySpreadConstraints=spread, affinity=affinity)
+    return objs, incoming
+
+
+def _odds(objs: list[dict[str, Any]], incoming: dict[str, Any], method: str,
+          record: list[dict[str, int]] | None = None) -> Any:
+    fw = framework(Snapshot(cluster_objects(*objs)))
+    fw.sampling = True
+    fw.sampling_method = method
+    fw.sampling_record = record
+    result = fw.run_cycle(PodInfo(incoming))
+    assert result.error is None
+    return result
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_window_odds_equal_windows_scored_from_scratch(seed: int) -> None:
+    objs, incoming = _random_cluster(seed)
+    fast_totals: list[dict[str, int]] = []
+    scratch_totals: list[dict[str, int]] = []
+    fast = _odds(objs, incoming, "windows", fast_totals)
+    s = fast.sampling
+    assert s is not None and s.method == "windows"
+    assert s.num_feasible > s.num_nodes_to_find, "the windows must be smaller than the feasible set"
+    scratch = _odds(objs, incoming, "scratch", scratch_totals).sampling
+    # Every node's total in every window, not only the winners.
+    assert len(fast_totals) == s.num_feasible
+    assert fast_totals == scratch_totals
+    assert s.odds == scratch.odds
+    assert [r.to_json() for r in s.starts] == [r.to_json() for r in scratch.starts]
+    assert sum(s.odds.values()) == 1
+    assert s.best_of_all == sum((s.odds.get(n, Fraction(0)) for n in fast.best_nodes), Fraction(0))
+
+
+@pytest.mark.parametrize("seed", [0, 3])
+def test_window_odds_equal_every_start_run_by_the_definition(seed: int) -> None:
+    objs, incoming = _random_cluster(seed)
+    assert _odds(objs, incoming, "windows").sampling.odds == _odds(objs, incoming, "definition").sampling.odds
+
+
+def test_a_tie_is_split_evenly_over_every_window() -> None:
+    # 120 nodes alike: every window of 100 is a 100-way tie, and each node is in 100 of
+    # the 120 windows, so each wins 100 × 1/100 of 120 starts.
+    objs = [node(f"n{i:03d}", labels={ZONE: "abc"[i % 3]}) for i in range(120)]
+    result = _odds(objs, pod("p", cpu="100m"), "windows")
+    s = result.sampling
+    assert (s.num_feasible, s.num_nodes_to_find) == (120, 100)
+    assert set(s.odds.values()) == {Fraction(1, 120)} and len(s.odds) == 120
+    assert s.best_of_all == 1  # every node ties at the top of all
+
+
+def test_the_window_decides_where_it_lands() -> None:
+    # Only n000..n019 prefer-match; the other windows' best nodes are every node alike.
+    objs = [node(f"n{i:03d}", labels={ZONE: "a", "disk": "nvme" if i < 20 else "hdd"}) for i in range(130)]
+    affinity = {"nodeAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
+        {"weight": 10, "preference": {"matchExpressions": [{"key": "disk", "operator": "In", "values": ["nvme"]}]}}]}}
+    s = _odds(objs, pod("p", cpu="100m", affinity=affinity), "windows").sampling
+    assert s.num_nodes_to_find == 100
+    # The windows opening at n020..n030 (n020..n119 to n030..n129) hold no nvme node: there
+    # all 100 nodes tie, none of them a best node of all.
+    lost = Fraction(11, 130)
+    assert s.best_of_all == 1 - lost
+    assert sum(p for n, p in s.odds.items() if n >= "n020") == lost
