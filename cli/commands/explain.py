@@ -169,7 +169,7 @@ def explain(
 
         options = engine.Options(profile=profile, all_reasons=all_reasons, focus=node, post_filter=not no_preemption,
                                  algorithm=algorithm.value if algorithm else None, policy=policy, offline=offline,
-                                 kubernetes_version=kubernetes_version, feature_gates=feature_gates, odds=True)
+                                 kubernetes_version=kubernetes_version, feature_gates=feature_gates)
         edits = Edits(cordon=cordon or [], drain=drain or [], without=without_node or [],
                       add_node_files=add_node or [], add_node_count=add_node_count)
         if cluster:

@@ -100,7 +100,8 @@ class Options:
     version: SchedulerVersion | None = None
     version_note: str | None = None
     # The odds of what the cycle leaves to chance (the scan's start, ties): result.sampling.
-    odds: bool = False
+    # None: as the command does (explain works them out; check and pending do not).
+    odds: bool | None = None
 
 
 @dataclass
@@ -453,7 +454,7 @@ def run(
         memo = memo if memo is not None else ReplicaMemo()
         answers.bind(snapshot, memo, fw, pod)
     fw.memo = memo
-    fw.sampling = options.odds
+    fw.sampling = bool(options.odds)
     if not options.offline:
         fw.extenders = list(options.extenders)
     if options.focus is not None and snapshot.get(options.focus) is None:
@@ -660,10 +661,18 @@ def explain_files(
         # A bad quantity of a node or pod in the dump: the message names the object.
         raise InputError(str(e), path=", ".join(cluster)) from None
     with taken_out(snapshot, plan.remove if plan is not None else []):
-        result = run(snapshot, incoming, profile, options, manifest)
+        result = run(snapshot, incoming, profile, explaining(options), manifest)
     if plan is not None:
         finish_plan(plan, Explanation("single", [result]))
     return result
+
+
+def explaining(options: Options | None) -> Options:
+    """The options of an explanation: unless told otherwise, it tells the odds of its cycle
+    (check and pending, which run many cycles, leave them out)."""
+    if options is None or options.odds is None:
+        return replace(options or Options(), odds=True)
+    return options
 
 
 def resolve_replicas(replicas: int | str | None, incoming: IncomingPod) -> int:
@@ -762,6 +771,7 @@ def explain_object(
     # (A pod whose name stands for a generated one is no stored pod: none to look up.)
     identity = (plan is None or plan.rule in (NEW, UNCHANGED)) and not incoming.generated_name
     if snapshot is None:
+        options = explaining(options)
         objects, current = existing.take_out(objects, incoming.pod) if identity else (objects, None)
         if current is not None:
             incoming.admission = None  # a pod that exists was counted in its quotas already
@@ -1460,4 +1470,4 @@ def explain_case_json(
     snapshot = build_snapshot(objects, incoming)
     if replicas > 1:
         return {"steps": [r.to_json() for r in run_replicas(snapshot, incoming, profile, replicas, options, manifest)]}
-    return run(snapshot, incoming, profile, replace(options or Options(), odds=True), manifest).to_json()
+    return run(snapshot, incoming, profile, explaining(options), manifest).to_json()

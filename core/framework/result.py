@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 from itertools import repeat
 from typing import Any, NamedTuple
 
@@ -126,6 +127,12 @@ class PreemptionOutcome:
     victim_details: list[dict[str, Any]] = field(default_factory=list)
     # Why each other candidate lost: the first rule of pickOneNodeForPreemption it lost on.
     lost_by: dict[str, str] = field(default_factory=dict)
+    # The nominated node's odds over DryRunPreemption's random offset and the ties, and the
+    # offsets (positions in the potential nodes) as runs: (first, last, nominated nodes).
+    nominated_odds: dict[str, Fraction] = field(default_factory=dict)
+    offsets: list[tuple[int, int, list[str]]] = field(default_factory=list)
+    num_candidates: int = 0
+    num_potential_nodes: int = 0
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -141,6 +148,11 @@ class PreemptionOutcome:
             "tiedBestNodes": list(self.tied_best_nodes),
             "victimDetails": list(self.victim_details),
             "candidatesLost": dict(self.lost_by),
+            **({"nominatedOdds": {n: float(p) for n, p in sorted(self.nominated_odds.items())},
+                "nominatedOddsExact": {n: [p.numerator, p.denominator] for n, p in sorted(self.nominated_odds.items())},
+                "numCandidates": self.num_candidates, "numPotentialNodes": self.num_potential_nodes,
+                "offsets": [{"from": a, "to": b, "nominated": list(top)} for a, b, top in self.offsets]}
+               if self.nominated_odds else {}),
         }
 
 

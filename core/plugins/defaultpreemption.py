@@ -17,6 +17,9 @@ DefaultPreemption plugin's hooks):
    highest-victim priority, the smallest sum of victim priorities, the fewest victims, the
    latest start among the most important victims; what still ties is ``tiedBestNodes`` and
    the first of them by name is nominated (upstream takes one at random).
+5. Every potential node is tried, so every candidate is listed; upstream starts at a random
+   offset and stops at ``numCandidates``: the nominated node's odds over that offset and
+   the ties are ``nominated_odds`` (``offset_odds``).
 
 The FitError's PostFilter part is "preemption: " and the dry run's own FitError
 ("0/N nodes are available: …" with "Preemption is not helpful for scheduling" for the nodes
@@ -25,15 +28,18 @@ not tried), or nothing when a node is nominated (PostFilter succeeded).
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from fractions import Fraction
 from typing import Any
 
 from kschedx.core.api.model import PodInfo
 from kschedx.core.api.selectors import LabelSelector, SelectorError, parse_label_selector
 from kschedx.core.framework.interface import Code, CycleState, NodeStatusMap, Plugin, Status, fit_error_message
 from kschedx.core.framework.result import Candidate, PreemptionOutcome
+from kschedx.core.framework.sampling import scan_order
 from kschedx.core.snapshot import NodeInfo
 
 NAME = "DefaultPreemption"
@@ -150,6 +156,80 @@ RULES = (
     "more victims",
     "an earlier-started most important victim",
 )
+
+
+def _importance_key(victims: Sequence[PodInfo], pdb_violations: int) -> tuple[Any, ...]:
+    """``pickOneNodeForPreemption``'s rules as one key: the larger, the better the node (its
+    rules pick the nodes with the best score, then the best of those by the next rule, which
+    is the largest key in this order)."""
+    top = victims[0].priority
+    earliest = start_time(victims[0])
+    for p in victims:
+        if p.priority == top:
+            t = start_time(p)
+            if t < earliest:
+                earliest = t
+        elif p.priority > top:
+            top, earliest = p.priority, start_time(p)
+    return (-pdb_violations, -victims[0].priority, -sum(p.priority + _PRIORITY_OFFSET for p in victims),
+            -len(victims), earliest)
+
+
+def offset_odds(potential: Sequence[str], victims: dict[str, list[PodInfo]], pdb_violations: dict[str, int],
+                wanted: int) -> tuple[dict[str, Fraction], list[tuple[int, int, list[str]]]]:
+    """The nominated node's odds over DryRunPreemption's random offset (``rand.Int31n`` of
+    the potential nodes, each equally likely) and the tie ``pickOneNodeForPreemption``
+    leaves (it takes the first of a map's order: split evenly). From the offset the nodes
+    are tried in order, wrapping around, until ``wanted`` candidates are found, one of them
+    without PodDisruptionBudget violations (upstream tries them in parallel; here in turn).
+    Also the offsets as runs (first, last, nominated nodes)."""
+    at = [k for k, name in enumerate(potential) if name in victims]
+    if not at:
+        return {}, []
+    names = [potential[k] for k in at]
+    keys = [_importance_key(victims[n], pdb_violations[n]) for n in names]
+    clean = [pdb_violations[n] == 0 for n in names]
+    c = len(names)
+    # Candidate index a opens the offsets after the previous candidate up to its own node.
+    weights = [at[0] + 1 + len(potential) - 1 - at[-1] if a == 0 else at[a] - at[a - 1] for a in range(c)]
+    # The next candidate without violations at or after each index (on the doubled list).
+    next_clean = [0] * (2 * c)
+    upcoming = 3 * c
+    for x in range(2 * c - 1, -1, -1):
+        if clean[x % c]:
+            upcoming = x
+        next_clean[x] = upcoming
+    q: deque[int] = deque()
+    nxt = 0
+    odds_by_node: dict[str, Fraction] = {}
+    tops: list[list[str]] = []
+    for a in range(c):
+        end = max(a + wanted - 1, next_clean[a])
+        if wanted >= c or end >= a + c:
+            end = a + c - 1  # every potential node is tried
+        while nxt <= end:
+            k = keys[nxt % c]
+            while q and keys[q[-1] % c] < k:
+                q.pop()
+            q.append(nxt)
+            nxt += 1
+        while q[0] < a:
+            q.popleft()
+        best = keys[q[0] % c]
+        top = sorted(names[x % c] for x in q if keys[x % c] == best)
+        tops.append(top)
+        for name in top:
+            odds_by_node[name] = odds_by_node.get(name, Fraction(0)) + Fraction(weights[a], len(top) * len(potential))
+    runs: list[tuple[int, int, list[str]]] = []
+    pieces = [(at[a - 1] + 1 if a else 0, at[a], tops[a]) for a in range(c)]
+    if at[-1] < len(potential) - 1:
+        pieces.append((at[-1] + 1, len(potential) - 1, tops[0]))
+    for first, last, top in pieces:
+        if runs and runs[-1][2] == top:
+            runs[-1] = (runs[-1][0], last, top)
+        else:
+            runs.append((first, last, top))
+    return odds_by_node, runs
 
 
 def pick_one_node(
@@ -294,20 +374,16 @@ class DefaultPreemption(Plugin):
         violators: set[str] = set()
         if potential:
             pdbs = _pdbs(self.handle.objects)
-            wanted = num_candidates(len(potential), self.min_percentage, self.min_absolute)
-            # Upstream starts at a random offset and checks nodes in parallel, stopping once
-            # it has enough candidates (at least one without PDB violations); here the
-            # nodes are checked in order from the first, which is one of those runs.
-            clean = 0
+            # Upstream starts at a random offset and stops once it has enough candidates (at
+            # least one without PDB violations): every potential node is tried here, so
+            # that the candidates are all of them and the nominated node's odds over the
+            # offset can be told (offset_odds).
             for ni in potential:
                 node_copy = ni.clone()
                 found, n_violating, st = self.select_victims(state.clone(), pod, node_copy, pdbs, violators)
                 if st.is_success and found:
                     victims_by_node[ni.name] = found
                     violations[ni.name] = n_violating
-                    clean += n_violating == 0
-                    if clean > 0 and len(victims_by_node) >= wanted:
-                        break
                     continue
                 if st.is_success:
                     st = Status.error(f'expected at least one victim pod on node "{ni.name}"')
@@ -321,6 +397,13 @@ class DefaultPreemption(Plugin):
             message = fit_error_message(len(nodes), "", dry, "")
             outcome.message = message
             return outcome, Status.unschedulable(f"preemption: {message}")
+        # The potential nodes in the scheduler snapshot's order (upstream lists them from a
+        # map, in random order, when some nodes carry their own status: taken as the snapshot's).
+        order = [potential[i].name for i in scan_order(potential)]
+        wanted = num_candidates(len(potential), self.min_percentage, self.min_absolute)
+        outcome.nominated_odds, outcome.offsets = offset_odds(order, victims_by_node, violations, wanted)
+        outcome.num_candidates = wanted
+        outcome.num_potential_nodes = len(potential)
         tied = pick_one_node(victims_by_node, violations, outcome.lost_by)
         outcome.tied_best_nodes = tied
         outcome.nominated_node = tied[0]

@@ -30,7 +30,6 @@ CASES = Path(__file__).parent / "cases"
 # list. A pending family (a new one arrives failing in most, not all, of its cases) is a
 # lenient one: its cases may pass or fail, and the summary counts how many agree.
 PENDING_FAMILIES: dict[str, str] = {
-    "chance": "issue 43: the odds of node sampling, ties and preemption's random offset",
     "gates137": "issue 46: what Kubernetes 1.37 turns on, under v1.36.3 with those gates",
 }
 PENDING_CASES: dict[str, str] = {}

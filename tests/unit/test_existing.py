@@ -118,7 +118,9 @@ def test_identity_in_a_shared_snapshot_equals_a_fresh_one() -> None:
     fresh = explain(target, objs)
     snap = engine.build_snapshot(objs)
     pods_before = sum(len(ni.pods) for ni in snap.nodes())
-    shared = engine.explain_object(copy.deepcopy(target), "<manifest>", objs, snapshot=snap).steps[0]
+    # A shared snapshot is check's: it asks for the odds an explanation tells unasked.
+    shared = engine.explain_object(copy.deepcopy(target), "<manifest>", objs, snapshot=snap,
+                                   options=engine.Options(odds=True)).steps[0]
     assert shared.to_json() == fresh.to_json()
     assert fresh.current is not None and fresh.current.node == "general-a1"
     assert sum(len(ni.pods) for ni in snap.nodes()) == pods_before

@@ -179,3 +179,51 @@ def test_the_window_decides_where_it_lands() -> None:
     lost = Fraction(11, 130)
     assert s.best_of_all == 1 - lost
     assert sum(p for n, p in s.odds.items() if n >= "n020") == lost
+
+
+def _offset_odds_by_definition(potential: list[str], victims: dict[str, Any], violations: dict[str, int],
+                               wanted: int) -> dict[str, Fraction]:
+    """DryRunPreemption from every offset, node by node, then pickOneNodeForPreemption."""
+    from kschedx.core.plugins.defaultpreemption import pick_one_node
+
+    odds: dict[str, Fraction] = {}
+    for offset in range(len(potential)):
+        found: dict[str, Any] = {}
+        for i in range(len(potential)):
+            name = potential[(offset + i) % len(potential)]
+            if name in victims:
+                found[name] = victims[name]
+                if any(violations[n] == 0 for n in found) and len(found) >= wanted:
+                    break
+        if not found:
+            continue
+        tied = pick_one_node(found, {n: violations[n] for n in found})
+        for n in tied:
+            odds[n] = odds.get(n, Fraction(0)) + Fraction(1, len(tied) * len(potential))
+    return odds
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_preemption_offset_odds_equal_every_offset_run_by_the_definition(seed: int) -> None:
+    from kschedx.core.plugins.defaultpreemption import offset_odds
+
+    rng = random.Random(seed)
+    potential = [f"n{i:02d}" for i in range(rng.randrange(3, 40))]
+    victims: dict[str, Any] = {}
+    violations: dict[str, int] = {}
+    for name in potential:
+        if rng.random() < 0.3:
+            continue  # no victims found there
+        pods = [PodInfo(pod(f"{name}-v{k}", cpu="1", node_name=name, priorityClassName="x"))
+                for k in range(rng.randrange(1, 3))]
+        for p in pods:
+            p.priority = rng.choice((0, 10, 100))
+            p.status["startTime"] = f"2026-01-0{rng.randrange(1, 4)}T00:00:00Z"
+        victims[name] = sorted(pods, key=lambda p: -p.priority)
+        violations[name] = rng.choice((0, 0, 1, 2))
+    wanted = rng.randrange(1, len(potential) + 1)
+    got, runs = offset_odds(potential, victims, violations, wanted)
+    assert got == _offset_odds_by_definition(potential, victims, violations, wanted)
+    if got:
+        assert sum(got.values()) == 1
+        assert runs[0][0] == 0 and runs[-1][1] == len(potential) - 1
