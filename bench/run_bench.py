@@ -176,6 +176,22 @@ print(json.dumps({"cold": t_cold, "cycle": t_cycle, "replicas": t_rep, "table": 
                   "html_mb": len(page.encode()) / 1e6, "placed": sum(1 for s in steps if s.selected_node), "rss": rss()}))
 """
 
+# One explain cycle with and without the odds of its scan (issue 43), alternating, best of 3 each.
+ODDS = PREPARED + """
+e.run(snap, inc, prof)  # the first cycle builds the lazy per-snapshot indexes
+plain, odds = [], []
+for _ in range(3):
+    t = time.perf_counter()
+    e.run(snap, inc, prof, e.Options(odds=False))
+    plain.append(time.perf_counter() - t)
+    t = time.perf_counter()
+    r = e.run(snap, inc, prof, e.Options(odds=True))
+    odds.append(time.perf_counter() - t)
+s = r.sampling
+print(json.dumps({"plain": min(plain), "odds": min(odds), "feasible": s.num_feasible, "window": s.window_size,
+                  "winners": len(s.odds), "best_of_all": float(s.best_of_all), "method": s.method, "rss": rss()}))
+"""
+
 PROFILE = PREPARED + """
 import cProfile, io, pstats
 p = cProfile.Profile()
@@ -429,6 +445,7 @@ def main() -> None:
     ap.add_argument("--skip-slow", action="store_true", help="only the scaling table and start-up")
     ap.add_argument("--skip-yaml", action="store_true", help="leave out the YAML dump (it takes minutes to generate)")
     ap.add_argument("--profile", action="store_true", help="also print the hot spots of --replicas 100")
+    ap.add_argument("--odds-only", action="store_true", help="only the odds row (one cycle with and without its odds)")
     ap.add_argument("--shapes-only", action="store_true",
                     help="only the per-copy rows by pod shape (explain --replicas COPIES+1)")
     args = ap.parse_args()
@@ -441,7 +458,9 @@ def main() -> None:
         pod.write_text(INCOMING)
         h, s = startup(tmp)
         print(f"start-up: kschedx --help {h:.2f} s, 3-node explain {s:.2f} s (best of 5)")
-        if args.shapes_only:
+        if args.odds_only:
+            odds_row(dump(args.nodes), pod)
+        elif args.shapes_only:
             for what, f in shape_rows(args, tmp, dump(args.nodes)):
                 print(f"  {what}: {'met' if f['per_copy'] <= 0.003 else 'NOT MET'} (<= 3 ms)")
         elif not args.skip_slow:
@@ -469,6 +488,18 @@ def main() -> None:
     if after:
         print("stalls over the run (/proc/pressure, some task waiting): " + ", ".join(
             f"{what} {(after[what] - before.get(what, 0)) / wall:.0%}" for what in after))
+
+
+def odds_row(path: Path, pod: Path) -> None:
+    """One explain cycle with its odds against the cycle alone (issue 43: the odds cost at
+    most 2× a full cycle)."""
+    f = child(ODDS, str(path), str(pod))
+    extra = f["odds"] - f["plain"]
+    print(f"  odds of one cycle ({f['method']}): {f['feasible']:.0f} feasible nodes, windows of {f['window']:.0f}, "
+          f"{f['winners']:.0f} nodes can win, the best of all chosen in {f['best_of_all']:.1%} of cycles")
+    print(f"  cycle {f['plain']:.2f} s, with its odds {f['odds']:.2f} s: the odds cost {extra:.2f} s = "
+          f"{extra / f['plain']:.2f}x a full cycle ({'met' if extra <= 2 * f['plain'] else 'NOT MET'}, <= 2x); "
+          f"peak {f['rss']:.0f} MB")
 
 
 def shape_rows(args: argparse.Namespace, tmp: Path, path: Path) -> list[tuple[str, dict[str, float]]]:
@@ -510,6 +541,7 @@ def slow(args: argparse.Namespace, tmp: Path, pod: Path) -> None:
               f"{multi_fig['total'] / ours['total']:.2f}x the JSON dump; CPU {multi_fig['cpu']:.1f} s "
               f"+ {multi_fig['child_cpu']:.1f} s in the checks' child, the JSON dump's {ours['cpu']:.1f} s")
     cyc = child(CYCLE, str(path), str(pod))
+    odds_row(path, pod)
     print(f"  one explain cycle {cyc['cold']:.2f} s (first) / {cyc['cycle']:.2f} s (next); "
           f"--replicas 100 {cyc['replicas']:.1f} s ({cyc['placed']:.0f} placed); peak {cyc['rss']:.0f} MB")
     print(f"  rendering that cycle: table {cyc['table']:.2f} s, "

@@ -31,6 +31,8 @@ if TYPE_CHECKING:
     from kschedx.core.explain.check import CheckReport
     from kschedx.core.explain.report import Explanation
 
+from kschedx.cli.render.odds import lands, preemption_odds
+
 TEMPLATES = Path(__file__).with_name("templates")
 
 # How many nodes the score breakdown shows: the best ones and their nearest rivals.
@@ -381,7 +383,13 @@ def explanation_view(expl: Explanation, palette: Palette, *, ident: str = "x", s
         return cycle_view(c, palette, ident=ident, source=source, title=title, top=top, table_limit=table_limit)
 
     if expl.mode == "single":
-        return {"mode": "single", "id": ident, "cycle": cycle(expl.steps[0].to_json(), ident)}
+        step = expl.steps[0]
+        view = cycle(step.to_json(), ident)
+        # Where it lands: the odds, worded as the table words them (cli/render/odds.py).
+        view["lands"] = lands(step, step.focus.node if step.focus is not None else None)
+        if view["preemption"] is not None and step.preemption is not None:
+            view["preemption"]["odds"] = preemption_odds(step.preemption)
+        return {"mode": "single", "id": ident, "cycle": view}
     if expl.mode == "replicas":
         data = expl.to_json_stream()  # the summary without encoding every step
         summary: list[Dict] = data["summary"]

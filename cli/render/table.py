@@ -18,6 +18,7 @@ from rich.text import Text
 from kschedx.cli.render import bigtable, fit
 from kschedx.cli.render.bigtable import BigTable
 from kschedx.cli.render.console import make_console
+from kschedx.cli.render.odds import preemption_odds, where_it_lands
 from kschedx.core.framework.result import CycleResult, NodeVerdict, PluginScores, PreemptionOutcome
 
 # Column titles that fit a 100-column terminal; the wide legend spells them out.
@@ -132,6 +133,10 @@ def _plural(n: int, word: str) -> str:
 # --------------------------------------------------------------------------- header
 
 
+# The tied best nodes named in the Result line; the table marks every one.
+TIES_NAMED = 5
+
+
 def _verdict(result: CycleResult) -> Text:
     n_all = result.num_all_nodes
     n_ok = len(result.feasible_nodes)
@@ -158,11 +163,13 @@ def _verdict(result: CycleResult) -> Text:
         t.append(f" (total {total})")
     else:
         t.append(f"{len(best)}-way tie at {total}: ")
-        for i, n in enumerate(best):
+        for i, n in enumerate(best[:TIES_NAMED]):
             if i:
                 t.append(", ")
             t.append(n, style=S_BEST)
-        t.append(" (a tie: see the warning)")
+        if len(best) > TIES_NAMED:
+            t.append(f" and {len(best) - TIES_NAMED} more (★ in the table)")
+        t.append(" (a tie: the scheduler picks one at random)")
     return t
 
 
@@ -416,6 +423,7 @@ def _preemption(p: PreemptionOutcome, wide: bool, width: int) -> list[Renderable
         if v.get("violatesPDB"):
             line.append("  violates a PodDisruptionBudget", style=S_WARN)
         out.append(fit.Hanging(line))
+    out.extend(fit.Hanging(Text(f"  {line}")) for line in preemption_odds(p))
     if p.lost_by:
         why: dict[str, list[str]] = {}
         for node, rule in sorted(p.lost_by.items()):
@@ -514,6 +522,11 @@ def build(
 ) -> list[RenderableType]:
     """Everything the table view prints, in order, as Rich renderables."""
     parts: list[RenderableType] = [_header(result), Text("")]
+    lands = where_it_lands(result, result.focus.node if result.focus is not None else None)
+    if lands:
+        parts.append(span(lands[0], style=S_LABEL))
+        parts.extend(fit.Hanging(Text(line)) for line in lands[1:])
+        parts.append(Text(""))
     rows = order_nodes(result)
     shown = rows.limit(top)
     width = console.width

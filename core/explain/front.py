@@ -526,6 +526,9 @@ def _finish(
         from kschedx.core.explain.focus import node_story
 
         result.focus = node_story(result, fw.plugins, pod, snapshot, options.focus)
+        if result.sampling is not None and result.focus.feasible:
+            result.focus.odds, result.focus.scored_in, result.focus.beaten_by = \
+                result.sampling.story_of(options.focus)
         verdict = result.nodes.get(options.focus)
         if verdict is not None and verdict.rejected_at == "Extender":
             # Every filter plugin passed; a scheduler extender's filter turned the node down.
@@ -563,7 +566,14 @@ def _finish(
         )
     n = result.num_all_nodes
     k = result.num_feasible_nodes_to_find or n
-    if k < n:
+    sampling = result.sampling
+    if sampling is not None:
+        if not sampling.same_window_for_every_start:
+            result.warnings.append(
+                f"the real scheduler scores only {sampling.window_size} of the {sampling.num_feasible} feasible nodes "
+                "per cycle (percentageOfNodesToScore): the table scores every node, and \"Where it lands\" gives the "
+                "odds of each node being chosen")
+    elif k < n:
         result.warnings.append(
             f"the real scheduler stops filtering after {k} feasible nodes of {n} "
             "(percentageOfNodesToScore); kschedx evaluated every node"

@@ -292,6 +292,11 @@ class NodeStory:
     device_candidates: list[dict[str, Any]] = field(default_factory=list)
     # Pods nominated to this node and what they did to its filters (kschedx.core.framework.nominated).
     nominated: str | None = None
+    # Its odds (core.framework.sampling): the share of cycles choosing it, the share scoring
+    # it, and which other node wins the cycles that score it but choose another (share each).
+    odds: Fraction | None = None
+    scored_in: Fraction | None = None
+    beaten_by: dict[str, Fraction] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -302,6 +307,9 @@ class NodeStory:
             "devices": list(self.devices),
             **({"deviceCandidates": list(self.device_candidates)} if self.device_candidates else {}),
             **({"nominated": self.nominated} if self.nominated is not None else {}),
+            **({"odds": float(self.odds), "scoredIn": float(self.scored_in or 0),
+                "beatenBy": {n: float(p) for n, p in sorted(self.beaten_by.items())}}
+               if self.odds is not None else {}),
         }
 
 

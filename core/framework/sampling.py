@@ -132,6 +132,33 @@ class Sampling:
             return True
         return (order.index(node) - run.window_first) % len(order) < run.window_size
 
+    def run_weights(self) -> list[int]:
+        """How many of the equally likely start indices each of ``starts`` stands for."""
+        per_position = start_weights(self.num_scanned, self.num_all_nodes)
+        prefix = [0, *accumulate(per_position)]
+        return [prefix[r.last + 1] - prefix[r.first] for r in self.starts]
+
+    def story_of(self, node: str) -> tuple[Fraction, Fraction, dict[str, Fraction]]:
+        """For one node: the share of cycles it is chosen in, the share whose window holds
+        it, and, of the cycles whose window holds it but choose another node, the share each
+        other node wins."""
+        won = self.odds.get(node, Fraction(0))
+        held = Fraction(0)
+        beaten: dict[str, Fraction] = {}
+        total = self.num_all_nodes
+        order = self.feasible_in_scan_order
+        at = order.index(node) if node in order else None
+        for run, w in zip(self.starts, self.run_weights(), strict=True):
+            if not w or at is None:
+                continue
+            if not self.same_window_for_every_start and (at - run.window_first) % len(order) >= run.window_size:
+                continue
+            held += Fraction(w, total)
+            others = [n for n in run.top if n != node]
+            for n in others:
+                beaten[n] = beaten.get(n, Fraction(0)) + Fraction(w, total * len(run.top))
+        return won, held, beaten
+
     def to_json(self) -> dict[str, Any]:
         return {
             "numAllNodes": self.num_all_nodes,
