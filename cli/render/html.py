@@ -308,6 +308,7 @@ def _preemption(c: Dict) -> Dict | None:
         "tied": [n for n in p.get("tiedBestNodes") or [] if n != p.get("nominatedNode")],
         "victims": [{"pod": v, "priority": pdb.get(v, {}).get("priority"), "pdb": bool(pdb.get(v, {}).get("violatesPDB"))}
                     for v in p.get("victims") or []],
+        "odds": [],  # explanation_view fills them in for a single cycle
         "candidates": [{"node": cd["node"], "victims": cd["victims"], "pdb": cd["numPDBViolations"],
                         "nominated": cd["node"] == p.get("nominatedNode"), "lost": lost.get(cd["node"], "")}
                        for cd in p.get("candidates") or []],
@@ -340,6 +341,7 @@ def cycle_view(c: Dict, palette: Palette, *, ident: str, source: str | None = No
         "scores": score_breakdown(c, palette, top=top or TOP_SCORED, focus=focus["node"] if focus else None),
         "histogram": histogram(c),
         "preemption": _preemption(c),
+        "lands": None,  # explanation_view fills it in for a single cycle
         "focus": focus,
         "devices": c.get("deviceAllocations") or [],
         "volumes": c.get("volumes") or [],

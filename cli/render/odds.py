@@ -33,8 +33,8 @@ def lands(result: CycleResult, focus: str | None = None) -> dict[str, Any] | Non
     """The block as data: its title, the most likely nodes ({node, share, text}), the rest
     counted (None: nobody else can win) and the sentences after them; None without odds."""
     s = result.sampling
-    if s is None or not s.odds:
-        return None
+    if s is None or not s.odds or (s.num_feasible == 1 and not s.nominated_shortcut):
+        return None  # (a single feasible node: the warnings say it is bound without scoring)
     if s.nominated_shortcut:
         (node,) = s.odds
         return {"title": f"Where it lands: on {node} in every cycle", "scope": "", "rows": [], "rest": None,
@@ -42,7 +42,15 @@ def lands(result: CycleResult, focus: str | None = None) -> dict[str, Any] | Non
                           "filters: the scheduler binds it there without scanning or scoring the others"]}
     if s.same_window_for_every_start:
         scope = (f"every cycle scores all {s.num_feasible} feasible nodes"
-                 + (f" (fewer than the {s.num_nodes_to_find} the scan looks for)" if s.num_scanned >= 100 else ""))
+                 + (f", no more than the {s.num_nodes_to_find} the scan looks for" if s.num_scanned >= 100 else ""))
+        # Chance only breaks ties here: one line says it all.
+        if len(s.odds) == 1:
+            (node,) = s.odds
+            title = f"Where it lands: on {node} in every cycle ({scope})"
+        else:
+            title = (f"Where it lands: on one of the {len(s.odds)} tied nodes at random, "
+                     f"{percent(Fraction(1, len(s.odds)))} each ({scope})")
+        return {"title": title, "scope": scope, "rows": [], "rest": None, "lines": []}
     else:
         scope = (f"the scheduler scores {s.window_size} of the {s.num_feasible} feasible nodes per cycle: the first "
                  f"{s.num_nodes_to_find} feasible ones its scan meets, from a start that moves on every cycle")

@@ -300,7 +300,20 @@ def assess(
         causes.append(f"{node} scores {result.totals[node]} now against {result.totals.get(result.selected_node)} "
                       f"on {result.selected_node}: the cluster changed since the pod was placed")
     k = result.num_feasible_nodes_to_find
-    if result.num_all_nodes >= _MIN_NODES_SAMPLED and k is not None and k < result.num_all_nodes:
+    sampling = result.sampling
+    if sampling is not None and verdict is not None and verdict.feasible:
+        # The odds say how likely the scheduler's own choice was, whatever the cycle's best.
+        share = sampling.odds.get(node)
+        if not sampling.same_window_for_every_start and share:
+            causes.append(f"node sampling: the scheduler scores {sampling.window_size} of the "
+                          f"{sampling.num_feasible} feasible nodes per cycle, and a cycle now chooses {node} in "
+                          f"{float(share):.1%} of cycles")
+        elif not sampling.same_window_for_every_start:
+            causes.append(f"node sampling: the scheduler scores {sampling.window_size} of the "
+                          f"{sampling.num_feasible} feasible nodes per cycle, yet no window now would choose {node}: "
+                          "the cluster changed since the pod was placed")
+    elif sampling is None and result.num_all_nodes >= _MIN_NODES_SAMPLED and k is not None \
+            and k < result.num_all_nodes:
         causes.append(f"node sampling: the scheduler stops after {k} feasible nodes of {result.num_all_nodes} "
                       "(percentageOfNodesToScore), so it may never have seen the best node")
     return current
