@@ -117,3 +117,30 @@ def preemption_odds(p: PreemptionOutcome) -> list[str]:
     more = len(ranked) - SHOWN
     return [f"the scheduler's dry run starts at a random node and stops at {p.num_candidates} candidates "
             f"of {p.num_potential_nodes} nodes: it nominates {shown}" + (f" and {more} more" if more > 0 else "")]
+
+
+def copies_land(chance: Any) -> list[str]:
+    """--replicas: where the copies land with the scheduler's chance played out (the first
+    line is the block's title); none when it was not played."""
+    if chance is None:
+        return []
+    if chance.skipped is not None:
+        return [f"Where the copies land: {chance.skipped}"]
+    if chance.exact:
+        title = ("Where the copies land: as above in every chain (no cycle of it depends on the scan's start "
+                 "or a tie)")
+        return [title]
+    out = [f"Where the copies land ({chance.samples} chains played with the scheduler's chance: the scan's start, "
+           f"moving on every cycle, and ties; seed {chance.seed}; each expectation within ±{chance.error_bound:.2f} "
+           "at 95 %)"]
+    for s in chance.nodes[:SHOWN]:
+        out.append(f"  {s.mean:8.2f}  {s.name}  ({s.low}–{s.high})")
+    if len(chance.nodes) > SHOWN:
+        out.append(f"  {len(chance.nodes) - SHOWN} more nodes receive copies in some chains")
+    if chance.zones:
+        out.append("  by zone: " + ", ".join(f"{z.name or '(no zone)'} {z.mean:.2f} ({z.low}–{z.high})"
+                                             for z in chance.zones))
+    placed = (f"{chance.placed_low} in every chain" if chance.placed_low == chance.placed_high
+              else f"{chance.placed_low}–{chance.placed_high}")
+    out.append(f"  copies placed: {placed}")
+    return out

@@ -9,6 +9,7 @@ from rich.text import Text
 
 from kschedx.cli.render import fit
 from kschedx.cli.render.console import make_console
+from kschedx.cli.render.odds import copies_land
 from kschedx.cli.render.table import S_BAD, S_BEST, S_DIM, S_LABEL, S_OK, S_PLUGIN, S_WARN, big, span
 from kschedx.core.explain.report import TIE_WARNING_END, Explanation, summarize_step
 from kschedx.core.framework.result import CycleResult
@@ -124,6 +125,11 @@ def build_replicas(expl: Explanation, width: int = fit.UNLIMITED) -> list[Render
         parts.append(fit.Hanging(t2))
     parts.append(fit.Hanging(Text("Each copy is bound to the first best node by name before the next cycle; "
                       "-o json has every cycle in full.", style=S_DIM)))
+    lands = copies_land(expl.chance)
+    if lands:
+        parts.append(Text(""))
+        parts.append(fit.Hanging(span(lands[0], style=S_LABEL)))
+        parts.extend(fit.Hanging(Text(line)) for line in lands[1:])
     parts.extend(_rollout(expl))
     parts.extend(_warnings(steps, ties=True))
     return parts

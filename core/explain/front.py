@@ -102,6 +102,13 @@ class Options:
     # The odds of what the cycle leaves to chance (the scan's start, ties): result.sampling.
     # None: as the command does (explain works them out; check and pending do not).
     odds: bool | None = None
+    # One draw of chance: the scan's start index and the random source of ties (a replica
+    # chain's sample, core/explain/chance.py); the cycle chooses as the scheduler would.
+    scan_start: int | None = None
+    rng: Any = None
+    # --samples and --seed of the replica chains (None: no chains played).
+    samples: int | None = None
+    seed: int = 0
 
 
 @dataclass
@@ -455,6 +462,7 @@ def run(
         answers.bind(snapshot, memo, fw, pod)
     fw.memo = memo
     fw.sampling = bool(options.odds)
+    fw.scan_start, fw.rng = options.scan_start, options.rng
     if not options.offline:
         fw.extenders = list(options.extenders)
     if options.focus is not None and snapshot.get(options.focus) is None:
@@ -932,7 +940,12 @@ def _explain_on(
             count = 1 if replicas is None else resolve_count(plan, replicas, resolve_replicas(replicas, incoming))
             if plan is not None and incoming.ordinal_pod is not None:
                 incoming.ordinals = plan.ordinals_for(count)
-            steps = run_replicas(snapshot, incoming, profile, count, options, path, added,
+            # --replicas with --samples: the copies' chance is played out after the steps.
+            chains = replicas is not None and options is not None and bool(options.samples) and not whole \
+                and options.algorithm in (None, "v1.35") and not options.extenders
+            bound: list[PodInfo] | None = added if added is not None else [] if chains else None
+            already = len(bound) if bound is not None else 0
+            steps = run_replicas(snapshot, incoming, profile, count, options, path, bound,
                                  plan.stored_pending if plan is not None else [],
                                  refusal_stops_all=plan is None or plan.outcome is None, evicted=evicted,
                                  known=known)
@@ -944,6 +957,19 @@ def _explain_on(
                                       incoming.source_kind)
             out = Explanation("replicas" if replicas is not None else "single", steps, edit_lines,
                               replicas_requested=count)
+            if chains and bound is not None and options is not None and options.samples:
+                from kschedx.core.explain.chance import replica_chance
+
+                # The steps' copies are bound on the snapshot: the chains start without them.
+                mine = bound[already:]
+                for pi in mine:
+                    snapshot.remove_pod(pi)
+                try:
+                    out.chance = replica_chance(snapshot, incoming, profile, count, options, path,
+                                                options.samples, options.seed)
+                finally:
+                    for pi in mine:
+                        snapshot.add_pod(pi)
             if plan is None or plan.outcome is None:  # a rollout's end says what it leaves
                 stored = plan.stored_pending if plan is not None else []
                 out.not_created, out.not_created_why = _create_the_rest(incoming, steps, count, stored, path)
@@ -1315,6 +1341,7 @@ def run_replicas(
     refusal_stops_all: bool = True,
     evicted: list[PodInfo] | None = None,
     known: list[tuple[Dict, CycleResult]] | None = None,
+    chance: bool = False,
 ) -> list[CycleResult]:
     """Place ``replicas`` copies one after another, each bound to its cycle's selected node
     (the bound copies are appended to ``added`` when given). ``stored_pending``: the
@@ -1342,8 +1369,11 @@ def run_replicas(
     # The copies differ only by name and uid: node-local answers carry over between cycles,
     # and each cycle updates the previous copy's (kschedx.core.framework.replica_inc).
     memo = ReplicaMemo()
-    if replicas >= ENGINE_FROM:
+    if replicas >= ENGINE_FROM and not chance:
         memo.engine = ReplicaEngine()
+    # ``chance`` (a chain of core/explain/chance.py): each copy's scan starts where the last
+    # one's stopped (options.scan_start for the first).
+    start = options.scan_start if chance and options is not None else None
     ordinals = incoming.ordinals or list(range(replicas))
     for i in range(replicas):
         report(f"placing {base_name}: copy {i + 1} of {replicas}", i, replicas)
@@ -1371,7 +1401,11 @@ def run_replicas(
             break
         if known is not None and (i >= len(known) or copy_key(pod_dict) != known[i][0]):
             known = None  # another copy: from here on the snapshot is not the one they ran on
+        if start is not None and options is not None:
+            options = replace(options, scan_start=start)
         result = known[i][1] if known is not None else run(snapshot, step_in, profile, options, path, memo)
+        if start is not None and result.draw is not None:
+            start = (start + result.draw.processed) % max(len(snapshot.nodes()), 1)
         if result.selected_node is None and evicted is not None:
             gone = _preempt(snapshot, result, incoming.admission)
             if gone:

@@ -123,6 +123,8 @@ class Explanation:
     # Of the copies that found no node, those that never exist: the API server refused
     # them (quota), or a StatefulSet's controller waits on the Pending ordinal before them.
     # The others are created and stay Pending.
+    # --replicas: the copies' chance played out (core/explain/chance.py ReplicaChance).
+    chance: Any = None
     not_created: int = 0
     # Why, when the copy the sequence stopped at was created (its last step is not refused).
     not_created_why: str | None = None
@@ -182,6 +184,7 @@ class Explanation:
             **({"notCreated": self.not_created} if self.not_created else {}),
             "edits": list(self.edits),
             "summary": [summarize_step(s).to_json() for s in self.steps],
+            **({"chance": self.chance.to_json()} if self.chance is not None else {}),
             **({"workload": self.workload.to_json()} if self.workload is not None else {}),
             "steps": (s.to_json() for s in self.steps),
         }

@@ -390,6 +390,9 @@ class CycleResult:
     # What the cycle leaves to chance: each node's odds over the scan's starts and the ties
     # (kschedx.core.framework.sampling.Sampling; None: not worked out for this cycle).
     sampling: Any = None
+    # One draw of chance (core.framework.sampling.Draw): the chosen node, the nodes the scan
+    # processed, the tie it broke; set when the cycle ran from a given start index.
+    draw: Any = None
 
     @property
     def feasible_nodes(self) -> list[str]:

@@ -99,6 +99,11 @@ class Framework:
         self.sampling_method = "windows"
         # Given a list, each scan window's totals are recorded in it (the tests compare methods by them).
         self.sampling_record: list[dict[str, int]] | None = None
+        # One draw of chance (a replica chain's sample): the scan's start index and the random
+        # source of the ties; the cycle then chooses as the scheduler would from that start
+        # (result.draw, result.selected_node).
+        self.scan_start: int | None = None
+        self.rng: Any = None
 
     # ------------------------------------------------------------------ Handle
 
@@ -468,7 +473,8 @@ class Framework:
         # The windows of the scan are scored alone for the odds; where they must be scored
         # from scratch, from a copy of the state PreScore starts with.
         odds = self.sampling and fast is None
-        pre_score_state = state.clone() if odds and len(feasible) > num_to_find else None
+        drawing = self.scan_start is not None and fast is None
+        pre_score_state = state.clone() if (odds or drawing) and len(feasible) > num_to_find else None
         if not self._pre_score(state, pod, feasible, result):
             return result
         if fast is not None and engine.score(self, state, pod, feasible, result, self.memo):
@@ -485,7 +491,28 @@ class Framework:
             self._odds(state, pre_score_state, pod, result, feasible, merged, num_to_find)
         if self.nominated_node_first:
             prefer_nominated_node(result, pod)
+        if drawing:
+            self._draw(pre_score_state, pod, result, feasible, merged, num_to_find)
         return result
+
+    def _draw(self, pre_score_state: CycleState | None, pod: PodInfo, result: CycleResult,
+              feasible: list[NodeInfo], merged: PreFilterResult, num_to_find: int) -> None:
+        """The cycle from ``scan_start`` as the scheduler runs it: ``result.draw`` and the
+        node it chooses as ``selected_node`` (a nominated node that passes is taken at once,
+        and the start index stays)."""
+        from kschedx.core.framework.sampling import Draw, draw
+
+        assert self.scan_start is not None
+        nominated = pod.nominated_node_name
+        verdict = result.nodes.get(nominated) if nominated and self.nominated_node_first else None
+        if verdict is not None and verdict.feasible:
+            result.draw = Draw(nominated, 0, 1)
+        else:
+            nodes = self.snapshot.nodes()
+            scanned = nodes if merged.node_names is None else [ni for ni in nodes if ni.name in merged.node_names]
+            result.draw = draw(self, pre_score_state, pod, result, feasible, scanned, num_to_find,
+                               self.scan_start, self.rng)
+        result.selected_node = result.draw.node
 
     def _pre_score(self, state: CycleState, pod: PodInfo, feasible: list[NodeInfo], result: CycleResult) -> bool:
         """RunPreScorePlugins over ``feasible``; False when one failed (``result.error`` says how)."""

@@ -527,6 +527,54 @@ def window_odds(fw: Any, state: CycleState, pre_score_state: CycleState | None, 
     return out
 
 
+@dataclass
+class Draw:
+    """One cycle as the scheduler runs it from one start index: the node it chooses (one
+    of its window's best, drawn at random), how many nodes its scan processed (the start
+    index of the next cycle moves on by as many) and how many it could have chosen."""
+
+    node: str
+    processed: int
+    tied: int
+    # The window was every feasible node (the start index did not matter).
+    whole: bool = True
+    # The scan position the cycle started at (the start index modulo the nodes scanned).
+    start: int = 0
+
+
+def draw(fw: Any, state: CycleState | None, pod: PodInfo, result: CycleResult, feasible: list[NodeInfo],
+         scanned: list[NodeInfo], num_to_find: int, start: int, rng: Any) -> Draw:
+    """The cycle of ``result`` from the start index ``start`` (of ``result.num_all_nodes``),
+    its tie broken by ``rng``; ``state``: a copy of the cycle state from before PreScore
+    (needed when the window is smaller than the feasible nodes)."""
+    order = scan_order(scanned)
+    scan_nodes = [scanned[i] for i in order]
+    is_feasible = {id(ni) for ni in feasible}
+    n = len(scan_nodes)
+    begin = start % n
+    window: list[NodeInfo] = []
+    processed = n
+    for i in range(n):
+        ni = scan_nodes[(begin + i) % n]
+        if id(ni) in is_feasible:
+            window.append(ni)
+            if len(window) == num_to_find:
+                processed = i + 1
+                break
+    if len(window) == len(feasible):
+        tops = sorted(result.best_nodes)  # the whole feasible set: the cycle's own best nodes
+    else:
+        if state is None:
+            raise WindowScoringFailed("a window is scored without the state PreScore starts with")
+        totals = fw.window_totals(state.clone(), pod, window)
+        if totals is None:
+            raise WindowScoringFailed(f"a plugin fails on the window opening with {window[0].name}")
+        best = max(totals)
+        tops = sorted(ni.name for ni, t in zip(window, totals, strict=True) if t == best)
+    return Draw(tops[rng.randrange(len(tops))] if len(tops) > 1 else tops[0], processed, len(tops),
+                len(window) == len(feasible), begin)
+
+
 def fill_summaries(out: Sampling, snapshot: Any, best_nodes: Iterable[str]) -> None:
     """The odds per zone and the share of cycles choosing a best node of all."""
     zones: dict[str, Fraction] = {}
@@ -599,6 +647,6 @@ def odds_from_scratch(fw: Any, pre_score_state: CycleState, pod: PodInfo, result
 
 
 __all__ = [
-    "METHODS", "Plugin", "Sampling", "StartRun", "WindowScoringFailed", "nominated_odds", "odds_from_scratch",
+    "METHODS", "Draw", "Plugin", "Sampling", "draw", "StartRun", "WindowScoringFailed", "nominated_odds", "odds_from_scratch",
     "scan_order", "start_weights", "window_odds", "window_weights", "zone_key", "zone_name",
 ]

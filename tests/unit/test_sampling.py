@@ -227,3 +227,46 @@ def test_preemption_offset_odds_equal_every_offset_run_by_the_definition(seed: i
     if got:
         assert sum(got.values()) == 1
         assert runs[0][0] == 0 and runs[-1][1] == len(potential) - 1
+
+
+def _chain_case(objs: list[dict[str, Any]], incoming: dict[str, Any], replicas: int, samples: int) -> Any:
+    from kschedx.core.config.profile import default_profile
+    from kschedx.core.explain import front as engine
+    from kschedx.core.explain.chance import replica_chance
+    from kschedx.core.plugins import REGISTRY
+
+    snap = Snapshot(cluster_objects(*objs))
+    inc = engine.IncomingPod(incoming, "Pod", "test", "")
+    before = {ni.name: len(ni.pods) for ni in snap.nodes()}
+    got = replica_chance(snap, inc, default_profile(REGISTRY), replicas, engine.Options(), "<test>", samples, 7)
+    assert {ni.name: len(ni.pods) for ni in snap.nodes()} == before  # every chain's copies taken off again
+    return got
+
+
+def test_a_one_copy_chain_lands_as_the_odds_say() -> None:
+    objs, incoming = _random_cluster(1)
+    odds = _odds(objs, incoming, "windows").sampling.odds
+    got = _chain_case(objs, incoming, 1, 400)
+    assert not got.exact and got.samples == 400
+    means = {s.name: s.mean for s in got.nodes}
+    # Within four standard errors of the exact odds (the printed bound is 1.96 of them).
+    assert all(abs(means.get(n, 0.0) - float(p)) <= 4 / 1.96 * got.error_bound + 1e-9 for n, p in odds.items())
+    assert set(means) <= set(odds)
+
+
+def test_the_scan_moves_on_by_the_nodes_processed() -> None:
+    from kschedx.core.explain import front as engine
+
+    objs = [node(f"n{i:03d}", labels={ZONE: "a"}) for i in range(130)]
+    snap = Snapshot(cluster_objects(*objs))
+    inc = engine.IncomingPod(pod("p", cpu="100m"), "Pod", "p", "")
+    steps = engine.run_replicas(snap, inc, engine.select_profile(inc.pod, None), 2,
+                                engine.Options(scan_start=0, rng=random.Random(3)), "<test>", chance=True)
+    first, second = steps
+    # From start 0 the scan meets n000..n099 (100 feasible nodes to find): 100 processed.
+    assert (first.draw.start, first.draw.processed, first.draw.whole) == (0, 100, False)
+    assert first.selected_node < "n100"
+    # The next cycle scans from n100: its window is n100..n129 and n000..n069.
+    assert second.draw.start == 100
+    index = int(second.selected_node[1:])
+    assert index >= 100 or index < 70
