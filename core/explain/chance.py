@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -75,11 +76,13 @@ def _spreads(counts: list[dict[str, int]], names: list[str]) -> list[Spread]:
 
 
 def replica_chance(snapshot: Snapshot, incoming: Any, profile: Profile, replicas: int, options: Any, path: str,
-                   samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED) -> ReplicaChance:
-    """Play the chain of ``replicas`` copies ``samples`` times (see the module's docstring).
+                   samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED,
+                   run_replicas: Callable[..., list[Any]] | None = None) -> ReplicaChance:
+    """Play the chain of ``replicas`` copies ``samples`` times (see the module's docstring)
+    with ``run_replicas`` (front's, which calls this module: handed over, not imported).
     The snapshot is left as it was: each chain's copies are taken off again."""
-    from kschedx.core.explain.front import run_replicas
-
+    if run_replicas is None:
+        raise ValueError("replica_chance needs the run_replicas that places the copies")
     if incoming.ordinal_pod is not None or incoming.pod.get("spec", {}).get("resourceClaims"):
         # Their copies add claims to the cluster's objects as they go: not played out here.
         return ReplicaChance(0, seed, False, 0.0, skipped="the copies bring claims of their own (a StatefulSet's "

@@ -966,7 +966,7 @@ def _explain_on(
                     snapshot.remove_pod(pi)
                 try:
                     out.chance = replica_chance(snapshot, incoming, profile, count, options, path,
-                                                options.samples, options.seed)
+                                                options.samples, options.seed, run_replicas)
                 finally:
                     for pi in mine:
                         snapshot.add_pod(pi)

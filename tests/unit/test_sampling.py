@@ -238,7 +238,8 @@ def _chain_case(objs: list[dict[str, Any]], incoming: dict[str, Any], replicas: 
     snap = Snapshot(cluster_objects(*objs))
     inc = engine.IncomingPod(incoming, "Pod", "test", "")
     before = {ni.name: len(ni.pods) for ni in snap.nodes()}
-    got = replica_chance(snap, inc, default_profile(REGISTRY), replicas, engine.Options(), "<test>", samples, 7)
+    got = replica_chance(snap, inc, default_profile(REGISTRY), replicas, engine.Options(), "<test>", samples, 7,
+                         engine.run_replicas)
     assert {ni.name: len(ni.pods) for ni in snap.nodes()} == before  # every chain's copies taken off again
     return got
 
