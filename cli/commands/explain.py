@@ -93,11 +93,12 @@ def explain(
                      "'auto' takes the workload's own count.", show_default=False),
     ] = None,
     samples: Annotated[
-        int,
+        int | None,
         typer.Option("--samples", metavar="S", min=0,
                      help="With --replicas: play the copies' chain S times with the scheduler's chance (the scan's "
-                     "start, ties) and show the copies expected per node and zone; 0 leaves it out."),
-    ] = 100,
+                     "start, ties) and show the copies expected per node and zone; 0 leaves it out. Default: 100, "
+                     "fewer (at least 4) as copies × nodes grow.", show_default=False),
+    ] = None,
     seed: Annotated[
         int,
         typer.Option("--seed", metavar="SEED", help="With --replicas: the seed of those samples (the same output "
@@ -181,7 +182,8 @@ def explain(
         options = engine.Options(profile=profile, all_reasons=all_reasons, focus=node, post_filter=not no_preemption,
                                  algorithm=algorithm.value if algorithm else None, policy=policy, offline=offline,
                                  kubernetes_version=kubernetes_version, feature_gates=feature_gates,
-                                 samples=samples if replicas is not None else None, seed=seed)
+                                 samples=(-1 if samples is None else samples) if replicas is not None else None,
+                                 seed=seed)
         edits = Edits(cordon=cordon or [], drain=drain or [], without=without_node or [],
                       add_node_files=add_node or [], add_node_count=add_node_count)
         if cluster:

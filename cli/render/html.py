@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from kschedx.core.explain.check import CheckReport
     from kschedx.core.explain.report import Explanation
 
-from kschedx.cli.render.odds import lands, preemption_odds
+from kschedx.cli.render.odds import copies_land, lands, preemption_odds
 
 TEMPLATES = Path(__file__).with_name("templates")
 
@@ -414,6 +414,7 @@ def explanation_view(expl: Explanation, palette: Palette, *, ident: str = "x", s
             "rollout": _rollout_view(expl),
             "steps": [{"i": i, **s} for i, s in enumerate(summary)],
             "copies": _copies_chart(summary), "cycles": cycles,
+            "chance": copies_land(expl.chance),
         }
     data = expl.to_json()
     first = expl.first

@@ -26,6 +26,17 @@ from kschedx.core.snapshot import Snapshot
 # Samples played by default, and the seed they start from (--samples, --seed).
 DEFAULT_SAMPLES = 100
 DEFAULT_SEED = 0
+# Without --samples, as many chains as keep copies × nodes × chains within this budget
+# (each copy's cycle costs about its node count), at least MIN_SAMPLES.
+NODE_CYCLES_BUDGET = 2_000_000
+MIN_SAMPLES = 4
+
+
+def auto_samples(replicas: int, num_nodes: int) -> int:
+    """The default number of chains: DEFAULT_SAMPLES on a small run, fewer (down to
+    MIN_SAMPLES) as copies × nodes grow; the error bound printed says what they are worth."""
+    work = max(replicas * num_nodes, 1)
+    return max(MIN_SAMPLES, min(DEFAULT_SAMPLES, NODE_CYCLES_BUDGET // work))
 
 
 @dataclass

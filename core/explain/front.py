@@ -106,7 +106,8 @@ class Options:
     # chain's sample, core/explain/chance.py); the cycle chooses as the scheduler would.
     scan_start: int | None = None
     rng: Any = None
-    # --samples and --seed of the replica chains (None: no chains played).
+    # --samples and --seed of the replica chains (None: no chains played; -1: as many as
+    # core/explain/chance.py auto_samples gives for the run's size).
     samples: int | None = None
     seed: int = 0
 
@@ -958,15 +959,16 @@ def _explain_on(
             out = Explanation("replicas" if replicas is not None else "single", steps, edit_lines,
                               replicas_requested=count)
             if chains and bound is not None and options is not None and options.samples:
-                from kschedx.core.explain.chance import replica_chance
+                from kschedx.core.explain.chance import auto_samples, replica_chance
 
                 # The steps' copies are bound on the snapshot: the chains start without them.
                 mine = bound[already:]
                 for pi in mine:
                     snapshot.remove_pod(pi)
+                samples = options.samples if options.samples > 0 else auto_samples(count, len(snapshot.nodes()))
                 try:
                     out.chance = replica_chance(snapshot, incoming, profile, count, options, path,
-                                                options.samples, options.seed, run_replicas)
+                                                samples, options.seed, run_replicas)
                 finally:
                     for pi in mine:
                         snapshot.add_pod(pi)

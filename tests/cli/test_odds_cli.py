@@ -83,3 +83,20 @@ def test_preemption_odds_over_the_random_offset() -> None:
     assert len(pre["candidates"]) == 258  # every candidate, not one draw of 100
     text = " ".join(run(PREEMPT).stdout.split())
     assert "stops at 100 candidates of 260 nodes: it nominates gke-prod-main-general-6d99a6ec-d1o3 38.5 %" in text
+
+
+def test_replicas_play_the_chain_with_chance() -> None:
+    spread = CASES / "chance-2"  # soft hostname spreading over 150 nodes: windows of 100
+    data = json.loads(run(spread, "--replicas", "4", "--samples", "30", "--seed", "5", "-o", "json").stdout)
+    chance = data["chance"]
+    assert (chance["samples"], chance["seed"], chance["exact"]) == (30, 5, False)
+    assert chance["placedRange"] == [4, 4]
+    assert sum(n["expected"] for n in chance["nodes"].values()) == pytest.approx(4)
+    assert sum(z["expected"] for z in chance["zones"].values()) == pytest.approx(4)
+    assert all(n["min"] <= n["expected"] <= n["max"] for n in chance["nodes"].values())
+    again = json.loads(run(spread, "--replicas", "4", "--samples", "30", "--seed", "5", "-o", "json").stdout)
+    assert again["chance"] == chance  # seeded: the same output on every run
+    text = " ".join(run(spread, "--replicas", "4", "--samples", "30", "--seed", "5").stdout.split())
+    assert "Where the copies land (30 chains played with the scheduler's chance" in text
+    assert "copies placed: 4 in every chain" in text
+    assert "chance" not in json.loads(run(spread, "--replicas", "4", "--samples", "0", "-o", "json").stdout)

@@ -271,3 +271,11 @@ def test_the_scan_moves_on_by_the_nodes_processed() -> None:
     assert second.draw.start == 100
     index = int(second.selected_node[1:])
     assert index >= 100 or index < 70
+
+
+def test_the_default_number_of_chains_shrinks_with_the_run() -> None:
+    from kschedx.core.explain.chance import auto_samples
+
+    assert auto_samples(10, 150) == 100
+    assert auto_samples(100, 5000) == 4  # 500,000 node-cycles a chain: the floor
+    assert auto_samples(40, 1000) == 50
