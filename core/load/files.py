@@ -11,6 +11,7 @@ import gzip
 import json
 import os
 import re
+import stat
 import sys
 import zlib
 from collections.abc import Callable, Iterator
@@ -97,8 +98,14 @@ def read_bytes(path: str) -> bytes:
             if gzipped:
                 return _read_gzip(f, size, path)
             sniff(head, path)
-            if size <= _CHUNK or not listening_now():
-                data = f.read(MAX_INPUT + 1)
+            if not size:  # empty, or a special file whose size is unknown: read to its end
+                data = _read_pieces(f, f, 0, f"reading {Path(path).name}")
+                if not stat.S_ISREG(before.st_mode):
+                    return data
+            elif size <= _CHUNK or not listening_now():
+                # As many bytes as the file has, and one more to see it grow: a read of
+                # MAX_INPUT + 1 would allocate that whole buffer first (4 GiB of address space).
+                data = f.read(size + 1)
             else:
                 data = _read_pieces(f, f, size, f"reading {Path(path).name} ({size >> 20} MB)")
             check_unchanged(f, before, len(data), path)

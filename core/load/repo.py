@@ -10,6 +10,7 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
+import stat
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -154,6 +155,17 @@ class RepositoryWalk:
     excluded: list[tuple[str, int]] = field(default_factory=list)
 
 
+SPECIAL_NOTE = "not a regular file (a FIFO, socket or device file met in a folder): not read"
+
+
+def _regular(path: str) -> bool:
+    """A regular file, or a link to one (what a folder's manifests are)."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return True  # a dangling link: reading it says what is wrong
+
+
 def helm_note(folder: str) -> str:
     return (f"a Helm chart source (Chart.yaml), not manifests; check what it renders: "
             f"helm template RELEASE {folder} | kschedx check -f -")
@@ -280,6 +292,10 @@ class _Walker:
                 if name.endswith(MANIFEST_SUFFIXES):
                     found += 1
                     path = os.path.join(here, name)
+                    if not _regular(path):
+                        # A FIFO, socket or device file would block or never end: not read.
+                        self.out.folders.append((path, SPECIAL_NOTE))
+                        continue
                     if not self._left_out(path, prefix + name):
                         walked.append(path)
         # kubectl's order (filepath.Walk: each folder's entries in lexical order, a subfolder

@@ -121,3 +121,31 @@ def test_a_cluster_info_dump_directory_in_the_walked_tree_is_not_checked(tmp_pat
     data = json.loads(res.stdout)
     assert len(data["results"]) == 2  # the two Deployments, none of the dump's running pods
     assert {s["file"] for s in data["skipped"]} >= {str(dump / "nodes.json"), str(dump / "shop" / "pods.json")}
+
+
+def test_a_fifo_in_a_folder_is_noted_not_read(tmp_path: Path) -> None:
+    """A FIFO (or socket, or device file) named like a manifest would block the read
+    forever: the walk leaves it out with a note."""
+    shutil.copy(ROOT / "examples" / "pods" / "web-deployment.yaml", tmp_path / "web.yaml")
+    os.mkfifo(tmp_path / "pipe.yaml")
+    out = subprocess.run([sys.executable, "-m", "kschedx.cli.app", "check", str(tmp_path), "--cluster", CLUSTER],
+                         capture_output=True, text=True, timeout=120, env={**os.environ, "NO_COLOR": "1", "COLUMNS": "200"})
+    assert out.returncode in (0, 1), out.stderr
+    text = " ".join((out.stdout + out.stderr).split())
+    assert "pipe.yaml" in text and "not a regular file" in text
+    assert "web" in text
+
+
+def test_a_small_address_space_is_enough_for_a_small_manifest() -> None:
+    """Files are read by their size: a read once reserved 4 GiB for any file, and every
+    command failed under `ulimit -v` of 1 GiB."""
+    import resource
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+    out = subprocess.run([sys.executable, "-m", "kschedx.cli.app", "explain",
+                          str(ROOT / "examples" / "pods" / "web-deployment.yaml"), "--cluster", CLUSTER, "-o", "json"],
+                         capture_output=True, text=True, timeout=120, preexec_fn=limit)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["selectedNode"]
