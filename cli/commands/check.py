@@ -32,6 +32,7 @@ class Output(StrEnum):
     yaml = "yaml"
     markdown = "markdown"
     html = "html"
+    junit = "junit"
 
 
 def check(
@@ -77,8 +78,8 @@ def check(
     offline: Offline = False,
     output: Annotated[
         Output,
-        typer.Option("--output", "-o", metavar="FORMAT", help="table, json, yaml, markdown (for CI job summaries) or html (one "
-                     "self-contained file).",
+        typer.Option("--output", "-o", metavar="FORMAT", help="table, json, yaml, markdown (for CI job summaries), html (one "
+                     "self-contained file) or junit (a JUnit XML test report, one test case per workload).",
                      case_sensitive=False),
     ] = Output.table,
     separately: Annotated[
@@ -142,6 +143,11 @@ def check(
                           no_color=no_color or os.environ.get("NO_COLOR", "") != "")
         raise typer.Exit(comparison.exit_code)
 
+    if output is Output.junit:
+        from kschedx.cli.render.junit import render_junit
+
+        render_junit(report, source=", ".join(cluster) if cluster else "the live cluster")
+        raise typer.Exit(report.exit_code)
     if output is Output.html:
         from kschedx.cli.render.html import render_check_html
 
