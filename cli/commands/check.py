@@ -33,6 +33,7 @@ class Output(StrEnum):
     markdown = "markdown"
     html = "html"
     junit = "junit"
+    sarif = "sarif"
 
 
 def check(
@@ -79,7 +80,8 @@ def check(
     output: Annotated[
         Output,
         typer.Option("--output", "-o", metavar="FORMAT", help="table, json, yaml, markdown (for CI job summaries), html (one "
-                     "self-contained file) or junit (a JUnit XML test report, one test case per workload).",
+                     "self-contained file), junit (a JUnit XML test report, one test case per workload) or sarif (SARIF 2.1.0, "
+                     "for code scanning).",
                      case_sensitive=False),
     ] = Output.table,
     separately: Annotated[
@@ -143,10 +145,19 @@ def check(
                           no_color=no_color or os.environ.get("NO_COLOR", "") != "")
         raise typer.Exit(comparison.exit_code)
 
+    source = ", ".join(cluster) if cluster else "the live cluster"
+    from kschedx.cli.render.github import annotate
+
+    annotate(report, source)  # GitHub Actions only: annotations and the job summary
     if output is Output.junit:
         from kschedx.cli.render.junit import render_junit
 
-        render_junit(report, source=", ".join(cluster) if cluster else "the live cluster")
+        render_junit(report, source=source)
+        raise typer.Exit(report.exit_code)
+    if output is Output.sarif:
+        from kschedx.cli.render.sarif import render_sarif
+
+        render_sarif(report)
         raise typer.Exit(report.exit_code)
     if output is Output.html:
         from kschedx.cli.render.html import render_check_html

@@ -110,6 +110,11 @@ COLUMNS_NOTE = ("Desired: the workload's replica count · Running: its pods of t
 
 
 def render_markdown(report: CheckReport, source: str | None = None) -> None:
+    sys.stdout.write(markdown_report(report, source))
+
+
+def markdown_report(report: CheckReport, source: str | None = None) -> str:
+    """The markdown report (``-o markdown``, and a GitHub Actions job summary)."""
     out = markdown_header(report, source)
     if report.mode == RELEASE:
         mark = _MD_MARK.get(report.release_verdict, "❌ doesn't fit").split(" ")[0]
@@ -137,7 +142,7 @@ def render_markdown(report: CheckReport, source: str | None = None) -> None:
     if report.skipped:
         out.append(f"\nSkipped: {md_cell('; '.join(f'`{f}` ({why})' for f, why in report.skipped))}")
     out.extend(f"\n{md_cell(line)}" for line in _left_out_lines(report, "`{}`"))
-    sys.stdout.write("\n".join(out) + "\n")
+    return "\n".join(out) + "\n"
 
 
 @without_gc

