@@ -90,6 +90,11 @@ def check(
                      "manifest were applied [default: the manifests are one release, placed together in the "
                      "scheduling queue's order]."),
     ] = False,
+    verbose: Annotated[
+        bool,
+        typer.Option("--verbose", "-v", help="List every skipped file and every document named twice, not only "
+                     "their counts and the first ten."),
+    ] = False,
     no_color: NoColor = False,
     debug: Debug = False,
 ) -> None:
@@ -167,5 +172,5 @@ def check(
     from kschedx.cli.render.check import render_check
 
     render_check(report, output.value, no_color=no_color or os.environ.get("NO_COLOR", "") != "",
-                 source=", ".join(cluster) if cluster else "the live cluster")
+                 source=", ".join(cluster) if cluster else "the live cluster", verbose=verbose)
     raise typer.Exit(report.exit_code)

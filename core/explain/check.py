@@ -378,8 +378,8 @@ def _document_place(file: str, document: int | None) -> str:
 
 
 # What the replaced documents' note says first (table, markdown, HTML).
-REPLACED_NOTE = ("Named twice (kubectl apply -f applies both in order: the object ends as the later document says "
-                 "unless the API server refuses the update; the document that does not stand places no pod)")
+REPLACED_NOTE = ("Named twice (kubectl apply -f applies both in order: the later one stands unless the API server "
+                 "refuses it; the other places no pod)")
 
 
 @dataclass

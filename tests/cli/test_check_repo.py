@@ -51,7 +51,8 @@ def test_repository_directory_fits_and_notes_the_skipped_files() -> None:
 
     table = run("check", str(REPO), "--cluster", CLUSTER)
     assert table.exit_code == 0, table.output
-    assert "Skipped 3 file(s): " in table.stdout
+    assert "Skipped 2 files: not Kubernetes objects: " in table.stdout  # few: named on the line
+    assert f"Skipped {REPO / 'deploy' / 'web' / 'service.yaml'}: no Pod or workload, only Service" in table.stdout
     assert f"Skipped {REPO / 'kustomize' / 'base'}: kustomize input (2 file(s)" in table.stdout
     assert "as kubectl apply -f of these files would create them: PriorityClass/shop-orders-high" in table.stdout
 
@@ -101,8 +102,9 @@ def test_piped_verdicts_take_one_line_each_at_40_columns() -> None:
                          capture_output=True, text=True, env=env, check=False)
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
-    # The release's verdict and order; two results; checked, laid over, skipped, two kustomize folders.
-    assert len(lines) == 2 + 2 + 5, out.stdout
+    # The release's verdict and order; two results; checked, laid over, skipped (a line per
+    # reason: two files not Kubernetes objects, one without a workload), two kustomize folders.
+    assert len(lines) == 2 + 2 + 6, out.stdout
     assert lines[2].startswith("✓ Deployment/shop/orders (") and lines[2].endswith("fits (best: highmem-a1)")
 
 
@@ -149,3 +151,34 @@ def test_a_small_address_space_is_enough_for_a_small_manifest() -> None:
                          capture_output=True, text=True, timeout=120, preexec_fn=limit)
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["selectedNode"]
+
+
+def test_a_repository_of_many_non_workload_files_prints_few_note_lines(tmp_path: Path) -> None:
+    """130 files without a workload and 15 documents named twice: counted per reason and
+    the first ten named, one per line; -v lists every one."""
+    shutil.copy(ROOT / "examples" / "pods" / "web-deployment.yaml", tmp_path / "web.yaml")
+    for i in range(120):
+        (tmp_path / f"svc-{i:03d}.yaml").write_text(
+            f"apiVersion: v1\nkind: Service\nmetadata: {{name: s{i}}}\nspec: {{ports: [{{port: 80}}]}}\n")
+    for i in range(10):
+        (tmp_path / f"sc-{i}.yaml").write_text(f"apiVersion: storage.k8s.io/v1\nkind: StorageClass\n"
+                                               f"metadata: {{name: c{i}}}\nprovisioner: x\n")
+    twice = "".join(f"---\napiVersion: v1\nkind: Pod\nmetadata: {{name: p{i}, namespace: default}}\n"
+                    f"spec: {{containers: [{{name: c, image: nginx}}]}}\n" for i in range(15))
+    (tmp_path / "pods-a.yaml").write_text(twice)
+    (tmp_path / "pods-b.yaml").write_text(twice)
+    out = subprocess.run([sys.executable, "-m", "kschedx.cli.app", "check", str(tmp_path), "--cluster", CLUSTER],
+                         capture_output=True, text=True, env={**os.environ, "NO_COLOR": "1"})
+    assert out.returncode in (0, 1), out.stderr
+    lines = out.stdout.splitlines()
+    # No line lists files: at most two paths on one (a document and the one replacing it).
+    assert all(line.count(str(tmp_path)) <= 2 for line in lines), [ln for ln in lines if ln.count(str(tmp_path)) > 2]
+    assert max(len(line.replace(str(tmp_path), "")) for line in lines) <= 200
+    notes = [line for line in lines if line.startswith(("Skipped", "Named twice", "  "))]
+    assert len(notes) <= 14, notes
+    assert any(line.startswith("Skipped 130 files hold no Pod or workload: Service 120, StorageClass 10") for line in lines)
+    assert "… and 5 more (-v lists them)" in out.stdout
+    full = subprocess.run([sys.executable, "-m", "kschedx.cli.app", "check", str(tmp_path), "--cluster", CLUSTER, "-v"],
+                          capture_output=True, text=True, env={**os.environ, "NO_COLOR": "1"})
+    assert all(f"svc-{i:03d}.yaml" in full.stdout for i in range(120))
+    assert full.stdout.count("replaced by") == 15
