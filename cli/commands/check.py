@@ -47,6 +47,12 @@ def check(
         typer.Option("--filename", "-f", metavar="PATH", help="A file or directory to check, as kubectl takes it "
                      "(repeatable; with or instead of MANIFEST...).", show_default=False),
     ] = None,
+    kustomize: Annotated[
+        list[str] | None,
+        typer.Option("--kustomize", "-k", metavar="DIR", help="A kustomization to check as kubectl apply -k applies "
+                     "it: rendered by kubectl kustomize DIR (or kustomize build DIR) from PATH (repeatable).",
+                     show_default=False),
+    ] = None,
     exclude_globs: Annotated[
         list[str] | None,
         typer.Option("--exclude", metavar="GLOB", help="Leave out files and folders matching GLOB (the path below a "
@@ -110,12 +116,17 @@ def check(
     3 cluster access error. With a comparison (--compare-*): 1 when any verdict changes.
     """
     manifests = [*(manifests or []), *(filenames or [])]
-    if not manifests:
-        raise fail("nothing to check: give MANIFEST... or -f/--filename PATH")
+    if not manifests and not kustomize:
+        raise fail("nothing to check: give MANIFEST... or -f/--filename PATH or -k/--kustomize DIR")
     require_dumps(cluster)
-    with engine_errors(debug, ", ".join(manifests), DUMP_OR_KUBECONFIG), progress_bar():
+    with engine_errors(debug, ", ".join([*manifests, *(kustomize or [])]), DUMP_OR_KUBECONFIG), progress_bar():
         from kschedx.core.explain import front as engine
         from kschedx.core.explain.check import check_paths
+
+        if kustomize:
+            from kschedx.core.load.kustomize import render
+
+            manifests.extend(render(folder) for folder in kustomize)
 
         warnings: list[str] = []
         if cluster:

@@ -57,6 +57,12 @@ def explain(
         typer.Option("--filename", "-f", metavar="FILE", help="The manifest, as kubectl takes it (instead of MANIFEST).",
                      show_default=False),
     ] = None,
+    kustomize: Annotated[
+        str | None,
+        typer.Option("--kustomize", "-k", metavar="DIR", help="The manifest a kustomization renders, as kubectl apply -k "
+                     "renders it (kubectl kustomize DIR, or kustomize build DIR, from PATH; instead of MANIFEST).",
+                     show_default=False),
+    ] = None,
     cluster: ClusterFiles = None,
     kubeconfig: Kubeconfig = None,
     context: Context = None,
@@ -165,8 +171,13 @@ def explain(
     Exit codes: 0 the pod fits, 1 unschedulable, 2 usage or input error, 3 cluster access error.
     With a comparison (--compare-*): 0 no verdict changes, 1 a verdict changes.
     """
-    if (manifest is None) == (filename is None):
-        raise fail("give the manifest once: MANIFEST or -f/--filename FILE")
+    if sum(x is not None for x in (manifest, filename, kustomize)) != 1:
+        raise fail("give the manifest once: MANIFEST, -f/--filename FILE or -k/--kustomize DIR")
+    if kustomize is not None:
+        from kschedx.core.load.kustomize import render
+
+        with engine_errors(debug, kustomize):
+            manifest = render(kustomize)
     manifest = manifest if manifest is not None else filename
     assert manifest is not None
     require_dumps(cluster)

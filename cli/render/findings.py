@@ -5,10 +5,12 @@ GitHub Actions' annotations (``github.py``) are both written from these."""
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 
 from kschedx.core.explain.check import ERROR, FITS, PARTIAL, CheckEntry, CheckReport
+from kschedx.core.load.files import RENDERED_FROM
 from kschedx.core.load.locate import locate_line
 
 
@@ -79,5 +81,15 @@ def findings(report: CheckReport) -> list[Finding]:
         if rule is None:
             continue
         title = f"{e.workload}: {rule.text.split(' (')[0].lower()}" if e.kind else f"{e.file}: {rule.text.lower()}"
+        folder = RENDERED_FROM.get(e.file)
+        if folder is not None:  # rendered by -k: filed against the kustomization itself
+            found = next((os.path.join(folder, n) for n in KUSTOMIZATIONS if os.path.isfile(os.path.join(folder, n))),
+                         folder)
+            out.append(Finding(rule, found, None, title, e.message()))
+            continue
         out.append(Finding(rule, e.file, entry_line(e), title, e.message()))
     return out
+
+
+# The names kubectl kustomize reads a kustomization under.
+KUSTOMIZATIONS = ("kustomization.yaml", "kustomization.yml", "Kustomization")

@@ -82,8 +82,17 @@ def sniff(head: bytes, path: str) -> None:
     refuse_deep_head(head, path)
 
 
+# Inputs another program rendered (``-k DIR``: core/load/kustomize.py), by the name they are
+# read and shown under, and the folder each was rendered from.
+RENDERED: dict[str, bytes] = {}
+RENDERED_FROM: dict[str, str] = {}
+
+
 def read_bytes(path: str) -> bytes:
     """The bytes of a file, '-' for stdin; .gz files are decompressed."""
+    rendered = RENDERED.get(path)
+    if rendered is not None:
+        return rendered
     try:
         if path == "-":
             return _read_stdin()

@@ -173,7 +173,7 @@ def helm_note(folder: str) -> str:
 
 def kustomize_note(folder: str, files: int) -> str:
     return (f"kustomize input ({files} file(s): a kustomization, its resources and patches), not manifests; "
-            f"check what it renders: kubectl kustomize {folder} | kschedx check -f -")
+            f"check what it renders: kschedx check -k {folder}")
 
 
 def _matches(rel: str, globs: list[str], full: str = "") -> str | None:

@@ -42,7 +42,7 @@ def test_repository_directory_fits_and_notes_the_skipped_files() -> None:
     folders = {Path(f["folder"]).relative_to(REPO).as_posix(): f["reason"] for f in data["skippedFolders"]}
     assert set(folders) == {"kustomize/base", "kustomize/overlays/prod"}
     assert folders["kustomize/overlays/prod"].endswith(
-        f"kubectl kustomize {REPO / 'kustomize' / 'overlays' / 'prod'} | kschedx check -f -")
+        f"kschedx check -k {REPO / 'kustomize' / 'overlays' / 'prod'}")
     # The chart's own PriorityClass and PVC were there when its Deployment was placed.
     assert "PriorityClass/shop-orders-high" in data["overlaid"]
     assert "PersistentVolumeClaim/shop/orders-data" in data["overlaid"]

@@ -117,7 +117,7 @@ def test_kustomize_base_and_overlay_are_left_out_one_note_each(tmp_path: Path) -
     # The base counts the file it names from next door; the overlay its patch from elsewhere.
     assert notes["k8s/base"].startswith("kustomize input (3 file(s)")
     assert notes["k8s/overlays/prod"].startswith("kustomize input (2 file(s)")
-    assert notes["k8s/overlays/prod"].endswith(f"kubectl kustomize {repo / 'k8s' / 'overlays' / 'prod'} | kschedx check -f -")
+    assert notes["k8s/overlays/prod"].endswith(f"kschedx check -k {repo / 'k8s' / 'overlays' / 'prod'}")
 
 
 def test_an_unrendered_template_is_named_as_one(tmp_path: Path) -> None:

