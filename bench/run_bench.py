@@ -244,8 +244,17 @@ objs = e.load_cluster_files([sys.argv[1]])
 c = time.process_time()
 rep = check_paths([sys.argv[2]], objs, separately=sys.argv[3:] == ["separately"])
 r = rep.release_json()
-print(json.dumps({"check": time.perf_counter() - t, "cpu": time.process_time() - c, "n": len(rep.entries),
-                  "rss": rss(), "snapshot": snapshot_time[0],
+t_check = time.perf_counter() - t
+# check -o json as the CLI writes it without --detail: its size and the time it takes.
+import io
+from kschedx.cli.render.json_yaml import write_json
+rep.detail = False
+t = time.perf_counter()
+out = io.BytesIO()
+write_json(rep.to_json(), out)
+t_json = time.perf_counter() - t
+print(json.dumps({"check": t_check, "cpu": time.process_time() - c, "n": len(rep.entries),
+                  "rss": rss(), "snapshot": snapshot_time[0], "json_mb": len(out.getvalue()) / 2**20, "json_s": t_json,
                   "new": r["pods"]["new"], "placed": r["pods"]["placed"]}))
 """
 
@@ -453,6 +462,7 @@ def main() -> None:
     ap.add_argument("--skip-yaml", action="store_true", help="leave out the YAML dump (it takes minutes to generate)")
     ap.add_argument("--profile", action="store_true", help="also print the hot spots of --replicas 100")
     ap.add_argument("--odds-only", action="store_true", help="only the odds row (one cycle with and without its odds)")
+    ap.add_argument("--check-json-only", action="store_true", help="only the row of check -o json's size and time")
     ap.add_argument("--shapes-only", action="store_true",
                     help="only the per-copy rows by pod shape (explain --replicas COPIES+1)")
     args = ap.parse_args()
@@ -467,6 +477,9 @@ def main() -> None:
         print(f"start-up: kschedx --help {h:.2f} s, 3-node explain {s:.2f} s (best of 5)")
         if args.odds_only:
             odds_row(dump(args.nodes), pod)
+        elif args.check_json_only:
+            mdir, _ = manifests(tmp)
+            check_json_row(median_child(args.runs, CHECK, str(dump(args.nodes)), str(mdir)))
         elif args.shapes_only:
             for what, f in shape_rows(args, tmp, dump(args.nodes)):
                 print(f"  {what}: {'met' if f['per_copy'] <= 0.003 else 'NOT MET'} (<= 3 ms)")
@@ -495,6 +508,14 @@ def main() -> None:
     if after:
         print("stalls over the run (/proc/pressure, some task waiting): " + ", ".join(
             f"{what} {(after[what] - before.get(what, 0)) / wall:.0%}" for what in after))
+
+
+def check_json_row(chk: dict[str, Any]) -> None:
+    """check -o json of the release without --detail (issue 44: <= 2 MiB, <= 3 s over loading)."""
+    over = chk["check"] + chk["json_s"]
+    print(f"  check -o json of that release: {chk['json_mb']:.2f} MiB written in {chk['json_s']:.2f} s "
+          f"({'met' if chk['json_mb'] <= 2 else 'NOT MET'}, <= 2 MiB); check and its JSON {over:.1f} s over loading "
+          f"({'met' if over <= 3 else 'NOT MET'}, <= 3 s)")
 
 
 def odds_row(path: Path, pod: Path) -> None:
@@ -575,6 +596,7 @@ def slow(args: argparse.Namespace, tmp: Path, pod: Path) -> None:
     print(f"  check over {chk['n']:.0f} manifests as one release {chk['check']:.1f} s ({runs_of(chk)}), its snapshot "
           f"build {chk['snapshot']:.1f} s of it ({chk['placed']:.0f} of {chk['new']:.0f} copies placed); --separately "
           f"{sep['check']:.1f} s ({runs_of(sep)}); peak {max(chk['rss'], sep['rss']):.0f} MB")
+    check_json_row(chk)
     roll = median_child(args.runs, CHECK_ROLLOUTS, str(path), str(tmp / "rollouts"))
     print(f"  check of {roll['n']:.0f} rollouts (Deployments that run, new image, 1-3 replicas) {roll['check']:.1f} s "
           f"({runs_of(roll)}; {roll['cpu']:.1f} s CPU, its snapshot build {roll['snapshot']:.1f} s; "

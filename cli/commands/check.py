@@ -96,6 +96,11 @@ def check(
                      "manifest were applied [default: the manifests are one release, placed together in the "
                      "scheduling queue's order]."),
     ] = False,
+    detail: Annotated[
+        bool,
+        typer.Option("--detail", help="-o json/yaml: every cycle's per-node tables too (each node's verdict and "
+                     "scores), not only the verdicts, counts, nodes chosen and FitErrors."),
+    ] = False,
     verbose: Annotated[
         bool,
         typer.Option("--verbose", "-v", help="List every skipped file and every document named twice, not only "
@@ -180,6 +185,7 @@ def check(
 
         render_check_html(report, source=", ".join(cluster) if cluster else "the live cluster")
         raise typer.Exit(report.exit_code)
+    report.detail = detail
     from kschedx.cli.render.check import render_check
 
     render_check(report, output.value, no_color=no_color or os.environ.get("NO_COLOR", "") != "",

@@ -275,7 +275,9 @@ class CheckEntry:
             return f"fits {self.placed} of {self.replicas} replicas; then: {self.fit_error}{later}"
         return f"doesn't fit: {self.fit_error or (e.steps[-1].error if e.steps else '')}{later}"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, detail: bool = True) -> dict[str, Any]:
+        """The entry as JSON; without ``detail`` its cycles leave out their per-node tables
+        (see :func:`_without_node_tables`)."""
         out: dict[str, Any] = {
             "file": self.file, "kind": self.kind, "namespace": self.namespace, "name": self.name,
             "verdict": self.verdict, "replicas": self.replicas, "running": self.running, "placed": self.placed,
@@ -301,7 +303,7 @@ class CheckEntry:
                                 **({"refused": r.refused} if r.refused is not None else {})}
                                for r in self.replaces]
         if self.explanation is not None:
-            out["explanation"] = self.explanation.to_json()
+            out["explanation"] = self.explanation.to_json(tables=detail)
         return out
 
 
@@ -401,6 +403,8 @@ class CheckReport:
     preempted: list[Preempted] = field(default_factory=list)
     # Documents a later document of the run replaces (the same object named twice).
     replaced: list[Replaced] = field(default_factory=list)
+    # check -o json: the per-node tables of every cycle too (--detail).
+    detail: bool = True
 
     @property
     def release_verdict(self) -> str:
@@ -470,8 +474,11 @@ class CheckReport:
         """How many entries have each verdict."""
         return {k: sum(1 for e in self.entries if e.verdict == k) for k in (FITS, PARTIAL, UNSCHEDULABLE, ERROR)}
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"mode": self.mode, "results": [e.to_json() for e in self.entries],
+    def to_json(self, detail: bool = True) -> dict[str, Any]:
+        """The report as JSON (``check -o json``); without ``detail`` each cycle leaves out its
+        per-node tables (``--detail`` keeps them)."""
+        detail = detail and self.detail
+        out: dict[str, Any] = {"mode": self.mode, "results": [e.to_json(detail) for e in self.entries],
                                "summary": self.counts(),
                                "skipped": [{"file": f, "reason": r} for f, r in self.skipped],
                                "overlaid": list(self.overlaid),

@@ -150,7 +150,7 @@ class Explanation:
     def first(self) -> CycleResult:
         return self.daemon_template if self.daemon_template is not None else self.steps[0]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, tables: bool = True) -> dict[str, Any]:
         if self.mode == "daemonset":
             first = self.first
             return {
@@ -168,16 +168,17 @@ class Explanation:
                 **({"workload": self.workload.to_json()} if self.workload is not None else {}),
             }
         if self.mode == "replicas":
-            out = self.to_json_stream()
+            out = self.to_json_stream(tables)
             out["steps"] = list(out["steps"])
             return out
-        return self.steps[0].to_json()
+        return self.steps[0].to_json(tables)
 
-    def to_json_stream(self) -> dict[str, Any]:
+    def to_json_stream(self, tables: bool = True) -> dict[str, Any]:
         """``to_json`` with the replica steps as an iterator, so that a writer can encode
-        one step at a time (100 steps over 5,000 nodes are hundreds of MB as objects)."""
+        one step at a time (100 steps over 5,000 nodes are hundreds of MB as objects).
+        ``tables``: see ``CycleResult.to_json``."""
         if self.mode != "replicas":
-            return self.to_json()
+            return self.to_json(tables)
         return {
             "replicasRequested": self.replicas_requested,
             "replicasPlaced": self.replicas_placed,
@@ -186,7 +187,7 @@ class Explanation:
             "summary": [summarize_step(s).to_json() for s in self.steps],
             **({"chance": self.chance.to_json()} if self.chance is not None else {}),
             **({"workload": self.workload.to_json()} if self.workload is not None else {}),
-            "steps": (s.to_json() for s in self.steps),
+            "steps": (s.to_json(tables) for s in self.steps),
         }
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import repeat
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 
 @dataclass
@@ -408,7 +408,15 @@ class CycleResult:
     def schedulable(self) -> bool:
         return self.selected_node is not None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, tables: bool = True) -> dict[str, Any]:
+        """The cycle as SPEC §3's JSON; without ``tables``, none of what it holds per node
+        (every node's verdict and scores, the odds): what check's report leaves out."""
+        if not tables:
+            # The same code over a view whose node maps are empty (duck-typed as the cycle).
+            full = CycleResult.to_json(cast(CycleResult, _WithoutTables(self)))
+            for key in (*NODE_TABLES, "numFeasibleNodes"):
+                full.pop(key, None)
+            return full
         return {
             "kubernetesVersion": self.kubernetes_version,
             "profile": self.profile,
@@ -443,3 +451,28 @@ class CycleResult:
             **({"workload": dict(self.workload)} if self.workload is not None else {}),
             **(self.current.to_json() if self.current is not None else {}),
         }
+
+
+# What a cycle's JSON holds per node (CycleResult.to_json without tables leaves them out).
+NODE_TABLES = ("nodes", "scorePlugins", "totals", "sampling", "nominatedPods")
+
+
+class _WithoutTables:
+    """A cycle seen without its per-node tables, for ``CycleResult.to_json(tables=False)``:
+    its node maps read as empty, so that none of their JSON is built only to be dropped."""
+
+    def __init__(self, result: CycleResult) -> None:
+        self._result = result
+
+    def __getattr__(self, name: str) -> Any:
+        if name in ("nodes", "totals", "nominated"):
+            return {}
+        if name == "score_plugins":
+            return []
+        if name == "sampling":
+            return None
+        return getattr(self._result, name)
+
+    @property
+    def feasible_nodes(self) -> list[str]:
+        return []  # (its count is left out too: a replica step would build its node map for it)

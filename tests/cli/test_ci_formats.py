@@ -149,3 +149,20 @@ def test_k_says_what_to_install_or_what_kustomize_said(tmp_path: Path) -> None:
     assert broken.returncode == 2
     (line,) = broken.stderr.strip().splitlines()
     assert line.startswith(f"error: {tmp_path}: kubectl kustomize failed: error: unable to find one of 'kustomization.yaml'")
+
+
+def test_check_json_carries_verdicts_not_node_tables() -> None:
+    import json
+
+    res = run("check", str(RELEASE), "--cluster", CLUSTER, "-o", "json")
+    data = json.loads(res.stdout)
+    full = json.loads(run("check", str(RELEASE), "--cluster", CLUSTER, "-o", "json", "--detail").stdout)
+    assert [r["verdict"] for r in data["results"]] == [r["verdict"] for r in full["results"]]
+    for r in data["results"]:
+        steps = r["explanation"].get("steps") or [r["explanation"]]
+        assert all("nodes" not in s and "scorePlugins" not in s and "totals" not in s for s in steps)
+        assert all("selectedNode" in s and "fitError" in s for s in steps)
+    worker = next(r for r in data["results"] if r["name"] == "order-worker")
+    assert "0/12 nodes are available" in worker["explanation"]["steps"][-1]["fitError"]
+    assert all("nodes" in s for r in full["results"] for s in r["explanation"].get("steps") or [r["explanation"]])
+    assert len(res.stdout) * 3 < len(run("check", str(RELEASE), "--cluster", CLUSTER, "-o", "json", "--detail").stdout)
