@@ -158,10 +158,8 @@ RULES = (
 )
 
 
-def _importance_key(victims: Sequence[PodInfo], pdb_violations: int) -> tuple[Any, ...]:
-    """``pickOneNodeForPreemption``'s rules as one key: the larger, the better the node (its
-    rules pick the nodes with the best score, then the best of those by the next rule, which
-    is the largest key in this order)."""
+def earliest_of_most_important(victims: Sequence[PodInfo]) -> datetime:
+    """``GetEarliestPodStartTime``: the earliest start among the victims of the highest priority."""
     top = victims[0].priority
     earliest = start_time(victims[0])
     for p in victims:
@@ -171,8 +169,15 @@ def _importance_key(victims: Sequence[PodInfo], pdb_violations: int) -> tuple[An
                 earliest = t
         elif p.priority > top:
             top, earliest = p.priority, start_time(p)
+    return earliest
+
+
+def _importance_key(victims: Sequence[PodInfo], pdb_violations: int) -> tuple[Any, ...]:
+    """``pickOneNodeForPreemption``'s rules as one key: the larger, the better the node (its
+    rules pick the nodes with the best score, then the best of those by the next rule, which
+    is the largest key in this order)."""
     return (-pdb_violations, -victims[0].priority, -sum(p.priority + _PRIORITY_OFFSET for p in victims),
-            -len(victims), earliest)
+            -len(victims), earliest_of_most_important(victims))
 
 
 def offset_odds(potential: Sequence[str], victims: dict[str, list[PodInfo]], pdb_violations: dict[str, int],
@@ -238,25 +243,13 @@ def pick_one_node(
     """``pickOneNodeForPreemption`` with the default score functions, in order; returns the
     nodes still tied after the last one (upstream then takes the first of a map's order).
     ``lost_by`` gets, for every other node, the rule it lost on."""
-    def earliest_of_most_important(node: str) -> datetime:
-        pods = victims[node]
-        top = pods[0].priority
-        earliest = start_time(pods[0])
-        for p in pods:
-            if p.priority == top:
-                t = start_time(p)
-                if t < earliest:
-                    earliest = t
-            elif p.priority > top:
-                top, earliest = p.priority, start_time(p)
-        return earliest
 
     scores: tuple[Callable[[str], Any], ...] = (
         lambda n: -pdb_violations[n],
         lambda n: -victims[n][0].priority,
         lambda n: -sum(p.priority + _PRIORITY_OFFSET for p in victims[n]),
         lambda n: -len(victims[n]),
-        earliest_of_most_important,
+        lambda n: earliest_of_most_important(victims[n]),
     )
     nodes = sorted(victims)
     for rule, score in zip(RULES, scores, strict=True):
