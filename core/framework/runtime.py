@@ -503,16 +503,25 @@ class Framework:
         from kschedx.core.framework.sampling import Draw, draw
 
         assert self.scan_start is not None
-        nominated = pod.nominated_node_name
-        verdict = result.nodes.get(nominated) if nominated and self.nominated_node_first else None
-        if verdict is not None and verdict.feasible:
+        nominated = self._nominated_passes(pod, result)
+        if nominated is not None:
             result.draw = Draw(nominated, 0, 1)
         else:
-            nodes = self.snapshot.nodes()
-            scanned = nodes if merged.node_names is None else [ni for ni in nodes if ni.name in merged.node_names]
-            result.draw = draw(self, pre_score_state, pod, result, feasible, scanned, num_to_find,
+            result.draw = draw(self, pre_score_state, pod, result, feasible, self._scanned(merged), num_to_find,
                                self.scan_start, self.rng)
         result.selected_node = result.draw.node
+
+    def _nominated_passes(self, pod: PodInfo, result: CycleResult) -> str | None:
+        """The pod's own nominated node when it passes the filters: the scheduler takes it
+        without a scan (evaluateNominatedNode)."""
+        nominated = pod.nominated_node_name
+        verdict = result.nodes.get(nominated) if nominated and self.nominated_node_first else None
+        return nominated if verdict is not None and verdict.feasible else None
+
+    def _scanned(self, merged: PreFilterResult) -> list[NodeInfo]:
+        """The nodes the filter scan walks: a PreFilterResult's, else all, in the snapshot's order."""
+        nodes = self.snapshot.nodes()
+        return nodes if merged.node_names is None else [ni for ni in nodes if ni.name in merged.node_names]
 
     def _pre_score(self, state: CycleState, pod: PodInfo, feasible: list[NodeInfo], result: CycleResult) -> bool:
         """RunPreScorePlugins over ``feasible``; False when one failed (``result.error`` says how)."""
@@ -604,7 +613,9 @@ class Framework:
         plugin failed)."""
         scratch = CycleResult(self.version.name, self.profile.scheduler_name, pod.key, pod.priority, len(window),
                               PreFilterOutcome(), {}, [], {}, [], None, len(window) == 1, None)
-        warnings = self.warnings
+        # What plugins warn of while scoring a window stays with the scratch result: the
+        # cycle's own scoring warned of it already.
+        warnings, self.warnings = self.warnings, scratch.warnings
         try:
             if not self._pre_score(state, pod, window, scratch) or not self._score(state, pod, window, scratch):
                 return None
@@ -617,11 +628,9 @@ class Framework:
         """``result.sampling``: each node's odds over the scan's starts and the ties."""
         from kschedx.core.framework.sampling import WindowScoringFailed, nominated_odds, window_odds
 
-        nodes = self.snapshot.nodes()
-        scanned = nodes if merged.node_names is None else [ni for ni in nodes if ni.name in merged.node_names]
-        nominated = pod.nominated_node_name
-        verdict = result.nodes.get(nominated) if nominated and self.nominated_node_first else None
-        if verdict is not None and verdict.feasible:
+        scanned = self._scanned(merged)
+        nominated = self._nominated_passes(pod, result)
+        if nominated is not None:
             result.sampling = nominated_odds(result, num_to_find, len(scanned), nominated)
             return
         try:

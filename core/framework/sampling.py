@@ -40,7 +40,7 @@ from math import lcm
 from typing import Any
 
 from kschedx.core.api.model import PodInfo
-from kschedx.core.framework.interface import MAX_NODE_SCORE, CycleState, Plugin
+from kschedx.core.framework.interface import MAX_NODE_SCORE, CycleState
 from kschedx.core.framework.result import CycleResult
 from kschedx.core.snapshot import NodeInfo
 
@@ -122,15 +122,6 @@ class Sampling:
     @property
     def window_size(self) -> int:
         return min(self.num_feasible, self.num_nodes_to_find)
-
-    def in_window(self, run: StartRun, node: str) -> bool:
-        """Whether ``node`` is scored in the cycles of ``run``."""
-        order = self.feasible_in_scan_order
-        if node not in order:
-            return False
-        if self.same_window_for_every_start:
-            return True
-        return (order.index(node) - run.window_first) % len(order) < run.window_size
 
     def run_weights(self) -> list[int]:
         """How many of the equally likely start indices each of ``starts`` stands for."""
@@ -432,7 +423,7 @@ def _window_tops(columns: list[_Column], names: list[str], size: int,
     return tops
 
 
-def _odds_from_tops(names: list[str], weights: Sequence[int], tops: Sequence[Sequence[int]],
+def odds_from_tops(names: list[str], weights: Sequence[int], tops: Sequence[Sequence[int]],
                     total: int) -> dict[str, Fraction]:
     """Each node's probability: window j's starts (``weights[j]`` of ``total``) split
     evenly among its best nodes."""
@@ -452,7 +443,7 @@ def _odds_from_tops(names: list[str], weights: Sequence[int], tops: Sequence[Seq
     return out
 
 
-def _start_runs(feasible_at: list[int], scan_len: int, tops: Sequence[Sequence[int]],
+def start_runs(feasible_at: list[int], scan_len: int, tops: Sequence[Sequence[int]],
                 names: list[str], size: int) -> list[StartRun]:
     """The scan positions grouped by the window their cycles score (consecutive positions
     with the same best nodes merged)."""
@@ -475,6 +466,36 @@ def _start_runs(feasible_at: list[int], scan_len: int, tops: Sequence[Sequence[i
     return runs
 
 
+def _scan_list(scanned: list[NodeInfo], feasible: list[NodeInfo]) -> tuple[list[NodeInfo], set[int]]:
+    """The scanned nodes in scan order, and the identities of the feasible ones."""
+    return [scanned[i] for i in scan_order(scanned)], {id(ni) for ni in feasible}
+
+
+def _walk(scan_nodes: list[NodeInfo], is_feasible: set[int], begin: int,
+          num_to_find: int) -> tuple[list[NodeInfo], int]:
+    """The scan from position ``begin``, wrapping around: the first ``num_to_find``
+    feasible nodes it meets (its window) and how many nodes it processed to find them."""
+    n = len(scan_nodes)
+    window: list[NodeInfo] = []
+    for i in range(n):
+        ni = scan_nodes[(begin + i) % n]
+        if id(ni) in is_feasible:
+            window.append(ni)
+            if len(window) == num_to_find:
+                return window, i + 1
+    return window, n
+
+
+def _scored_tops(fw: Any, state: CycleState, pod: PodInfo, window: list[NodeInfo]) -> tuple[list[int], list[int]]:
+    """``window`` scored from scratch from a copy of ``state`` (as PreScore starts): each
+    node's total, and the indices in ``window`` of the best ones."""
+    totals = fw.window_totals(state.clone(), pod, window)
+    if totals is None:
+        raise WindowScoringFailed(f"a plugin fails on the window opening with {window[0].name}")
+    best = max(totals)
+    return totals, [i for i, t in enumerate(totals) if t == best]
+
+
 # --------------------------------------------------------------------------- the cycle's odds
 
 
@@ -492,9 +513,7 @@ def window_odds(fw: Any, state: CycleState, pre_score_state: CycleState | None, 
     ``state``: the cycle's state after Score; ``pre_score_state``: a copy from before
     PreScore (needed where windows are scored from scratch); ``method``: see METHODS;
     ``record`` gets each window's totals, window by window (for the tests)."""
-    order = scan_order(scanned)
-    scan_nodes_all = [scanned[i] for i in order]
-    is_feasible = {id(ni) for ni in feasible}
+    scan_nodes_all, is_feasible = _scan_list(scanned, feasible)
     feasible_at = [k for k, ni in enumerate(scan_nodes_all) if id(ni) in is_feasible]
     scan_feasible = [scan_nodes_all[k] for k in feasible_at]
     names = [ni.name for ni in scan_feasible]
@@ -503,7 +522,7 @@ def window_odds(fw: Any, state: CycleState, pre_score_state: CycleState | None, 
     weights = window_weights(feasible_at, start_weights(len(scanned), num_all)) if feasible_at else []
     size = min(num_to_find, len(names))
     if not names:
-        out.starts = _start_runs([], len(scanned), [], names, 0)
+        out.starts = start_runs([], len(scanned), [], names, 0)
         return out
     if len(names) <= num_to_find:
         # Every start finds the same feasible nodes: the cycle's own best nodes, evenly.
@@ -519,10 +538,10 @@ def window_odds(fw: Any, state: CycleState, pre_score_state: CycleState | None, 
             out.method = "windows from scratch"
         else:
             raise WindowScoringFailed("the windows would be scored from scratch, without the state PreScore starts with")
-    out.odds = _odds_from_tops(names, weights, tops, num_all)
+    out.odds = odds_from_tops(names, weights, tops, num_all)
     if method == "definition" and pre_score_state is not None:
         out.odds = odds_from_scratch(fw, pre_score_state, pod, result, feasible, scanned, num_to_find)
-    out.starts = _start_runs(feasible_at, len(scanned), tops, names, size)
+    out.starts = start_runs(feasible_at, len(scanned), tops, names, size)
     fill_summaries(out, fw.snapshot, result.best_nodes)
     return out
 
@@ -547,30 +566,15 @@ def draw(fw: Any, state: CycleState | None, pod: PodInfo, result: CycleResult, f
     """The cycle of ``result`` from the start index ``start`` (of ``result.num_all_nodes``),
     its tie broken by ``rng``; ``state``: a copy of the cycle state from before PreScore
     (needed when the window is smaller than the feasible nodes)."""
-    order = scan_order(scanned)
-    scan_nodes = [scanned[i] for i in order]
-    is_feasible = {id(ni) for ni in feasible}
-    n = len(scan_nodes)
-    begin = start % n
-    window: list[NodeInfo] = []
-    processed = n
-    for i in range(n):
-        ni = scan_nodes[(begin + i) % n]
-        if id(ni) in is_feasible:
-            window.append(ni)
-            if len(window) == num_to_find:
-                processed = i + 1
-                break
+    scan_nodes, is_feasible = _scan_list(scanned, feasible)
+    begin = start % len(scan_nodes)
+    window, processed = _walk(scan_nodes, is_feasible, begin, num_to_find)
     if len(window) == len(feasible):
         tops = sorted(result.best_nodes)  # the whole feasible set: the cycle's own best nodes
     else:
         if state is None:
             raise WindowScoringFailed("a window is scored without the state PreScore starts with")
-        totals = fw.window_totals(state.clone(), pod, window)
-        if totals is None:
-            raise WindowScoringFailed(f"a plugin fails on the window opening with {window[0].name}")
-        best = max(totals)
-        tops = sorted(ni.name for ni, t in zip(window, totals, strict=True) if t == best)
+        tops = sorted(window[i].name for i in _scored_tops(fw, state, pod, window)[1])
     return Draw(tops[rng.randrange(len(tops))] if len(tops) > 1 else tops[0], processed, len(tops),
                 len(window) == len(feasible), begin)
 
@@ -603,13 +607,10 @@ def _tops_from_scratch(fw: Any, pre_score_state: CycleState, pod: PodInfo, scan_
     tops: list[list[int]] = []
     for j in range(n):
         window = [scan_feasible[(j + i) % n] for i in range(size)]
-        totals = fw.window_totals(pre_score_state.clone(), pod, window)
-        if totals is None:
-            raise WindowScoringFailed(f"a plugin fails on the window opening with {window[0].name}")
+        totals, best = _scored_tops(fw, pre_score_state, pod, window)
         if record is not None:
             record.append({ni.name: t for ni, t in zip(window, totals, strict=True)})
-        best = max(totals)
-        tops.append([(j + i) % n for i, t in enumerate(totals) if t == best])
+        tops.append([(j + i) % n for i in best])
     return tops
 
 
@@ -617,36 +618,23 @@ def odds_from_scratch(fw: Any, pre_score_state: CycleState, pod: PodInfo, result
                       feasible: list[NodeInfo], scanned: list[NodeInfo], num_to_find: int) -> dict[str, Fraction]:
     """The odds by the definition: every start index's scan run to its window, the window
     scored from scratch, its ties split evenly (what :func:`window_odds` must equal)."""
-    order = scan_order(scanned)
-    scan_nodes_all = [scanned[i] for i in order]
-    is_feasible = {id(ni) for ni in feasible}
+    scan_nodes_all, is_feasible = _scan_list(scanned, feasible)
     num_all = result.num_all_nodes
     counts: dict[str, Fraction] = {}
     for s in range(num_all):
-        begin = s % len(scan_nodes_all)
-        window: list[NodeInfo] = []
-        for i in range(len(scan_nodes_all)):
-            ni = scan_nodes_all[(begin + i) % len(scan_nodes_all)]
-            if id(ni) in is_feasible:
-                window.append(ni)
-                if len(window) == num_to_find:
-                    break
+        window, _ = _walk(scan_nodes_all, is_feasible, s % len(scan_nodes_all), num_to_find)
         if not window:
             continue
         if len(window) == 1:
             counts[window[0].name] = counts.get(window[0].name, Fraction(0)) + 1
             continue
-        totals = fw.window_totals(pre_score_state.clone(), pod, window)
-        if totals is None:
-            raise WindowScoringFailed(f"a plugin fails on the window opening with {window[0].name}")
-        best = max(totals)
-        top = [ni.name for ni, t in zip(window, totals, strict=True) if t == best]
+        top = [window[i].name for i in _scored_tops(fw, pre_score_state, pod, window)[1]]
         for name in top:
             counts[name] = counts.get(name, Fraction(0)) + Fraction(1, len(top))
     return {n: c / num_all for n, c in counts.items()}
 
 
 __all__ = [
-    "METHODS", "Draw", "Plugin", "Sampling", "draw", "StartRun", "WindowScoringFailed", "nominated_odds", "odds_from_scratch",
-    "scan_order", "start_weights", "window_odds", "window_weights", "zone_key", "zone_name",
+    "METHODS", "Draw", "Sampling", "draw", "StartRun", "WindowScoringFailed", "nominated_odds", "odds_from_scratch",
+    "odds_from_tops", "scan_order", "start_runs", "start_weights", "window_odds", "window_weights", "zone_key", "zone_name",
 ]

@@ -29,7 +29,7 @@ not tried), or nothing when a node is nominated (PostFilter succeeded).
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from fractions import Fraction
@@ -39,7 +39,7 @@ from kschedx.core.api.model import PodInfo
 from kschedx.core.api.selectors import LabelSelector, SelectorError, parse_label_selector
 from kschedx.core.framework.interface import Code, CycleState, NodeStatusMap, Plugin, Status, fit_error_message
 from kschedx.core.framework.result import Candidate, PreemptionOutcome
-from kschedx.core.framework.sampling import scan_order
+from kschedx.core.framework.sampling import odds_from_tops, scan_order, start_runs, window_weights
 from kschedx.core.snapshot import NodeInfo
 
 NAME = "DefaultPreemption"
@@ -195,8 +195,6 @@ def offset_odds(potential: Sequence[str], victims: dict[str, list[PodInfo]], pdb
     keys = [_importance_key(victims[n], pdb_violations[n]) for n in names]
     clean = [pdb_violations[n] == 0 for n in names]
     c = len(names)
-    # Candidate index a opens the offsets after the previous candidate up to its own node.
-    weights = [at[0] + 1 + len(potential) - 1 - at[-1] if a == 0 else at[a] - at[a - 1] for a in range(c)]
     # The next candidate without violations at or after each index (on the doubled list).
     next_clean = [0] * (2 * c)
     upcoming = 3 * c
@@ -204,10 +202,11 @@ def offset_odds(potential: Sequence[str], victims: dict[str, list[PodInfo]], pdb
         if clean[x % c]:
             upcoming = x
         next_clean[x] = upcoming
+    # Candidate a's run of tries, as a window of the scan: its best candidates (a monotonic
+    # queue over the keys, each run ending no earlier than the one before).
     q: deque[int] = deque()
     nxt = 0
-    odds_by_node: dict[str, Fraction] = {}
-    tops: list[list[str]] = []
+    tops: list[list[int]] = []
     for a in range(c):
         end = max(a + wanted - 1, next_clean[a])
         if wanted >= c or end >= a + c:
@@ -221,20 +220,11 @@ def offset_odds(potential: Sequence[str], victims: dict[str, list[PodInfo]], pdb
         while q[0] < a:
             q.popleft()
         best = keys[q[0] % c]
-        top = sorted(names[x % c] for x in q if keys[x % c] == best)
-        tops.append(top)
-        for name in top:
-            odds_by_node[name] = odds_by_node.get(name, Fraction(0)) + Fraction(weights[a], len(top) * len(potential))
-    runs: list[tuple[int, int, list[str]]] = []
-    pieces = [(at[a - 1] + 1 if a else 0, at[a], tops[a]) for a in range(c)]
-    if at[-1] < len(potential) - 1:
-        pieces.append((at[-1] + 1, len(potential) - 1, tops[0]))
-    for first, last, top in pieces:
-        if runs and runs[-1][2] == top:
-            runs[-1] = (runs[-1][0], last, top)
-        else:
-            runs.append((first, last, top))
-    return odds_by_node, runs
+        tops.append([x % c for x in q if keys[x % c] == best])
+    # The offsets are the scan's starts: each opens at the next candidate, as in sampling.
+    weights = window_weights(at, [1] * len(potential))
+    runs = [(r.first, r.last, r.top) for r in start_runs(at, len(potential), tops, names, 0)]
+    return odds_from_tops(names, weights, tops, len(potential)), runs
 
 
 def pick_one_node(
@@ -243,17 +233,10 @@ def pick_one_node(
     """``pickOneNodeForPreemption`` with the default score functions, in order; returns the
     nodes still tied after the last one (upstream then takes the first of a map's order).
     ``lost_by`` gets, for every other node, the rule it lost on."""
-
-    scores: tuple[Callable[[str], Any], ...] = (
-        lambda n: -pdb_violations[n],
-        lambda n: -victims[n][0].priority,
-        lambda n: -sum(p.priority + _PRIORITY_OFFSET for p in victims[n]),
-        lambda n: -len(victims[n]),
-        lambda n: earliest_of_most_important(victims[n]),
-    )
+    keys = {n: _importance_key(pods, pdb_violations[n]) for n, pods in victims.items()}
     nodes = sorted(victims)
-    for rule, score in zip(RULES, scores, strict=True):
-        values = {n: score(n) for n in nodes}
+    for i, rule in enumerate(RULES):
+        values = {n: keys[n][i] for n in nodes}
         best = max(values.values())
         if lost_by is not None:
             lost_by.update({n: rule for n in nodes if values[n] != best})
