@@ -277,7 +277,7 @@ class CheckEntry:
 
     def to_json(self, detail: bool = True) -> dict[str, Any]:
         """The entry as JSON; without ``detail`` its cycles leave out their per-node tables
-        (see :func:`_without_node_tables`)."""
+        (``CycleResult.to_json``'s ``tables``)."""
         out: dict[str, Any] = {
             "file": self.file, "kind": self.kind, "namespace": self.namespace, "name": self.name,
             "verdict": self.verdict, "replicas": self.replicas, "running": self.running, "placed": self.placed,

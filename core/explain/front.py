@@ -958,7 +958,7 @@ def _explain_on(
                                       incoming.source_kind)
             out = Explanation("replicas" if replicas is not None else "single", steps, edit_lines,
                               replicas_requested=count)
-            if chains and bound is not None and options is not None and options.samples:
+            if chains and bound is not None and options is not None and options.samples:  # (narrowed for mypy)
                 from kschedx.core.explain.chance import auto_samples, replica_chance
 
                 # The steps' copies are bound on the snapshot: the chains start without them.
@@ -1365,8 +1365,8 @@ def run_replicas(
     base_name = (incoming.pod.get("metadata") or {}).get("name") or "pod"
     steps: list[CycleResult] = []
     if options is not None and options.odds:
-        # Each copy's scan and ties are drawn in a chain (issue 43's replica odds, not yet
-        # worked out): no copy's odds are told alone.
+        # A copy's odds depend on the copies before it: the chains of core/explain/chance.py
+        # tell them, not each copy's cycle alone.
         options = replace(options, odds=False)
     # The copies differ only by name and uid: node-local answers carry over between cycles,
     # and each cycle updates the previous copy's (kschedx.core.framework.replica_inc).

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import repeat
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple
 
 
 @dataclass
@@ -411,12 +411,6 @@ class CycleResult:
     def to_json(self, tables: bool = True) -> dict[str, Any]:
         """The cycle as SPEC §3's JSON; without ``tables``, none of what it holds per node
         (every node's verdict and scores, the odds): what check's report leaves out."""
-        if not tables:
-            # The same code over a view whose node maps are empty (duck-typed as the cycle).
-            full = CycleResult.to_json(cast(CycleResult, _WithoutTables(self)))
-            for key in (*NODE_TABLES, "numFeasibleNodes"):
-                full.pop(key, None)
-            return full
         return {
             "kubernetesVersion": self.kubernetes_version,
             "profile": self.profile,
@@ -424,10 +418,11 @@ class CycleResult:
             "podPriority": self.pod_priority,
             "numAllNodes": self.num_all_nodes,
             "preFilter": self.pre_filter.to_json(),
-            "nodes": {n: v.to_json() for n, v in sorted(self.nodes.items())},
-            "numFeasibleNodes": len(self.feasible_nodes),
-            "scorePlugins": [p.to_json() for p in self.score_plugins],
-            "totals": dict(self.totals),
+            # (A replica step would build its node map for the count: left out with the tables.)
+            **({"nodes": {n: v.to_json() for n, v in sorted(self.nodes.items())},
+                "numFeasibleNodes": len(self.feasible_nodes),
+                "scorePlugins": [p.to_json() for p in self.score_plugins],
+                "totals": dict(self.totals)} if tables else {}),
             "bestNodes": list(self.best_nodes),
             "selectedNode": self.selected_node,
             "singleFeasibleNode": self.single_feasible_node,
@@ -435,7 +430,7 @@ class CycleResult:
             "fitErrorBeforePostFilter": self.fit_error_before_post_filter,
             "unschedulablePlugins": list(self.unschedulable_plugins),
             "preemption": self.preemption.to_json() if self.preemption else None,
-            **({"sampling": self.sampling.to_json()} if self.sampling is not None else {}),
+            **({"sampling": self.sampling.to_json()} if tables and self.sampling is not None else {}),
             "schedulingGates": self.gated,
             "error": self.error,
             "warnings": list(self.warnings),
@@ -447,32 +442,8 @@ class CycleResult:
             **({"extenders": list(self.extenders)} if self.extenders else {}),
             **({"volumes": list(self.volumes)} if self.volumes else {}),
             **({"nominatedPods": {n: v.to_json(self.pod_priority) for n, v in sorted(self.nominated.items())}}
-               if self.nominated else {}),
+               if tables and self.nominated else {}),
             **({"workload": dict(self.workload)} if self.workload is not None else {}),
             **(self.current.to_json() if self.current is not None else {}),
         }
 
-
-# What a cycle's JSON holds per node (CycleResult.to_json without tables leaves them out).
-NODE_TABLES = ("nodes", "scorePlugins", "totals", "sampling", "nominatedPods")
-
-
-class _WithoutTables:
-    """A cycle seen without its per-node tables, for ``CycleResult.to_json(tables=False)``:
-    its node maps read as empty, so that none of their JSON is built only to be dropped."""
-
-    def __init__(self, result: CycleResult) -> None:
-        self._result = result
-
-    def __getattr__(self, name: str) -> Any:
-        if name in ("nodes", "totals", "nominated"):
-            return {}
-        if name == "score_plugins":
-            return []
-        if name == "sampling":
-            return None
-        return getattr(self._result, name)
-
-    @property
-    def feasible_nodes(self) -> list[str]:
-        return []  # (its count is left out too: a replica step would build its node map for it)
