@@ -120,7 +120,7 @@ def replica_chance(snapshot: Snapshot, incoming: Any, profile: Profile, replicas
             break
     nodes = sorted({n for c in counts for n in c})
     zone_of = {n: zone_name(ni.node.labels) if (ni := snapshot.get(n)) is not None else "" for n in nodes}
-    zone_counts = [{} for _ in counts]  # type: list[dict[str, int]]
+    zone_counts: list[dict[str, int]] = [{} for _ in counts]
     for c, z in zip(counts, zone_counts, strict=True):
         for n, k in c.items():
             z[zone_of[n]] = z.get(zone_of[n], 0) + k
