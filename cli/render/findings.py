@@ -1,6 +1,6 @@
 """What `check` found, as findings a CI system files against a line of a manifest: one per
-workload that does not fit, fits partly, is refused by the API server or whose rollout
-gets stuck, and one per manifest that could not be checked. SARIF (``sarif.py``) and
+workload that does not fit, fits partly, is refused by the API server, whose rollout
+gets stuck or that fits only in some sampled orders, and one per manifest that could not be checked. SARIF (``sarif.py``) and
 GitHub Actions' annotations (``github.py``) are both written from these."""
 
 from __future__ import annotations
@@ -29,8 +29,11 @@ REFUSED = Rule("refused", "RefusedByTheApiServer",
                "priority class; an immutable field)", "error")
 ROLLOUT_STUCK = Rule("rollout-stuck", "RolloutStuck",
                      "A change to a running workload gets stuck before its last new pod runs", "error")
+ORDER_DEPENDENT = Rule("fits-by-order", "FitsOnlyInSomeOrders",
+                       "The workload fits in the order shown, but a sampled order of the release's pods or of the "
+                       "scheduler's draws leaves some of its pods Pending", "warning")
 INVALID = Rule("invalid-manifest", "InvalidManifest", "The manifest could not be read or checked", "error")
-RULES = (DOESNT_FIT, FITS_PARTLY, REFUSED, ROLLOUT_STUCK, INVALID)
+RULES = (DOESNT_FIT, FITS_PARTLY, REFUSED, ROLLOUT_STUCK, ORDER_DEPENDENT, INVALID)
 
 
 @dataclass(frozen=True)
@@ -47,7 +50,7 @@ def _rule(e: CheckEntry) -> Rule | None:
         return REFUSED
     v = e.verdict
     if v == FITS:
-        return None
+        return ORDER_DEPENDENT if e.short_in_a_sample else None
     if v == ERROR:
         return INVALID
     w = e.explanation.workload if e.explanation is not None else None

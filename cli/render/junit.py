@@ -44,6 +44,10 @@ def _case(e: CheckEntry) -> ET.Element:
     elif verdict == ERROR:
         err = ET.SubElement(case, "error", {"message": _text(message), "type": "error"})
         err.text = _text(e.error or message)
+    elif e.short_in_a_sample:
+        fail = ET.SubElement(case, "failure", {"message": _text("fits in the order shown, not in every sampled order"),
+                                               "type": "order-dependent"})
+        fail.text = _text(message)
     elif verdict != FITS:
         head = f"{VERDICT_WORDS[verdict]}: {e.wanted - e.unplaced} of {e.wanted} new pod(s) placed"
         fail = ET.SubElement(case, "failure", {"message": _text(head),

@@ -16,8 +16,11 @@ queue timestamp), approximated workload by workload: all pods of a release are c
 within moments of each other, objects in the order ``kubectl apply -f`` sends them (the
 files' order, documents in order), and each controller creates its pods in one burst, so
 among equal priorities a workload's pods reach the queue after those of the workloads
-applied before it. Interleaving copies of two workloads of equal priority could only
-change which of them gets the last room, a race the real cluster does not settle either.
+applied before it. That is one order of many: a real cluster interleaves the pods of
+equal priority and scans from a moving start, so which workload gets the last room is a
+race. Where the order shown leaves pods unplaced (or with ``samples``), the release is
+played again in shuffled orders with the scheduler's draws (core/explain/orders.py), and
+each workload's unplaced pods are given as a range over them.
 
 A release holding one object twice (the same kind, namespace and name in two documents: a
 base and its copy, one file named twice) is applied twice by ``kubectl apply -f``, in
@@ -37,8 +40,9 @@ reported as an error line; the others are still checked.
 
 from __future__ import annotations
 
+import random
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from kschedx.core.admission import Admission, Refused
@@ -57,6 +61,7 @@ from kschedx.core.explain.front import (
     load_profiles,
     resolve_version,
 )
+from kschedx.core.explain.orders import OrderChance, Sample, auto_check_samples
 from kschedx.core.explain.replicas import hpa_status_as_applied
 from kschedx.core.explain.report import FAILED_CREATE, DaemonNodeVerdict, Explanation
 from kschedx.core.explain.rollout import any_may_run
@@ -102,6 +107,9 @@ class CheckEntry:
     # The API server refuses the manifest as an update of the workload the cluster runs
     # (an immutable field changed): nothing changes, and kubectl apply fails.
     not_applied: str | None = None
+    # The orders and scan draws sampled besides the order shown (core/explain/orders.py):
+    # the release's, or (checked separately) the workload's own.
+    chance: OrderChance | None = None
 
     @property
     def replicas(self) -> int:
@@ -196,6 +204,13 @@ class CheckEntry:
         return PARTIAL if self.placed > 0 else UNSCHEDULABLE
 
     @property
+    def short_in_a_sample(self) -> bool:
+        """It fits in the order shown, but a sampled order leaves some of its pods unplaced."""
+        c = self.chance
+        return self.verdict == FITS and c is not None and c.skipped is None \
+            and c.first_failing(self.workload) is not None
+
+    @property
     def on_schedule(self) -> bool:
         """A CronJob: its pods exist only once its schedule creates a Job."""
         return self.kind == "CronJob"
@@ -230,6 +245,9 @@ class CheckEntry:
             text += f"; after preempting {len(e.preempted)} pod(s) of other workloads ({names})"
         if e is not None and e.replicas_from and (e.workload is None or e.workload.rule == "new"):
             text += f" [{e.replicas_from}]"
+        chance = self.chance.words(self.workload, self.unplaced) if self.chance is not None else None
+        if chance:
+            text += f"; {chance}"
         return text
 
     def _message(self) -> str:
@@ -282,8 +300,10 @@ class CheckEntry:
             "file": self.file, "kind": self.kind, "namespace": self.namespace, "name": self.name,
             "verdict": self.verdict, "replicas": self.replicas, "running": self.running, "placed": self.placed,
             "message": self.message(), "priority": self.priority, "new": self.wanted, "pending": self.pending,
-            "notCreated": self.not_created,
+            "notCreated": self.not_created, "unplaced": self.unplaced,
         }
+        if self.chance is not None and not self.on_schedule:
+            out.update(self.chance.entry_json(self.workload))
         if self.not_created:
             out["notCreated"] = self.not_created
         if self.explanation is not None and self.explanation.preempted:
@@ -405,6 +425,8 @@ class CheckReport:
     replaced: list[Replaced] = field(default_factory=list)
     # check -o json: the per-node tables of every cycle too (--detail).
     detail: bool = True
+    # Release mode: the orders and scan draws sampled besides the order shown.
+    chance: OrderChance | None = None
 
     @property
     def release_verdict(self) -> str:
@@ -428,6 +450,8 @@ class CheckReport:
             "counts": {"workloads": len(self.entries), **self.counts()},
             "pods": {"new": wanted, "placed": wanted - pending - not_created, "pending": pending,
                      "notCreated": not_created},
+            "unplacedTotal": pending + not_created,
+            **({"chance": self.chance.to_json()} if self.chance is not None else {}),
             "pending": [{"workload": e.workload, "pods": e.pending} for e in applied if e.pending],
             "notCreated": [{"workload": e.workload, "pods": e.not_created} for e in applied if e.not_created],
             "onSchedule": [e.workload for e in checked if e.on_schedule],
@@ -435,7 +459,31 @@ class CheckReport:
         }
 
     def release_line(self) -> str:
-        """The release's verdict in words (table, markdown, HTML)."""
+        """The release's verdict in words (table, markdown, HTML), with what the sampled
+        orders change."""
+        line = self._release_line()
+        c = self.chance
+        if c is None or c.skipped is not None or not c.samples:
+            return line
+        totals = c.totals
+        n = len(c.samples)
+        varying = [e.workload for e in self.entries if not e.on_schedule and c.varies(e.workload)]
+        if c.exact:
+            return f"{line}; the same in every order (no cycle's choice was left to chance)"
+        if not varying:
+            return f"{line}; the same in all {n} sampled orders (seed {c.seed})"
+        low, high = min(totals), max(totals)
+        ranges = ", ".join(f"{w} {'–'.join(map(str, sorted(set(c.unplaced_range(w)))))}" for w in varying)
+        total = f"the total stays {low}" if low == high else f"the total is {low}–{high}"
+        if sum(c.shown.values()) == 0:
+            fails = sum(1 for s in c.samples if s.total)
+            k = next(i for i, s in enumerate(c.samples, 1) if s.total)
+            return (f"{line}; but not in every order: {fails} of {n} sampled orders (seed {c.seed}) leave pods "
+                    f"unplaced ({ranges}), e.g. sample {k} ({c.describe(k)})")
+        return (f"{line}; which workloads go short depends on the order the controllers create pods and on the "
+                f"scheduler's draws: over {n} sampled orders (seed {c.seed}) {total}, per workload {ranges}")
+
+    def _release_line(self) -> str:
         r = self.release_json()
         pods = r["pods"]
         v = self.release_verdict
@@ -467,6 +515,10 @@ class CheckReport:
         if ERROR in verdicts:
             return 2
         if verdicts - {FITS}:
+            return 1
+        # A release or workload that fits in the order shown but not in a sampled one.
+        chances = [self.chance] if self.chance is not None else [e.chance for e in self.entries]
+        if any(c is not None and c.skipped is None and any(s.total for s in c.samples) for c in chances):
             return 1
         return 0
 
@@ -515,6 +567,9 @@ def check_paths(
     # The release is chosen once for the run; a bad version, feature gate, configuration or
     # Policy fails the run, not each document.
     options = resolve_version(options, objects, source)
+    # --samples and --seed are the release's (the orders sampled), not each workload's chains.
+    samples, seed = options.samples, options.seed
+    options = replace(options, samples=None)
     load_profiles(config, options)
     report = CheckReport(kubernetes_version=options.version.name if options.version is not None else None,
                          mode=SEPARATELY if separately else RELEASE)
@@ -582,21 +637,30 @@ def check_paths(
             if entry.rejected is not None or entry.not_applied is not None:
                 report.entries.append(entry)
                 continue
+            args: dict[str, Any] = dict(namespace=namespace, options=options, config=config, source=source,
+                                        volumes=volumes, provide_volumes=True, preempt=True)
             try:
-                entry.explanation = explain_object(obj, path, objects, namespace=namespace, options=options,
-                                                   config=config, replicas="auto", source=source, snapshot=snapshot,
-                                                   volumes=volumes, provide_volumes=True, preempt=True, **per_run)
+                entry.explanation = explain_object(obj, path, objects, replicas="auto", snapshot=snapshot,
+                                                   **args, **per_run)
             except Refused as e:
                 entry.rejected = e.detail
             except InputError as e:
                 entry.error = str(e)
+            if entry.explanation is not None:
+                # Alone, only the scheduler's draws are left to chance: the workload's own.
+                shown = _Played([entry], [], [], objects, snapshot.objects)
+                entry.chance = _sample(shown, [(path, obj, entry)], objects, snapshot, {}, {}, args, samples, seed)
             report.entries.append(entry)
     else:
         # A release applies every document: the same object twice ends as the later one.
         docs, earlier = _latest_documents(docs, report)
-        report.entries.extend(_place_release(docs, objects, snapshot, per_run, report.preempted, earlier,
-                                             namespace=namespace, options=options, config=config, source=source,
-                                             volumes=volumes, provide_volumes=True, preempt=True))
+        entries, report.chance = _place_release(docs, objects, snapshot, per_run, report.preempted, earlier,
+                                                samples, seed, namespace=namespace, options=options,
+                                                config=config, source=source, volumes=volumes,
+                                                provide_volumes=True, preempt=True)
+        report.entries.extend(entries)
+        for entry in entries:
+            entry.chance = report.chance
     if not report.entries:
         files = [f"{f}: {why}" for f, why in report.skipped]
         if len(files) > 5:  # a whole repository's worth: the first few, then how many more
@@ -775,6 +839,12 @@ def _priority(obj: Dict, classes: dict[str, Dict]) -> int:
         return 0
 
 
+def _queue_key(doc: tuple[str, Dict, CheckEntry]) -> tuple[bool, int]:
+    """The queue's order of a release's documents (sorted stably: creation order among
+    equals); CronJobs last (their Jobs come later)."""
+    return doc[2].on_schedule, -doc[2].priority
+
+
 def _place_release(
     docs: list[tuple[str, Dict, CheckEntry]],
     objects: ClusterObjects,
@@ -782,36 +852,118 @@ def _place_release(
     per_run: dict[str, Any],
     preempted: list[Preempted],
     earlier: dict[int, list[Dict]],
+    samples: int | None = None,
+    seed: int = 0,
     **kwargs: Any,
-) -> list[CheckEntry]:
+) -> tuple[list[CheckEntry], OrderChance | None]:
     """Place the documents one workload after another in the queue's order, each one's new
     pods left bound for the next (see the module's docstring); then the pods of other
-    workloads they preempted, as their controllers create them again (``preempted``)."""
-    # Stable: creation order among equals; CronJobs last (their Jobs come later).
-    ordered = sorted(docs, key=lambda d: (d[2].on_schedule, -d[2].priority))
-    kept: list[Kept] = []
-    owners: list[str] = []
+    workloads they preempted, as their controllers create them again (``preempted``).
+    ``samples`` (None: as :func:`_samples_for` decides): the orders and scan draws played
+    besides (core/explain/orders.py)."""
+    ordered = sorted(docs, key=_queue_key)
+    play = _play(ordered, objects, snapshot, per_run, earlier, kwargs, alone=True)
+    chance = _sample(play, ordered, objects, snapshot, per_run, earlier, kwargs, samples, seed)
+    victims = [(pi, owner) for run, owner in zip(play.kept, play.owners, strict=True) for pi in run.preempted]
+    preempted.extend(_recreate_preempted(victims, play.current, snapshot, per_run, kwargs))
+    return play.entries, chance
+
+
+@dataclass
+class _Played:
+    """One release played on the shared snapshot: its entries in the order placed, what
+    each left bound (``kept``, ``owners``: the workloads) and the objects it ended with."""
+
+    entries: list[CheckEntry]
+    kept: list[Kept]
+    owners: list[str]
+    current: ClusterObjects
+    # snapshot.objects before the release, and the admission's quota ledger then.
+    base_objects: ClusterObjects
+    ledger: Any = None
+
+    def undo(self, snapshot: Snapshot, per_run: dict[str, Any]) -> None:
+        """Take the release off the snapshot again: the cluster as loaded."""
+        for run in reversed(self.kept):
+            for p in run.bound:
+                snapshot.remove_pod(p)
+            for p in run.removed:
+                snapshot.add_pod(p)
+        snapshot.objects = self.base_objects
+        admission = per_run.get("admission")
+        if admission is not None and self.ledger is not None:
+            admission.ledger.restore(self.ledger)
+
+    def redo(self, snapshot: Snapshot, final_objects: ClusterObjects, final_ledger: Any,
+             per_run: dict[str, Any]) -> None:
+        """Put the release back as :meth:`undo` found it."""
+        for run in self.kept:
+            for p in run.removed:
+                snapshot.remove_pod(p)
+            for p in run.bound:
+                snapshot.add_pod(p)
+        snapshot.objects = final_objects
+        admission = per_run.get("admission")
+        if admission is not None and final_ledger is not None:
+            admission.ledger.restore(final_ledger)
+
+
+@dataclass
+class _Chance:
+    """The scheduler's chance through a sampled release: the random source of ties and
+    the next cycle's start index, moving on by the nodes each cycle processed."""
+
+    rng: random.Random
+    start: int
+    num_nodes: int
+    # Some cycle's choice depended on the draw (a window short of the feasible nodes, a tie),
+    # or ran where its draw is not seen (a rollout's cycles).
+    drawn: bool = False
+
+    def options(self, options: Options | None) -> Options:
+        return replace(options or Options(), scan_start=self.start, rng=self.rng, odds=False, samples=None)
+
+    def move_on(self, explanation: Explanation | None) -> None:
+        if explanation is not None and explanation.workload is not None and explanation.workload.outcome is not None:
+            self.drawn = True
+        for step in explanation.steps if explanation is not None else []:
+            if step.draw is not None:
+                self.start = (self.start + step.draw.processed) % max(self.num_nodes, 1)
+                self.drawn = self.drawn or not step.draw.whole or step.draw.tied > 1
+
+
+def _play(ordered: list[tuple[str, Dict, CheckEntry]], objects: ClusterObjects, snapshot: Snapshot,
+          per_run: dict[str, Any], earlier: dict[int, list[Dict]], kwargs: dict[str, Any], *, alone: bool,
+          chance: _Chance | None = None) -> _Played:
+    """Place ``ordered`` one workload after another, each one's pods left bound for the
+    next. ``alone``: a workload that goes short is checked alone too (the order shown);
+    ``chance``: the cycles draw their scan start and ties (a sample)."""
+    admission = per_run.get("admission")
+    played = _Played([], [], [], ClusterObjects(defaultdict(list, objects.by_kind), objects.skipped_kinds,
+                                                defaultdict(list, objects.workloads), objects.server_version,
+                                                early_pods=objects.early_pods),
+                     snapshot.objects, admission.ledger.saved() if admission is not None else None)
     # The release's objects, growing workload by workload (``objects`` stays the cluster as
     # loaded, for the workloads checked alone).
-    current = ClusterObjects(defaultdict(list, objects.by_kind), objects.skipped_kinds,
-                             defaultdict(list, objects.workloads), objects.server_version,
-                             early_pods=objects.early_pods)
-    out: list[CheckEntry] = []
+    current = played.current
     for done, (path, obj, entry) in enumerate(ordered):
         report_progress(f"placing the release: {path} ({done + 1} of {len(ordered)})", done, len(ordered))
         if entry.rejected is None:
             entry.not_applied = _update_of_running(obj, objects, entry)
         if entry.rejected is not None or entry.not_applied is not None:  # never created, or not applied
-            out.append(entry)
+            played.entries.append(entry)
             continue
         run = Kept()
+        args = dict(kwargs, options=chance.options(kwargs.get("options"))) if chance is not None else kwargs
         try:
             entry.explanation = explain_object(obj, path, current, replicas="auto", snapshot=snapshot, keep=run,
-                                               applied_before=earlier.get(id(entry), ()), **kwargs, **per_run)
+                                               applied_before=earlier.get(id(entry), ()), **args, **per_run)
         except Refused as e:
             entry.rejected = e.detail
         except InputError as e:
             entry.error = str(e)
+        if chance is not None:
+            chance.move_on(entry.explanation)
         # What the workload added to the cluster's objects (its ReplicaSet or StatefulSet,
         # claims) stays for the next, under the same pod list (whose indexes are built once).
         _carry(current, snapshot.objects)
@@ -822,15 +974,90 @@ def _place_release(
             for p in run.removed:
                 snapshot.add_pod(p)
             run = Kept()
-        kept.append(run)
-        owners.append(entry.workload)
-        if entry.explanation is not None and entry.verdict in (PARTIAL, UNSCHEDULABLE) and len(kept) > 1:
-            _check_alone(entry, path, obj, objects, snapshot, kept, owners,
+        played.kept.append(run)
+        played.owners.append(entry.workload)
+        if alone and entry.explanation is not None and entry.verdict in (PARTIAL, UNSCHEDULABLE) \
+                and len(played.kept) > 1:
+            _check_alone(entry, path, obj, objects, snapshot, played.kept, played.owners,
                          dict(kwargs, applied_before=earlier.get(id(entry), ())))
-        out.append(entry)
-    victims = [(pi, owner) for run, owner in zip(kept, owners, strict=True) for pi in run.preempted]
-    preempted.extend(_recreate_preempted(victims, current, snapshot, per_run, kwargs))
+        played.entries.append(entry)
+    return played
+
+
+def _samples_for(entries: list[CheckEntry], num_nodes: int, samples: int | None) -> int:
+    """How many orders to sample: ``samples`` when given; else, where the order shown leaves
+    new pods unplaced and more than one pod is new (which ones go short is then open),
+    orders.auto_check_samples; else none."""
+    if samples is not None:
+        return samples
+    applied = [e for e in entries if not e.on_schedule and e.explanation is not None]
+    new = sum(e.wanted for e in applied)
+    if new < 2 or not any(e.unplaced for e in applied):
+        return 0
+    return auto_check_samples(new, num_nodes)
+
+
+def _sample(shown: _Played, ordered: list[tuple[str, Dict, CheckEntry]], objects: ClusterObjects,
+            snapshot: Snapshot, per_run: dict[str, Any], earlier: dict[int, list[Dict]], kwargs: dict[str, Any],
+            samples: int | None, seed: int) -> OrderChance | None:
+    """Play the release again ``samples`` times (core/explain/orders.py), each from the
+    cluster as loaded, and put the order shown back on the snapshot afterwards."""
+    count = _samples_for(shown.entries, len(snapshot.nodes()), samples)
+    if count <= 0:
+        return None
+    options = kwargs.get("options")
+    out = OrderChance([], seed, {e.workload: e.unplaced for e in shown.entries if not e.on_schedule})
+    if options is not None and (options.algorithm not in (None, "v1.35") or options.extenders):
+        out.skipped = "the legacy algorithm and extenders are played in the order shown only"
+        return out
+    final_objects = snapshot.objects
+    admission = per_run.get("admission")
+    final_ledger = admission.ledger.saved() if admission is not None else None
+    shown.undo(snapshot, per_run)
+    rng = random.Random(seed)
+    # One document per queue level: no order to shuffle.
+    levels = [_queue_key(d) for d in ordered]
+    shuffles = len(set(levels)) < len(levels)
+    try:
+        for _ in range(count):
+            order = _shuffled(ordered, rng)
+            # Fresh entries: the sample's verdicts are its own (earlier keeps their ids).
+            copies = [(path, obj, _fresh(entry)) for path, obj, entry in order]
+            before = {id(c[2]): earlier[id(e[2])] for c, e in zip(copies, order, strict=True) if id(e[2]) in earlier}
+            draw = _Chance(rng, rng.randrange(max(len(snapshot.nodes()), 1)), len(snapshot.nodes()))
+            start = draw.start
+            played = _play(copies, objects, snapshot, per_run, before, kwargs, alone=False, chance=draw)
+            played.undo(snapshot, per_run)
+            out.samples.append(Sample([e.workload for e in played.entries if not e.on_schedule], start,
+                                      {e.workload: e.unplaced for e in played.entries if not e.on_schedule}))
+            if not shuffles and not draw.drawn:
+                out.exact = True  # nothing was left to chance: every sample is this one
+                break
+    finally:
+        shown.redo(snapshot, final_objects, final_ledger, per_run)
     return out
+
+
+def _shuffled(ordered: list[tuple[str, Dict, CheckEntry]],
+              rng: random.Random) -> list[tuple[str, Dict, CheckEntry]]:
+    """``ordered`` with the documents of each queue level (priority; CronJobs apart) in a
+    random order: their pods reach the queue together."""
+    out: list[tuple[str, Dict, CheckEntry]] = []
+    level: list[tuple[str, Dict, CheckEntry]] = []
+    for doc in [*ordered, None]:
+        if doc is None or (level and _queue_key(doc) != _queue_key(level[0])):
+            rng.shuffle(level)
+            out.extend(level)
+            level = []
+        if doc is not None:
+            level.append(doc)
+    return out
+
+
+def _fresh(entry: CheckEntry) -> CheckEntry:
+    """A copy of ``entry`` before it was placed (what reading and admitting the document
+    decided stays)."""
+    return replace(entry, explanation=None, error=None, alone=None, after=[], not_applied=None)
 
 
 def _recreate_preempted(victims: list[tuple[PodInfo, str]], current: ClusterObjects, snapshot: Snapshot,

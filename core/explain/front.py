@@ -1371,6 +1371,9 @@ def run_replicas(
     # The copies differ only by name and uid: node-local answers carry over between cycles,
     # and each cycle updates the previous copy's (kschedx.core.framework.replica_inc).
     memo = ReplicaMemo()
+    # A scan start given (a sampled release in check, core/explain/orders.py) plays the
+    # copies as a chain too.
+    chance = chance or (options is not None and options.scan_start is not None)
     if replicas >= ENGINE_FROM and not chance:
         memo.engine = ReplicaEngine()
     # ``chance`` (a chain of core/explain/chance.py): each copy's scan starts where the last
