@@ -242,7 +242,10 @@ from kschedx.core.explain.check import check_paths
 objs = e.load_cluster_files([sys.argv[1]])
 """ + TIMED_SNAPSHOT + """t = time.perf_counter()
 c = time.process_time()
-rep = check_paths([sys.argv[2]], objs, separately=sys.argv[3:] == ["separately"])
+# argv[4]: --samples (the orders sampled besides the order shown; issue 43).
+samples = int(sys.argv[4]) if len(sys.argv) > 4 else None
+rep = check_paths([sys.argv[2]], objs, separately=sys.argv[3:4] == ["separately"],
+                  options=e.Options(samples=samples))
 r = rep.release_json()
 t_check = time.perf_counter() - t
 # check -o json as the CLI writes it without --detail: its size and the time it takes.
@@ -463,6 +466,8 @@ def main() -> None:
     ap.add_argument("--profile", action="store_true", help="also print the hot spots of --replicas 100")
     ap.add_argument("--odds-only", action="store_true", help="only the odds row (one cycle with and without its odds)")
     ap.add_argument("--check-json-only", action="store_true", help="only the row of check -o json's size and time")
+    ap.add_argument("--orders-only", action="store_true",
+                    help="only the row of check's sampled orders (the release with --samples 4 against 0)")
     ap.add_argument("--shapes-only", action="store_true",
                     help="only the per-copy rows by pod shape (explain --replicas COPIES+1)")
     args = ap.parse_args()
@@ -480,6 +485,9 @@ def main() -> None:
         elif args.check_json_only:
             mdir, _ = manifests(tmp)
             check_json_row(median_child(args.runs, CHECK, str(dump(args.nodes)), str(mdir)))
+        elif args.orders_only:
+            mdir, _ = manifests(tmp)
+            orders_row(dump(args.nodes), mdir, args.runs)
         elif args.shapes_only:
             for what, f in shape_rows(args, tmp, dump(args.nodes)):
                 print(f"  {what}: {'met' if f['per_copy'] <= 0.003 else 'NOT MET'} (<= 3 ms)")
@@ -516,6 +524,17 @@ def check_json_row(chk: dict[str, Any]) -> None:
     print(f"  check -o json of that release: {chk['json_mb']:.2f} MiB written in {chk['json_s']:.2f} s "
           f"({'met' if chk['json_mb'] <= 2 else 'NOT MET'}, <= 2 MiB); check and its JSON {over:.1f} s over loading "
           f"({'met' if over <= 3 else 'NOT MET'}, <= 3 s)")
+
+
+def orders_row(path: Path, mdir: Path, runs: int) -> None:
+    """check's release played again in 4 sampled orders with the scheduler's draws
+    (issue 43 item 6), against the order shown alone: what each sample costs."""
+    plain = median_child(runs, CHECK, str(path), str(mdir), "release", "0")
+    sampled = median_child(runs, CHECK, str(path), str(mdir), "release", "4")
+    each = (sampled["check"] - plain["check"]) / 4
+    print(f"  check over {plain['n']:.0f} manifests ({plain['new']:.0f} new pods) as one release: {plain['check']:.1f} s "
+          f"in the order shown, {sampled['check']:.1f} s with 4 sampled orders: each sample {each:.1f} s = "
+          f"{each / plain['check']:.2f}x the release; peak {plain['rss']:.0f} MB and {sampled['rss']:.0f} MB")
 
 
 def odds_row(path: Path, pod: Path) -> None:
