@@ -110,6 +110,10 @@ class CheckEntry:
     # The orders and scan draws sampled besides the order shown (core/explain/orders.py):
     # the release's, or (checked separately) the workload's own.
     chance: OrderChance | None = None
+    # Release mode: its running pods that the release's pods preempted and whose new pods
+    # find no node (:class:`Preempted`), with the workloads that preempted them.
+    evicted_pending: int = 0
+    evicted_by: list[str] = field(default_factory=list)
 
     @property
     def replicas(self) -> int:
@@ -200,7 +204,8 @@ class CheckEntry:
         if self.error is not None or self.explanation is None:
             return ERROR
         if self.explanation.ok:
-            return FITS
+            # Pods it ran before the release, preempted by it and Pending again: it runs short.
+            return PARTIAL if self.evicted_pending else FITS
         return PARTIAL if self.placed > 0 else UNSCHEDULABLE
 
     @property
@@ -245,6 +250,9 @@ class CheckEntry:
             text += f"; after preempting {len(e.preempted)} pod(s) of other workloads ({names})"
         if e is not None and e.replicas_from and (e.workload is None or e.workload.rule == "new"):
             text += f" [{e.replicas_from}]"
+        if self.evicted_pending:
+            text += (f"; {self.evicted_pending} of its running pod(s) preempted by {', '.join(self.evicted_by)} "
+                     "and Pending again")
         chance = self.chance.words(self.workload, self.unplaced) if self.chance is not None else None
         if chance:
             text += f"; {chance}"
@@ -302,6 +310,8 @@ class CheckEntry:
             "message": self.message(), "priority": self.priority, "new": self.wanted, "pending": self.pending,
             "notCreated": self.not_created, "unplaced": self.unplaced,
         }
+        if self.evicted_pending:
+            out["evictedPending"] = self.evicted_pending
         if self.chance is not None and not self.on_schedule:
             out.update(self.chance.entry_json(self.workload))
         if self.not_created:
@@ -343,6 +353,14 @@ class Preempted:
     owner: str | None = None  # KIND/NAME of the controller that creates it again
     placed_on: str | None = None
     why: str | None = None  # why its replacement stays Pending or is not created
+    # The workload it belongs to (KIND/NAMESPACE/NAME: a ReplicaSet's Deployment).
+    workload: str | None = None
+
+    @property
+    def pending(self) -> bool:
+        """Its controller creates it again and the new pod finds no node: a pod the cluster
+        ran before the release and runs no more."""
+        return self.owner is not None and self.placed_on is None
 
     def line(self) -> str:
         head = f"Preempted by {self.by}: {self.pod} on {self.node}"
@@ -354,8 +372,7 @@ class Preempted:
 
     def to_json(self) -> dict[str, Any]:
         return {"pod": self.pod, "node": self.node, "by": self.by, "recreatedBy": self.owner,
-                "placedOn": self.placed_on, "pending": self.owner is not None and self.placed_on is None,
-                "reason": self.why}
+                "workload": self.workload, "placedOn": self.placed_on, "pending": self.pending, "reason": self.why}
 
 
 @dataclass
@@ -435,9 +452,15 @@ class CheckReport:
             return ERROR
         applied = [e for e in self.entries if not e.on_schedule]
         if all(e.verdict == FITS for e in applied):
-            return FITS
+            # Running pods it preempted that find no node again: the cluster runs less.
+            return PARTIAL if self.evicted_pending else FITS
         placed = sum(e.wanted - e.unplaced for e in applied)
         return PARTIAL if placed > 0 else UNSCHEDULABLE
+
+    @property
+    def evicted_pending(self) -> int:
+        """Running pods the release's pods preempted whose controllers' new pods stay Pending."""
+        return sum(1 for p in self.preempted if p.pending)
 
     def release_json(self) -> dict[str, Any]:
         checked = [e for e in self.entries if e.explanation is not None]
@@ -450,7 +473,8 @@ class CheckReport:
             "counts": {"workloads": len(self.entries), **self.counts()},
             "pods": {"new": wanted, "placed": wanted - pending - not_created, "pending": pending,
                      "notCreated": not_created},
-            "unplacedTotal": pending + not_created,
+            "unplacedTotal": pending + not_created + self.evicted_pending,
+            "evictedPending": self.evicted_pending,
             **({"chance": self.chance.to_json()} if self.chance is not None else {}),
             "pending": [{"workload": e.workload, "pods": e.pending} for e in applied if e.pending],
             "notCreated": [{"workload": e.workload, "pods": e.not_created} for e in applied if e.not_created],
@@ -500,9 +524,14 @@ class CheckReport:
             return (f"Release: fits — all {pods['new']} new pod(s) of {len(self.entries)} workload(s) placed "
                     f"together{displaced}")
         refused = [e.workload for e in self.entries if e.rejected is not None or e.not_applied is not None]
-        short = len({p["workload"] for p in [*r["pending"], *r["notCreated"]]} | set(refused))
+        short = len({p["workload"] for p in [*r["pending"], *r["notCreated"]]} | set(refused)
+                    | {e.workload for e in self.entries if e.evicted_pending})
         missing = f", {pods['notCreated']} not created" if pods["notCreated"] else ""
-        parts = [f"{pods['pending']} of {pods['new']} new pod(s) stay Pending{missing}"] if pods["new"] else []
+        parts = [f"{pods['pending']} of {pods['new']} new pod(s) stay Pending{missing}"] \
+            if pods["pending"] or pods["notCreated"] else [f"all {pods['new']} new pod(s) placed"] if pods["new"] else []
+        if self.evicted_pending:
+            # The cluster's own pods the release pushed out for good count as its shortfall.
+            parts.append(f"{self.evicted_pending} running pod(s) of the cluster preempted and Pending again")
         if refused:
             parts.append(f"{len(refused)} workload(s) refused by the API server")
         return (f"Release: {VERDICT_WORDS[v]} — {'; '.join(parts)} "
@@ -514,7 +543,7 @@ class CheckReport:
         verdicts = {e.verdict for e in self.entries}
         if ERROR in verdicts:
             return 2
-        if verdicts - {FITS}:
+        if verdicts - {FITS} or self.evicted_pending:
             return 1
         # A release or workload that fits in the order shown but not in a sampled one.
         chances = [self.chance] if self.chance is not None else [e.chance for e in self.entries]
@@ -865,7 +894,17 @@ def _place_release(
     play = _play(ordered, objects, snapshot, per_run, earlier, kwargs, alone=True)
     chance = _sample(play, ordered, objects, snapshot, per_run, earlier, kwargs, samples, seed)
     victims = [(pi, owner) for run, owner in zip(play.kept, play.owners, strict=True) for pi in run.preempted]
-    preempted.extend(_recreate_preempted(victims, play.current, snapshot, per_run, kwargs))
+    again = _recreate_preempted(victims, play.current, snapshot, per_run, kwargs)
+    preempted.extend(again)
+    # A workload of the release whose running pods were preempted and find no node again
+    # runs short (an unchanged one too: nothing new of it, yet fewer of its pods run).
+    by_workload = {e.workload: e for e in play.entries}
+    for p in again:
+        entry = by_workload.get(p.workload or "")
+        if entry is not None and p.pending:
+            entry.evicted_pending += 1
+            if p.by not in entry.evicted_by:
+                entry.evicted_by.append(p.by)
     return play.entries, chance
 
 
@@ -1073,6 +1112,7 @@ def _recreate_preempted(victims: list[tuple[PodInfo, str]], current: ClusterObje
         if ref is None or ref[0] not in RECREATING:
             continue
         item.owner = f"{ref[0]} {ref[1]}"
+        item.workload = _workload_of(pi.raw, ref, current)
         args = dict(kwargs, preempt=False)
         try:
             expl = explain_object(_recreated(pi.raw), f"{ref[0]}/{ref[1]}", current, replicas="auto",
@@ -1098,6 +1138,22 @@ def _controller_ref(raw: Dict) -> tuple[str, str] | None:
         if isinstance(ref, dict) and ref.get("controller") is True:
             return str(ref.get("kind")), str(ref.get("name"))
     return None
+
+
+def _workload_of(raw: Dict, ref: tuple[str, str], objects: ClusterObjects) -> str:
+    """The workload a pod belongs to, as check names workloads: its controller, or the
+    Deployment that owns its ReplicaSet."""
+    ns = str((raw.get("metadata") or {}).get("namespace") or "default")
+    kind, name = ref
+    if kind == "ReplicaSet":
+        for rs in objects.of("ReplicaSet"):
+            meta = rs.get("metadata") or {}
+            if meta.get("name") == name and (meta.get("namespace") or "default") == ns:
+                up = _controller_ref(rs)
+                if up is not None and up[0] == "Deployment":
+                    kind, name = up
+                break
+    return f"{kind}/{ns}/{name}"
 
 
 def _recreated(raw: Dict) -> Dict:

@@ -984,6 +984,16 @@ def _explain_on(
     return out
 
 
+def _ordinal_stand_in(pod: Dict, ordinal: int) -> Dict:
+    """A StatefulSet's pod NAME-ordinal as named where it was never created (its claim was
+    refused): the first ordinal's pod under that name, for the refused step's line."""
+    out = clone_pod_dict(pod)
+    meta = out.setdefault("metadata", {})
+    base = str(meta.get("name") or "pod").rsplit("-", 1)[0]
+    meta["name"] = f"{base}-{ordinal}"
+    return out
+
+
 def _create_the_rest(incoming: IncomingPod, steps: list[CycleResult], count: int, stored: list[str],
                      path: str) -> tuple[int, str | None]:
     """The copies after the one the sequence stopped at: how many never exist, and why
@@ -1011,14 +1021,15 @@ def _create_the_rest(incoming: IncomingPod, steps: list[CycleResult], count: int
     created = 0
     refusal: str | None = None
     for i in range(len(steps), count):
-        if incoming.ordinal_pod is not None:
-            pod = incoming.ordinal_pod((incoming.ordinals or [])[i] if i < len(incoming.ordinals or []) else i)[0]
-            exists = pod["metadata"]["name"] in stored
-        else:
-            pod = copy.deepcopy(incoming.pod)
-            pod.setdefault("metadata", {})["name"] = f"{base}-{i}"
-            exists = i < len(stored)
         try:
+            if incoming.ordinal_pod is not None:
+                # Creating the ordinal's claims may be refused first (FailedCreate too).
+                pod = incoming.ordinal_pod((incoming.ordinals or [])[i] if i < len(incoming.ordinals or []) else i)[0]
+                exists = pod["metadata"]["name"] in stored
+            else:
+                pod = copy.deepcopy(incoming.pod)
+                pod.setdefault("metadata", {})["name"] = f"{base}-{i}"
+                exists = i < len(stored)
             if not exists:
                 charge_quota(incoming, pod, path)
         except Refused as e:
@@ -1384,7 +1395,16 @@ def run_replicas(
         report(f"placing {base_name}: copy {i + 1} of {replicas}", i, replicas)
         if incoming.ordinal_pod is not None:
             # A StatefulSet's copies are its ordinals, each with its own claims.
-            pod_dict, claims = incoming.ordinal_pod(ordinals[i] if i < len(ordinals) else i)
+            ordinal = ordinals[i] if i < len(ordinals) else i
+            try:
+                pod_dict, claims = incoming.ordinal_pod(ordinal)
+            except Refused as e:
+                # Its claim (or pod) refused: FailedCreate, and the ordinals before it run.
+                if i == 0 and refusal_stops_all:
+                    raise
+                steps.append(rejected_result(_ordinal_stand_in(incoming.pod, ordinal), e.detail, snapshot, profile,
+                                             options))
+                break
             _add_claims(snapshot.objects, claims)
             meta = pod_dict["metadata"]
             meta["uid"] = f"kschedx-replica-{meta['name']}"

@@ -231,3 +231,26 @@ def test_a_files_claim_over_its_storage_quota_is_not_created(tmp_path: Path) -> 
         'persistentvolumeclaims "data" is forbidden: exceeded quota: storage, requested: requests.storage=10Gi, '
         "used: requests.storage=15Gi, limited: requests.storage=20Gi")
     assert 'persistentvolumeclaim "data" not found' in by_kind["Deployment"]["message"]
+
+
+def test_a_statefulset_refused_by_quota_part_way_runs_its_first_ordinals(tmp_path: Path) -> None:
+    # The quota admits two claims: the StatefulSet controller creates data-db-0 and db-0,
+    # data-db-1 and db-1, then the claim of ordinal 2 is refused (FailedCreate) and neither
+    # it nor its pod exists; the first two run (issue 45, item 1: a real control plane ran
+    # 2 and never created 1).
+    quota = {"apiVersion": "v1", "kind": "ResourceQuota", "metadata": {"name": "claims", "namespace": "default"},
+             "spec": {"hard": {"persistentvolumeclaims": "2"}}}
+    cluster = [node("a", "z1"), node("b", "z2"), storage_class("fast", mode="Immediate", default=True), quota]
+    code, data = check(tmp_path, cluster, statefulset("db", 3))
+    assert code == 1
+    (result,) = data["results"]
+    assert "rejected" not in result, result["message"]
+    assert (result["replicas"], result["placed"], result["pending"], result["notCreated"]) == (3, 2, 0, 1)
+    assert result["verdict"] == "partial"
+    assert 'persistentvolumeclaims "data-db-2" is forbidden: exceeded quota: claims' in result["message"]
+    assert data["release"]["pods"] == {"new": 3, "placed": 2, "pending": 0, "notCreated": 1}
+    # Storage by size: 5Gi each under 6Gi, one ordinal runs and two are never created.
+    by_size = {**quota, "spec": {"hard": {"requests.storage": "6Gi"}}}
+    code, data = check(tmp_path, [*cluster[:3], by_size], statefulset("db", 3))
+    (result,) = data["results"]
+    assert (result["placed"], result["notCreated"], result["verdict"]) == (1, 2, "partial")

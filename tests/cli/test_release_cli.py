@@ -526,19 +526,50 @@ def test_a_release_pod_that_preempts_is_placed_and_its_victim_created_again(tmp_
     assert code == 0 and result["verdict"] == "fits" and result["preempted"] == ["shop/low-3"]
     assert data["release"]["preempted"] == [{
         "pod": "shop/low-3", "node": "node-b", "by": "Deployment/shop/hi", "recreatedBy": "ReplicaSet low-rs",
-        "placedOn": "node-c", "pending": False, "reason": None}]
+        "workload": "ReplicaSet/shop/low-rs", "placedOn": "node-c", "pending": False, "reason": None}]
     assert data["release"]["verdict"] == "fits"
     tight = write(tmp_path, "tight.yaml", _preemption_cluster(False))
     code, data = check_json(hi, "--cluster", tight)
     [victim] = data["release"]["preempted"]
-    assert code == 0 and victim["pending"] and "Insufficient cpu" in victim["reason"]
+    assert victim["pending"] and "Insufficient cpu" in victim["reason"]
+    # A pod the cluster ran and runs no more is the release's shortfall (issue 45, item 4).
+    assert code == 1 and data["release"]["verdict"] == "partial"
+    assert data["release"]["evictedPending"] == 1 and data["release"]["unplacedTotal"] == 1
     res = run("check", hi, "--cluster", tight)
     text = flat(res.stdout)
+    assert "Release: fits partly — all 1 new pod(s) placed; 1 running pod(s) of the cluster preempted and " \
+        "Pending again" in text
     assert "1 pod(s) of other workloads preempted, 1 of them Pending again" in text
     assert "Preempted by Deployment/shop/hi: shop/low-3 on node-b; its ReplicaSet low-rs creates it again, Pending" in text
     # One manifest at a time, the pod is placed by preemption too; the victim is back after.
     code, data = check_json(hi, "--cluster", tight, "--separately")
     assert code == 0 and by_name(data)["hi"]["preempted"] == ["shop/low-3"]
+
+
+def test_an_unchanged_workload_whose_pods_the_release_preempts_runs_short(tmp_path: Path) -> None:
+    # low's Deployment is in the release unchanged; hi's pod preempts low-3 and its new pod
+    # finds no node: low runs 2 of its 3 pods after the release (issue 45, item 4).
+    cluster = _preemption_cluster(False).replace(
+        "  metadata: {name: low-rs, namespace: shop, uid: rs-low}\n",
+        "  metadata: {name: low-rs, namespace: shop, uid: rs-low, ownerReferences: [{apiVersion: apps/v1, "
+        "kind: Deployment, name: low, uid: dep-low, controller: true}]}\n")
+    cluster += ("- apiVersion: apps/v1\n  kind: Deployment\n  metadata: {name: low, namespace: shop, uid: dep-low}\n"
+                "  spec:\n    replicas: 3\n    selector: {matchLabels: {app: low}}\n    template:\n"
+                "      metadata: {labels: {app: low}}\n"
+                "      spec: {containers: [{name: c, image: x, resources: {requests: {cpu: \"1\"}}}]}\n")
+    tight = write(tmp_path, "tight.yaml", cluster)
+    low = write(tmp_path, "low.yaml", deployment("low", 3, "1").replace("nginx:1.27", "x").replace(
+        '      - name: c\n        image: x\n', '      - name: c\n        image: x\n'))
+    hi = write(tmp_path, "hi.yaml", deployment("hi", 1, "1500m", "      priorityClassName: high\n"))
+    code, data = check_json(low, hi, "--cluster", tight)
+    results = by_name(data)
+    assert code == 1
+    assert results["hi"]["verdict"] == "fits" and results["hi"]["preempted"] == ["shop/low-3"]
+    assert results["low"]["verdict"] == "partial" and results["low"]["evictedPending"] == 1
+    assert "1 of its running pod(s) preempted by Deployment/shop/hi and Pending again" in results["low"]["message"]
+    [victim] = data["release"]["preempted"]
+    assert victim["workload"] == "Deployment/shop/low" and victim["pending"]
+    assert data["release"]["verdict"] == "partial" and data["release"]["unplacedTotal"] == 1
 
 
 def test_namespace_lifecycle_refuses_what_has_no_namespace(tmp_path: Path) -> None:
