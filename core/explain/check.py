@@ -47,7 +47,7 @@ from typing import Any
 
 from kschedx.core.admission import Admission, Refused
 from kschedx.core.admission.priority import priority_classes, resolve_priority
-from kschedx.core.api.model import PodInfo
+from kschedx.core.api.model import PodInfo, pod_uid
 from kschedx.core.api.objects import ClusterObjects
 from kschedx.core.api.quantity import QuantityError
 from kschedx.core.api.selectors import SelectorError
@@ -62,7 +62,7 @@ from kschedx.core.explain.front import (
     resolve_version,
 )
 from kschedx.core.explain.orders import OrderChance, Sample, auto_check_samples
-from kschedx.core.explain.replicas import hpa_status_as_applied
+from kschedx.core.explain.replicas import hpa_status_as_applied, reset_by_apply
 from kschedx.core.explain.report import FAILED_CREATE, DaemonNodeVerdict, Explanation
 from kschedx.core.explain.rollout import any_may_run
 from kschedx.core.explain.rollout_run import RolloutOutcome
@@ -110,6 +110,11 @@ class CheckEntry:
     # The orders and scan draws sampled besides the order shown (core/explain/orders.py):
     # the release's, or (checked separately) the workload's own.
     chance: OrderChance | None = None
+    # Release mode, a running workload whose HPA scales it after kubectl apply set the
+    # manifest's count: (the count applied, the HPA's, the HPA's name), and what the apply
+    # alone did (its explanation, the pods its controller deleted).
+    hpa_sync: tuple[int, int, str] | None = None
+    reset: tuple[Explanation | None, int] | None = None
     # Release mode: its running pods that the release's pods preempted and whose new pods
     # find no node (:class:`Preempted`), with the workloads that preempted them.
     evicted_pending: int = 0
@@ -250,6 +255,11 @@ class CheckEntry:
             text += f"; after preempting {len(e.preempted)} pod(s) of other workloads ({names})"
         if e is not None and e.replicas_from and (e.workload is None or e.workload.rule == "new"):
             text += f" [{e.replicas_from}]"
+        if self.hpa_sync is not None:
+            applied, scaled, hpa = self.hpa_sync
+            deleted = self.reset[1] if self.reset is not None else 0
+            text += (f"; kubectl apply set replicas {applied} first (its controller deleted {deleted} pod(s)), then "
+                     f"HorizontalPodAutoscaler {hpa}'s next sync set {scaled}: placed after the release's other pods")
         if self.evicted_pending:
             text += (f"; {self.evicted_pending} of its running pod(s) preempted by {', '.join(self.evicted_by)} "
                      "and Pending again")
@@ -312,6 +322,9 @@ class CheckEntry:
         }
         if self.evicted_pending:
             out["evictedPending"] = self.evicted_pending
+        if self.hpa_sync is not None:
+            out["hpaAfterApply"] = {"applied": self.hpa_sync[0], "hpa": self.hpa_sync[1], "name": self.hpa_sync[2],
+                                    "deleted": self.reset[1] if self.reset is not None else 0}
         if self.chance is not None and not self.on_schedule:
             out.update(self.chance.entry_json(self.workload))
         if self.not_created:
@@ -985,18 +998,28 @@ def _play(ordered: list[tuple[str, Dict, CheckEntry]], objects: ClusterObjects, 
     # The release's objects, growing workload by workload (``objects`` stays the cluster as
     # loaded, for the workloads checked alone).
     current = played.current
-    for done, (path, obj, entry) in enumerate(ordered):
-        report_progress(f"placing the release: {path} ({done + 1} of {len(ordered)})", done, len(ordered))
-        if entry.rejected is None:
+    steps = _steps(ordered, objects, earlier, kwargs.get("namespace"), chance.rng if chance is not None else None)
+    reset_runs: dict[int, Kept] = {}
+    for done, (path, obj, entry, phase) in enumerate(steps):
+        report_progress(f"placing the release: {path} ({done + 1} of {len(steps)})", done, len(steps))
+        if phase != SYNC and entry.rejected is None:
             entry.not_applied = _update_of_running(obj, objects, entry)
-        if entry.rejected is not None or entry.not_applied is not None:  # never created, or not applied
-            played.entries.append(entry)
+        if entry.rejected is not None or entry.not_applied is not None or entry.error is not None:
+            if phase != SYNC:  # never created, or not applied
+                played.entries.append(entry)
             continue
         run = Kept()
         args = dict(kwargs, options=chance.options(kwargs.get("options"))) if chance is not None else kwargs
+        on = current
+        if phase == SYNC:
+            # The HPA's sync plans from what the apply left: the pods its controller
+            # deleted are gone from the objects it reads too.
+            gone = {pi.uid for pi in reset_runs[id(entry)].removed}
+            on = _without_pods(current, gone)
         try:
-            entry.explanation = explain_object(obj, path, current, replicas="auto", snapshot=snapshot, keep=run,
-                                               applied_before=earlier.get(id(entry), ()), **args, **per_run)
+            entry.explanation = explain_object(obj, path, on, replicas="auto", snapshot=snapshot, keep=run,
+                                               applied_before=earlier.get(id(entry), ()), hpa=phase != RESET,
+                                               **args, **per_run)
         except Refused as e:
             entry.rejected = e.detail
         except InputError as e:
@@ -1015,12 +1038,61 @@ def _play(ordered: list[tuple[str, Dict, CheckEntry]], objects: ClusterObjects, 
             run = Kept()
         played.kept.append(run)
         played.owners.append(entry.workload)
+        if phase == RESET:
+            reset_runs[id(entry)] = run
+            entry.reset = (entry.explanation, len(run.removed))
+            played.entries.append(entry)
+            continue
         if alone and entry.explanation is not None and entry.verdict in (PARTIAL, UNSCHEDULABLE) \
                 and len(played.kept) > 1:
             _check_alone(entry, path, obj, objects, snapshot, played.kept, played.owners,
                          dict(kwargs, applied_before=earlier.get(id(entry), ())))
-        played.entries.append(entry)
+        if phase != SYNC:
+            played.entries.append(entry)
     return played
+
+
+# The phases of a document in a release: applied as it ends (APPLY); applied with the
+# count kubectl apply writes (RESET), and later scaled by its HPA's next sync (SYNC).
+APPLY, RESET, SYNC = "apply", "reset", "sync"
+
+
+def _steps(ordered: list[tuple[str, Dict, CheckEntry]], objects: ClusterObjects, earlier: dict[int, list[Dict]],
+           namespace: str | None, rng: random.Random | None) -> list[tuple[str, Dict, CheckEntry, str]]:
+    """The release's documents as the cluster acts on them. A running workload whose
+    manifest writes a count its HPA changes (core/explain/replicas.py reset_by_apply) is
+    scaled to the manifest's count where it is applied, and to the HPA's by its next sync
+    — up to 15 s later: after the release's other pods in the order shown, and at a random
+    place after its apply in a sample (``rng``), where timing decides."""
+    out: list[tuple[str, Dict, CheckEntry, str]] = []
+    syncs: list[tuple[str, Dict, CheckEntry, str]] = []
+    for path, obj, entry in ordered:
+        reset = None
+        if not entry.on_schedule and entry.rejected is None:
+            reset = reset_by_apply(obj, objects, namespace, earlier.get(id(entry), ()))
+        if reset is None or reset[0] >= reset[1]:
+            out.append((path, obj, entry, APPLY))
+            continue
+        entry.hpa_sync = reset
+        out.append((path, obj, entry, RESET))
+        syncs.append((path, obj, entry, SYNC))
+    for sync in syncs:
+        if rng is None:
+            out.append(sync)
+            continue
+        after = next(i for i, step in enumerate(out) if step[2] is sync[2]) + 1
+        out.insert(rng.randint(after, len(out)), sync)
+    return out
+
+
+def _without_pods(objects: ClusterObjects, uids: set[str]) -> ClusterObjects:
+    """``objects`` without the pods of ``uids`` (deleted by a controller)."""
+    if not uids:
+        return objects
+    by_kind = defaultdict(list, objects.by_kind)
+    by_kind["Pod"] = [p for p in objects.of("Pod") if pod_uid(p) not in uids]
+    return ClusterObjects(by_kind, objects.skipped_kinds, defaultdict(list, objects.workloads),
+                          objects.server_version, early_pods=objects.early_pods)
 
 
 def _samples_for(entries: list[CheckEntry], num_nodes: int, samples: int | None) -> int:
@@ -1056,7 +1128,8 @@ def _sample(shown: _Played, ordered: list[tuple[str, Dict, CheckEntry]], objects
     rng = random.Random(seed)
     # One document per queue level: no order to shuffle.
     levels = [_queue_key(d) for d in ordered]
-    shuffles = len(set(levels)) < len(levels)
+    # (An HPA's sync after an apply is placed at random too.)
+    shuffles = len(set(levels)) < len(levels) or any(e.hpa_sync is not None for e in shown.entries)
     try:
         for _ in range(count):
             order = _shuffled(ordered, rng)
@@ -1096,7 +1169,8 @@ def _shuffled(ordered: list[tuple[str, Dict, CheckEntry]],
 def _fresh(entry: CheckEntry) -> CheckEntry:
     """A copy of ``entry`` before it was placed (what reading and admitting the document
     decided stays)."""
-    return replace(entry, explanation=None, error=None, alone=None, after=[], not_applied=None)
+    return replace(entry, explanation=None, error=None, alone=None, after=[], not_applied=None, hpa_sync=None,
+                   reset=None, evicted_pending=0, evicted_by=[])
 
 
 def _recreate_preempted(victims: list[tuple[PodInfo, str]], current: ClusterObjects, snapshot: Snapshot,

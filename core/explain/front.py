@@ -749,9 +749,11 @@ def explain_object(
     provide_volumes: bool = False,
     preempt: bool = False,
     applied_before: Sequence[Dict] = (),
+    hpa: bool = True,
 ) -> Explanation:
     """One pod-bearing object: one cycle, the replica steps, or (for a DaemonSet) one
-    pinned cycle per node.
+    pinned cycle per node. Without ``hpa`` the count is the one ``kubectl apply`` sets,
+    before an HPA's next sync (core/explain/replicas.py reset_by_apply).
 
     ``preempt`` (with ``snapshot``): replica copies that fit only by preemption evict
     their victims and are placed (see :func:`run_replicas`); with ``keep`` the victims
@@ -772,7 +774,7 @@ def explain_object(
     the daemon pods, the ReplicaSet, StatefulSet and claims it added to ``snapshot.objects``),
     and ``keep`` lists the pods.
     """
-    obj, replicas_from = resolve_replica_count(obj, objects, namespace, applied_before)
+    obj, replicas_from = resolve_replica_count(obj, objects, namespace, applied_before, hpa)
     options = resolve_version(options, objects, source)
     incoming = prepare_object(obj, path, objects, namespace=namespace, admission=admission, version=options.version,
                               volumes=volumes, provide_volumes=provide_volumes)

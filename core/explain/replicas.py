@@ -159,10 +159,11 @@ def _hpa_count(hpa: Dict, current: int) -> tuple[int, str]:
 
 
 def resolve_replica_count(obj: Dict, objects: ClusterObjects, namespace: str | None = None,
-                          applied_before: Sequence[Dict] = ()) -> tuple[Dict, str | None]:
+                          applied_before: Sequence[Dict] = (), hpa: bool = True) -> tuple[Dict, str | None]:
     """``obj`` with the count it runs at after ``kubectl apply`` (a shallow copy when it
     changes), and the line saying where that count came from. ``applied_before``: earlier
-    documents of the run for the same object, applied first in this order."""
+    documents of the run for the same object, applied first in this order. Without
+    ``hpa``: the count the apply itself leaves, before an HPA's next sync."""
     kind = str(obj.get("kind") or "")
     if kind not in SCALED_KINDS:
         return obj, None
@@ -177,7 +178,7 @@ def resolve_replica_count(obj: Dict, objects: ClusterObjects, namespace: str | N
         left, _ = _after_apply(earlier, live, kind)
         live = {"spec": {"replicas": left}, APPLIED_EARLIER: earlier}
     count, why = _after_apply(obj, live, kind)
-    hpas = _targeting(objects, kind, ns, name)
+    hpas = _targeting(objects, kind, ns, name) if hpa else []
     if len(hpas) > 1:
         names = ", ".join(sorted(_name_ns(h, ns)[0] for h in hpas))
         why = (f"replicas {count}: several HorizontalPodAutoscalers target the {kind} ({names}); their controller "
@@ -188,6 +189,35 @@ def resolve_replica_count(obj: Dict, objects: ClusterObjects, namespace: str | N
         return obj, None
     spec = dict(_field(obj, "spec"), replicas=count)
     return dict(obj, spec=spec), why
+
+
+def reset_by_apply(obj: Dict, objects: ClusterObjects, namespace: str | None = None,
+                   applied_before: Sequence[Dict] = ()) -> tuple[int, int, str] | None:
+    """A running workload whose manifest writes a count its HPA then changes: ``kubectl
+    apply`` sets spec.replicas to the manifest's count at once (its controller scales to
+    it), and the HPA's next sync, up to its sync period (15 s) later, sets its own count.
+    Returns (the count applied, the HPA's, the HPA's name), or None when the apply leaves
+    the HPA's count (the manifest writes none, or the same) or no single HPA scales it."""
+    kind = str(obj.get("kind") or "")
+    if kind not in SCALED_KINDS:
+        return None
+    name, ns = _name_ns(obj, namespace or "default")
+    if namespace:
+        ns = namespace
+    live = _live(objects, kind, ns, name)
+    if live is None and kind == "Deployment":
+        live = _from_replicasets(objects, ns, name)
+    hpas = _targeting(objects, kind, ns, name)
+    if live is None or len(hpas) != 1 or _count(_field(obj, "spec").get("replicas")) is None:
+        return None
+    for earlier in applied_before:
+        left, _ = _after_apply(earlier, live, kind)
+        live = {"spec": {"replicas": left}, APPLIED_EARLIER: earlier}
+    applied, _ = _after_apply(obj, live, kind)
+    scaled, _ = _hpa_count(hpas[0], applied)
+    if scaled == applied:
+        return None
+    return applied, scaled, _name_ns(hpas[0], ns)[0]
 
 
 def hpa_status_as_applied(before: ClusterObjects, after: ClusterObjects) -> None:

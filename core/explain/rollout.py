@@ -239,14 +239,19 @@ def _held_back(kind: str, spec: Dict) -> str | None:
 
 
 def _unchanged_or_up(kind: str, name: str, desired: int, running: int, pending_pods: list[Dict], create: int,
-                     extra: str = "") -> WorkloadPlan:
+                     extra: str = "", deleted: list[Dict] | None = None) -> WorkloadPlan:
+    """``deleted``: on a scale-down, the pods its controller deletes (they free their room
+    for what a release places after it)."""
     pending = len(pending_pods)
     to_place = create + pending
     if to_place == 0:
         note = f"already running {running}/{desired}: nothing to place"
         if running > desired:
             note = f"scaled down to {desired} ({running} running): nothing to place"
-        return WorkloadPlan(kind, name, UNCHANGED, desired, min(running, desired), 0, note + extra)
+            if deleted:
+                note += f"; its controller deletes {', '.join(_names(deleted))}"
+        return WorkloadPlan(kind, name, UNCHANGED, desired, min(running, desired), 0, note + extra,
+                            remove=list(deleted or []))
     parts = []
     if create:
         parts.append(f"the {create} missing")
@@ -255,6 +260,17 @@ def _unchanged_or_up(kind: str, name: str, desired: int, running: int, pending_p
     note = f"{running} of {desired} running: placing {' and '.join(parts)}"
     return WorkloadPlan(kind, name, SCALE_UP, desired, min(running, desired), to_place, note + extra,
                         stored_pending=_names(pending_pods))
+
+
+def _scaled_down(pods: list[Dict], desired: int) -> list[Dict]:
+    """The pods a ReplicaSet's controller deletes to come down to ``desired``, in its
+    deletion ranking (ActivePodsWithRanks: unscheduled first, then the pods sharing a node
+    with more of their siblings, the younger, ...)."""
+    extra = len(pods) - desired
+    if extra <= 0:
+        return []
+    on_node = Counter(_node(p) for p in pods if _node(p))
+    return deletion_order(pods, on_node, reference_time(pods))[:extra]
 
 
 def _names(pods: list[Dict]) -> list[str]:
@@ -286,7 +302,7 @@ def _deployment(objects: ClusterObjects, ns: str, name: str, spec: Dict, tpl: Di
                                 "template changed and no pod of the old one runs: a new ReplicaSet of "
                                 f"{desired}")
         return _unchanged_or_up("Deployment", name, desired, len(running), [p for p in new_pods if not _node(p)],
-                                max(0, desired - len(new_pods)))
+                                max(0, desired - len(new_pods)), deleted=_scaled_down(new_pods, desired))
     if spec.get("paused"):
         # A paused Deployment only scales: the rollout waits until it is resumed.
         return WorkloadPlan("Deployment", name, ROLLOUT, desired, len(running), pending,
@@ -374,7 +390,7 @@ def _replicaset(objects: ClusterObjects, kind: str, ns: str, name: str, spec: Di
         extra = f"; its template changed, but a {kind} does not replace the pods it has"
     desired = _desired(spec)
     return _unchanged_or_up(kind, name, desired, running, [p for p in pods if not _node(p)],
-                            max(0, desired - len(pods)), extra)
+                            max(0, desired - len(pods)), extra, deleted=_scaled_down(pods, desired))
 
 
 def _ordinal(pod: Dict, name: str) -> int | None:
