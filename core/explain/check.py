@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -115,6 +116,12 @@ class CheckEntry:
     # alone did (its explanation, the pods its controller deleted).
     hpa_sync: tuple[int, int, str] | None = None
     reset: tuple[Explanation | None, int] | None = None
+    # Release mode, a workload whose earlier document of the run asked for more replicas
+    # of the same template: that document's run (its explanation, the count it asked for,
+    # its pods placed), applied and placed first, then scaled down by this one.
+    first: tuple[Explanation | None, int, int] | None = None
+    # ... and the nodes of its placed pods that stay after the scale-down.
+    first_stay: list[str] = field(default_factory=list)
     # Release mode: its running pods that the release's pods preempted and whose new pods
     # find no node (:class:`Preempted`), with the workloads that preempted them.
     evicted_pending: int = 0
@@ -137,8 +144,21 @@ class CheckEntry:
         e = self.explanation
         return e.workload.running if e is not None and e.workload is not None else 0
 
+    def _survivors(self) -> tuple[int, int] | None:
+        """After an earlier document's larger count was placed and this one scaled it
+        down: the pods that stay (the ReplicaSet deletes the unscheduled ones first), as
+        (placed, Pending)."""
+        if self.first is None or self.explanation is None or self.explanation.workload is None:
+            return None
+        keep = self.explanation.workload.replicas
+        placed = min(keep, self.first[2])
+        return placed, keep - placed
+
     @property
     def placed(self) -> int:
+        survivors = self._survivors()
+        if survivors is not None:
+            return survivors[0]
         e = self.explanation
         if e is None:
             return 0
@@ -156,6 +176,9 @@ class CheckEntry:
             return 0
         if e.mode == "daemonset":
             return sum(1 for v in e.daemon_nodes if v.targeted and not v.running)
+        survivors = self._survivors()
+        if survivors is not None:
+            return sum(survivors)
         end = self._rollout_end()
         if end is not None:
             return end.total
@@ -178,6 +201,9 @@ class CheckEntry:
             return 0
         if e.mode == "daemonset":
             return sum(1 for v in e.daemon_nodes if v.targeted and not v.fits and v.code != FAILED_CREATE)
+        survivors = self._survivors()
+        if survivors is not None:
+            return survivors[1]
         end = self._rollout_end()
         if end is not None:
             return end.pending_at_end()
@@ -208,6 +234,9 @@ class CheckEntry:
             return UNSCHEDULABLE
         if self.error is not None or self.explanation is None:
             return ERROR
+        survivors = self._survivors()
+        if survivors is not None and survivors[1]:
+            return PARTIAL if survivors[0] else UNSCHEDULABLE
         if self.explanation.ok:
             # Pods it ran before the release, preempted by it and Pending again: it runs short.
             return PARTIAL if self.evicted_pending else FITS
@@ -255,6 +284,10 @@ class CheckEntry:
             text += f"; after preempting {len(e.preempted)} pod(s) of other workloads ({names})"
         if e is not None and e.replicas_from and (e.workload is None or e.workload.rule == "new"):
             text += f" [{e.replicas_from}]"
+        if self.first is not None:
+            _, count, placed = self.first
+            text += (f"; its earlier document was applied first: {count} replica(s), {placed} placed, then scaled "
+                     f"down by this one (the ReplicaSet's deletion ranking chose which stay)")
         if self.hpa_sync is not None:
             applied, scaled, hpa = self.hpa_sync
             deleted = self.reset[1] if self.reset is not None else 0
@@ -322,6 +355,8 @@ class CheckEntry:
         }
         if self.evicted_pending:
             out["evictedPending"] = self.evicted_pending
+        if self.first is not None:
+            out["appliedFirst"] = {"replicas": self.first[1], "placed": self.first[2], "stayOn": list(self.first_stay)}
         if self.hpa_sync is not None:
             out["hpaAfterApply"] = {"applied": self.hpa_sync[0], "hpa": self.hpa_sync[1], "name": self.hpa_sync[2],
                                     "deleted": self.reset[1] if self.reset is not None else 0}
@@ -431,7 +466,7 @@ def _document_place(file: str, document: int | None) -> str:
 
 # What the replaced documents' note says first (table, markdown, HTML).
 REPLACED_NOTE = ("Named twice (kubectl apply -f applies both in order: the later one stands unless the API server "
-                 "refuses it; the other places no pod)")
+                 "refuses it; the other places no pod of its own)")
 
 
 @dataclass
@@ -1000,6 +1035,7 @@ def _play(ordered: list[tuple[str, Dict, CheckEntry]], objects: ClusterObjects, 
     current = played.current
     steps = _steps(ordered, objects, earlier, kwargs.get("namespace"), chance.rng if chance is not None else None)
     reset_runs: dict[int, Kept] = {}
+    first_runs: dict[int, Kept] = {}
     for done, (path, obj, entry, phase) in enumerate(steps):
         report_progress(f"placing the release: {path} ({done + 1} of {len(steps)})", done, len(steps))
         if phase != SYNC and entry.rejected is None:
@@ -1011,15 +1047,19 @@ def _play(ordered: list[tuple[str, Dict, CheckEntry]], objects: ClusterObjects, 
         run = Kept()
         args = dict(kwargs, options=chance.options(kwargs.get("options"))) if chance is not None else kwargs
         on = current
+        if phase == APPLY and id(entry) in first_runs:
+            # The earlier document's pods exist: its apply scales them down.
+            on = _with_pods(current, first_runs[id(entry)].bound)
         if phase == SYNC:
             # The HPA's sync plans from what the apply left: the pods its controller
             # deleted are gone from the objects it reads too.
             gone = {pi.uid for pi in reset_runs[id(entry)].removed}
             on = _without_pods(current, gone)
+        before = earlier.get(id(entry), ())
         try:
             entry.explanation = explain_object(obj, path, on, replicas="auto", snapshot=snapshot, keep=run,
-                                               applied_before=earlier.get(id(entry), ()), hpa=phase != RESET,
-                                               **args, **per_run)
+                                               applied_before=before[:-1] if phase == FIRST else before,
+                                               hpa=phase != RESET, **args, **per_run)
         except Refused as e:
             entry.rejected = e.detail
         except InputError as e:
@@ -1038,6 +1078,16 @@ def _play(ordered: list[tuple[str, Dict, CheckEntry]], objects: ClusterObjects, 
             run = Kept()
         played.kept.append(run)
         played.owners.append(entry.workload)
+        if phase == APPLY and id(entry) in first_runs:
+            gone = {p.uid for p in run.removed}
+            entry.first_stay = sorted(p.node_name for p in first_runs[id(entry)].bound if p.uid not in gone)
+        if phase == FIRST:
+            first_runs[id(entry)] = run
+            if entry.explanation is not None and entry.rejected is None and entry.error is None:
+                entry.first = (entry.explanation, entry.explanation.replicas_requested, len(run.bound))
+            entry.explanation = None
+            entry.rejected = entry.error = None
+            continue
         if phase == RESET:
             reset_runs[id(entry)] = run
             entry.reset = (entry.explanation, len(run.removed))
@@ -1053,8 +1103,25 @@ def _play(ordered: list[tuple[str, Dict, CheckEntry]], objects: ClusterObjects, 
 
 
 # The phases of a document in a release: applied as it ends (APPLY); applied with the
-# count kubectl apply writes (RESET), and later scaled by its HPA's next sync (SYNC).
-APPLY, RESET, SYNC = "apply", "reset", "sync"
+# count kubectl apply writes (RESET), and later scaled by its HPA's next sync (SYNC); an
+# earlier document of the same workload with more replicas, placed before it (FIRST).
+APPLY, RESET, SYNC, FIRST = "apply", "reset", "sync", "first"
+
+
+def _scaled_down_by(obj: Dict, before: Sequence[Dict]) -> bool:
+    """Whether the document applied just before ``obj`` (the same workload) asked for more
+    replicas of the same template: its controller creates them, the scheduler places
+    them, and ``obj``'s apply scales them down (kubectl apply -f sends both at once)."""
+    if not before or obj.get("kind") not in ("Deployment", "ReplicaSet"):
+        return False
+    prev = before[-1]
+    if _pod_template(prev) != _pod_template(obj):
+        return False
+
+    def count(o: Dict) -> int:
+        value = o["spec"].get("replicas", 1) if isinstance(o.get("spec"), dict) else 1
+        return value if isinstance(value, int) and not isinstance(value, bool) else 1
+    return count(prev) > count(obj)
 
 
 def _steps(ordered: list[tuple[str, Dict, CheckEntry]], objects: ClusterObjects, earlier: dict[int, list[Dict]],
@@ -1067,6 +1134,8 @@ def _steps(ordered: list[tuple[str, Dict, CheckEntry]], objects: ClusterObjects,
     out: list[tuple[str, Dict, CheckEntry, str]] = []
     syncs: list[tuple[str, Dict, CheckEntry, str]] = []
     for path, obj, entry in ordered:
+        if _scaled_down_by(obj, earlier.get(id(entry), ())):
+            out.append((path, earlier[id(entry)][-1], entry, FIRST))
         reset = None
         if not entry.on_schedule and entry.rejected is None:
             reset = reset_by_apply(obj, objects, namespace, earlier.get(id(entry), ()))
@@ -1080,9 +1149,20 @@ def _steps(ordered: list[tuple[str, Dict, CheckEntry]], objects: ClusterObjects,
         if rng is None:
             out.append(sync)
             continue
-        after = next(i for i, step in enumerate(out) if step[2] is sync[2]) + 1
+        after = max(i for i, step in enumerate(out) if step[2] is sync[2]) + 1
         out.insert(rng.randint(after, len(out)), sync)
     return out
+
+
+def _with_pods(objects: ClusterObjects, pods: list[PodInfo]) -> ClusterObjects:
+    """``objects`` with the pods a run bound, as their controller's reads find them."""
+    if not pods:
+        return objects
+    by_kind = defaultdict(list, objects.by_kind)
+    by_kind["Pod"] = [*objects.of("Pod"), *(dict(p.raw, spec=dict(p.raw.get("spec") or {}, nodeName=p.node_name))
+                                            for p in pods)]
+    return ClusterObjects(by_kind, objects.skipped_kinds, defaultdict(list, objects.workloads),
+                          objects.server_version, early_pods=objects.early_pods)
 
 
 def _without_pods(objects: ClusterObjects, uids: set[str]) -> ClusterObjects:
@@ -1170,7 +1250,7 @@ def _fresh(entry: CheckEntry) -> CheckEntry:
     """A copy of ``entry`` before it was placed (what reading and admitting the document
     decided stays)."""
     return replace(entry, explanation=None, error=None, alone=None, after=[], not_applied=None, hpa_sync=None,
-                   reset=None, evicted_pending=0, evicted_by=[])
+                   reset=None, first=None, first_stay=[], evicted_pending=0, evicted_by=[])
 
 
 def _recreate_preempted(victims: list[tuple[PodInfo, str]], current: ClusterObjects, snapshot: Snapshot,

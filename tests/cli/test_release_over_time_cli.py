@@ -84,3 +84,44 @@ def test_apply_over_an_hpa_sets_the_manifest_count_first(tmp_path: Path) -> None
     text = flat(run("check", web, api, "--cluster", cluster, "--cluster", live_hpa).stdout)
     assert "kubectl apply set replicas 2 first (its controller deleted 1 pod(s)), then HorizontalPodAutoscaler " \
         "web's next sync set 3" in text
+
+
+THREE_NODES = """\
+apiVersion: v1
+kind: List
+items:
+""" + "".join(
+    f"- apiVersion: v1\n  kind: Node\n  metadata: {{name: {n}, labels: {{kubernetes.io/hostname: {n}}}}}\n"
+    f"  status: {{allocatable: {{cpu: \"{cpu}\", memory: 8Gi, pods: \"110\"}}, nodeInfo: {{kubeletVersion: v1.35.0}}}}\n"
+    for n, cpu in (("node-a", "4"), ("node-b", "2"), ("node-c", "2")))
+
+
+def test_a_workload_named_twice_is_placed_as_first_applied_then_scaled_down(tmp_path: Path) -> None:
+    # kubectl apply -f sends both documents: the ReplicaSet creates the first one's 6 pods
+    # and the scheduler places them; the second scales it to 2, and the ReplicaSet's ranking
+    # deletes from the nodes holding more of them first. The 2 that stay are 2 of those 6,
+    # not 2 placed afresh (issue 45, item 2).
+    cluster = write(tmp_path, "cluster.yaml", THREE_NODES)
+    web = write(tmp_path, "web.yaml", deployment("web", 6, "500m") + "---\n" + deployment("web", 2, "500m"))
+    code, data = check_json(web, "--cluster", cluster)
+    (result,) = data["results"]
+    assert code == 0 and result["verdict"] == "fits"
+    first = result["appliedFirst"]
+    assert (first["replicas"], first["placed"]) == (6, 6) and len(first["stayOn"]) == 2
+    assert (result["replicas"], result["new"], result["placed"], result["pending"]) == (2, 2, 2, 0)
+    # The ranking deletes from the most crowded nodes: the two that stay are on different nodes.
+    assert len(set(first["stayOn"])) == 2
+    assert "its controller deletes" in result["message"] and "applied first: 6 replica(s), 6 placed" in \
+        result["message"]
+
+
+def test_the_unscheduled_pods_of_the_earlier_document_go_first(tmp_path: Path) -> None:
+    # 10 pods of 1 CPU where 8 fit, then 9: the ReplicaSet deletes the unscheduled one
+    # first, so 8 run and 1 stays Pending — not 9 placed afresh with one short.
+    cluster = write(tmp_path, "cluster.yaml", THREE_NODES)
+    web = write(tmp_path, "web.yaml", deployment("web", 10, "1") + "---\n" + deployment("web", 9, "1"))
+    code, data = check_json(web, "--cluster", cluster)
+    (result,) = data["results"]
+    assert code == 1 and result["appliedFirst"]["placed"] == 8
+    assert (result["new"], result["placed"], result["pending"], result["verdict"]) == (9, 8, 1, "partial")
+    assert data["release"]["pods"]["pending"] == 1
