@@ -1176,16 +1176,26 @@ def _without_pods(objects: ClusterObjects, uids: set[str]) -> ClusterObjects:
 
 
 def _samples_for(entries: list[CheckEntry], num_nodes: int, samples: int | None) -> int:
-    """How many orders to sample: ``samples`` when given; else, where the order shown leaves
-    new pods unplaced and more than one pod is new (which ones go short is then open),
-    orders.auto_check_samples; else none."""
+    """How many orders to sample: ``samples`` when given; else, where more than one pod is
+    new and the order shown leaves some unplaced (which ones go short is then open) or
+    fills the room (:func:`_tight`), orders.auto_check_samples; else none."""
     if samples is not None:
         return samples
     applied = [e for e in entries if not e.on_schedule and e.explanation is not None]
     new = sum(e.wanted for e in applied)
-    if new < 2 or not any(e.unplaced for e in applied):
+    if new < 2 or not any(e.unplaced or _tight(e) for e in applied):
         return 0
     return auto_check_samples(new, num_nodes)
+
+
+def _tight(entry: CheckEntry) -> bool:
+    """A cycle of the workload found one node left where its pod fits, among others its
+    PreFilter did not rule out: the release filled the room it had, so another order may
+    not fit."""
+    e = entry.explanation
+    if e is None or e.mode == "daemonset":
+        return False
+    return any(s.single_feasible_node and s.pre_filter.node_names is None and s.num_all_nodes > 1 for s in e.steps)
 
 
 def _sample(shown: _Played, ordered: list[tuple[str, Dict, CheckEntry]], objects: ClusterObjects,

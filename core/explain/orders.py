@@ -132,15 +132,28 @@ class OrderChance:
         if shown == 0:
             k = self.first_failing(workload)
             return (f"fits in {fits} of {n} sampled orders ({percent(fits, n)}); in the others up to {high} pod(s) "
-                    f"unplaced, e.g. sample {k} ({self.describe(k)})")
+                    f"unplaced, e.g. sample {k} ({self.describe(k, workload)})")
         return f"the order decides: {low}–{high} pod(s) unplaced over {n} sampled orders (fits in {fits})"
 
-    def describe(self, k: int | None) -> str:
-        """Sample ``k`` (1-based) in words: its order and scan start."""
+    def describe(self, k: int | None, workload: str | None = None) -> str:
+        """Sample ``k`` (1-based) in words: where ``workload`` came in its order (else the
+        first few workloads, by name), and its first scan's start. ``-o json`` lists
+        every sample's whole order."""
         if k is None:
             return ""
         s = self.samples[k - 1]
-        return f"{', '.join(s.order)} in that order, the first scan from node index {s.scan_start}"
+        scan = f"the first scan from node index {s.scan_start}"
+        if workload is not None and workload in s.order:
+            return f"it came {_nth(s.order.index(workload) + 1)} of {len(s.order)} workloads, {scan}"
+        names = [w.rsplit("/", 1)[-1] for w in s.order]
+        shown = ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
+        return f"{shown} in that order, {scan}"
+
+
+def _nth(k: int) -> str:
+    """1st, 2nd, 3rd, 4th, …, 11th, 12th, 13th, 21st."""
+    suffix = "th" if 10 <= k % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(k % 10, "th")
+    return f"{k}{suffix}"
 
 
 def percent(part: int, whole: int) -> str:
