@@ -53,7 +53,8 @@ def _device_v1beta1(dev: Dict) -> Dict:
 def to_v1(obj: Dict) -> Dict:
     """``obj`` as resource.k8s.io/v1 (the object itself when it already is, else a copy)."""
     api = obj.get("apiVersion")
-    if api not in OLD_VERSIONS:
+    if api not in OLD_VERSIONS or obj.get("kind") == "DeviceTaintRule":
+        # DeviceTaintRule has no v1 (v1beta2 in 1.36, v1alpha3 before): kept as served.
         return obj
     out = copy.deepcopy(obj)
     out["apiVersion"] = V1

@@ -56,7 +56,7 @@ CLUSTER_KINDS = frozenset(
         "Node", "Pod", "Namespace", "PersistentVolume", "PersistentVolumeClaim", "StorageClass",
         "CSINode", "CSIDriver", "CSIStorageCapacity", "Service", "ReplicaSet", "StatefulSet", "ReplicationController",
         "PodDisruptionBudget", "PriorityClass", "ResourceSlice", "ResourceClaim", "DeviceClass",
-        "ResourceClaimTemplate", "Deployment", "DaemonSet", "Job", "CronJob", "ControllerRevision",
+        "ResourceClaimTemplate", "DeviceTaintRule", "Deployment", "DaemonSet", "Job", "CronJob", "ControllerRevision",
         # Read by admission (core/admission) and the controllers' replica counts.
         "LimitRange", "ResourceQuota", "RuntimeClass", "HorizontalPodAutoscaler",
         # Not read by the scheduler: kept for `pending` (the pods' FailedScheduling Events).

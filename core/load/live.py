@@ -72,12 +72,16 @@ RESOURCES: tuple[tuple[str, str, str], ...] = (
     ("ResourceClaim", "resource.k8s.io/v1", "/apis/resource.k8s.io/v1/resourceclaims"),
     ("ResourceClaimTemplate", "resource.k8s.io/v1", "/apis/resource.k8s.io/v1/resourceclaimtemplates"),
     ("DeviceClass", "resource.k8s.io/v1", "/apis/resource.k8s.io/v1/deviceclasses"),
+    # Beta and off by default in 1.36 (v1alpha3 before): a server without it answers 404.
+    ("DeviceTaintRule", "resource.k8s.io/v1beta2", "/apis/resource.k8s.io/v1beta2/devicetaintrules"),
     ("LimitRange", "v1", "/api/v1/limitranges"),
     ("ResourceQuota", "v1", "/api/v1/resourcequotas"),
     ("RuntimeClass", "node.k8s.io/v1", "/apis/node.k8s.io/v1/runtimeclasses"),
     ("HorizontalPodAutoscaler", "autoscaling/v2", "/apis/autoscaling/v2/horizontalpodautoscalers"),
 )
 REQUIRED_KINDS = frozenset({"Node", "Pod"})
+# Kinds of APIs off by default on the servers kschedx reads: a 404 only means they are off.
+OPTIONAL_APIS = frozenset({"DeviceTaintRule"})
 PAGE_SIZE = 500
 
 # What each missing kind means for the explanation.
@@ -101,6 +105,7 @@ _WITHOUT = {
     "ResourceQuota": "admission checks no ResourceQuota",
     "RuntimeClass": "a RuntimeClass's overhead and scheduling are not applied to the pods naming it",
     "HorizontalPodAutoscaler": "replica counts ignore HorizontalPodAutoscalers",
+    "DeviceTaintRule": "devices are matched without the taints DeviceTaintRules add (DRADeviceTaintRules)",
     "Event": "no pending pod is compared with its FailedScheduling events",
 }
 
@@ -341,6 +346,8 @@ def load_live(kubeconfig: str | None = None, context: str | None = None, page_si
                 what = _WITHOUT.get(kind, f"explained without {plural}")
                 out.warnings.append(f"no permission to list {plural}: {what}")
             elif code == "404":
+                if kind in OPTIONAL_APIS:
+                    continue  # an API the server may not serve at all: nothing to say
                 out.warnings.append(f"the server does not serve {plural}; explained without them")
             else:
                 out.warnings.append(f"listing {plural} failed ({message or 'HTTP ' + code}); explained without them")
@@ -371,7 +378,13 @@ def _resources_for(server_version: str | None) -> tuple[tuple[str, str, str], ..
     from kschedx.core.versions import minor_of
 
     mm = minor_of(server_version or "")
+    if mm is not None and mm < (1, 36):
+        # DeviceTaintRule was served as v1alpha3 before 1.36.
+        resources = tuple((k, a.replace("v1beta2", "v1alpha3"), p.replace("/v1beta2/", "/v1alpha3/"))
+                          if k == "DeviceTaintRule" else (k, a, p) for k, a, p in RESOURCES)
+    else:
+        resources = RESOURCES
     if mm is None or mm >= (1, 34):
-        return RESOURCES
+        return resources
     return tuple((k, a.replace("/v1", "/v1beta1"), p.replace("resource.k8s.io/v1/", "resource.k8s.io/v1beta1/"))
-                 if a == "resource.k8s.io/v1" else (k, a, p) for k, a, p in RESOURCES)
+                 if a == "resource.k8s.io/v1" else (k, a, p) for k, a, p in resources)

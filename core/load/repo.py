@@ -29,7 +29,7 @@ Dict = dict[str, Any]
 # cluster's, not something a deploy folder creates.
 OVERLAY_KINDS = frozenset(CLUSTER_KINDS - set(WORKLOAD_KINDS) - {"Node", "Pod"})
 
-CLUSTER_SCOPED = frozenset({"Namespace", "PersistentVolume", "StorageClass", "CSINode", "CSIDriver",
+CLUSTER_SCOPED = frozenset({"Namespace", "PersistentVolume", "StorageClass", "CSINode", "CSIDriver", "DeviceTaintRule",
                             "PriorityClass", "ResourceSlice", "DeviceClass", "RuntimeClass"})
 
 

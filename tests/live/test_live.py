@@ -293,3 +293,43 @@ def test_admission_objects_are_listed_live(tmp_path: Path, certs: tuple[Path, Pa
         warnings = json.loads(res.stdout)["warnings"]
         assert "no permission to list resourcequotas: admission checks no ResourceQuota" in warnings
         assert "no permission to list limitranges: admission applies no LimitRange defaults or limits" in warnings
+
+
+def test_device_taint_rules_are_read_from_dumps_and_listed_live(tmp_path: Path, certs: tuple[Path, Path, Path]) -> None:
+    """DeviceTaintRules (resource.k8s.io/v1beta2 in 1.36) taint the devices they select when
+    DRADeviceTaintRules is on (issue 46): read from a dump and from the live cluster alike;
+    a server that does not serve the API (it is off by default) answers 404, said nothing of."""
+    case = ROOT / "tests" / "golden" / "cases" / "gates137-30"
+    dump = case / "cluster.yaml.gz"
+    objects = [o for o, _line in load_objects(str(dump))]
+    assert any(o.get("kind") == "DeviceTaintRule" for o in objects)
+    pod = str(case / "pod.yaml")
+    gates = ("--kubernetes-version", "1.36", "--feature-gates", "DRADeviceTaintRules=true", "-o", "json")
+
+    def tainted(out: str) -> list[str]:
+        nodes = json.loads(out)["nodes"]
+        return sorted(n for n, v in nodes.items() if v.get("reasons") == ["cannot allocate all claims"]
+                      and n.startswith("gpu"))
+
+    from_dump = run("explain", pod, "--snapshot", str(dump), *gates)
+    assert from_dump.exit_code == 0, from_dump.output
+    assert tainted(from_dump.stdout) == ["gpu-03", "gpu-04", "gpu-05"]
+    with FakeAPIServer(objects, certs) as srv:
+        srv.git_version = "v1.36.3"
+        kc = kubeconfig(tmp_path / "kc", srv, certs[0])
+        live = run("explain", pod, "--kubeconfig", str(kc), *gates)
+        assert live.exit_code == 0, live.output
+        assert tainted(live.stdout) == ["gpu-03", "gpu-04", "gpu-05"]
+        assert "/apis/resource.k8s.io/v1beta2/devicetaintrules" in [p for p, _q in srv.requests]
+        # A snapshot of the listing keeps them.
+        snap = tmp_path / "snap.yaml"
+        assert run("snapshot", "--kubeconfig", str(kc), "-o", str(snap)).exit_code == 0
+        assert "kind: DeviceTaintRule" in snap.read_text()
+    without = [o for o in objects if o.get("kind") != "DeviceTaintRule"]
+    with FakeAPIServer(without, certs) as srv:
+        srv.git_version = "v1.36.3"
+        srv.missing = {"/apis/resource.k8s.io/v1beta2/devicetaintrules"}
+        kc = kubeconfig(tmp_path / "kc2", srv, certs[0])
+        res = run("explain", pod, "--kubeconfig", str(kc), *gates)
+        assert res.exit_code == 0, res.output
+        assert not any("devicetaintrules" in w for w in json.loads(res.stdout)["warnings"])
