@@ -195,6 +195,9 @@ def default_args(name: str, args: Dict | None, version: SchedulerVersion | None 
     fn = ARGS_DEFAULTERS.get(name)
     if fn is not None:
         fn(a)
+    if name == "VolumeBinding" and version is not None and version.enabled("StorageCapacityScoring") \
+            and not a.get("shape"):
+        a["shape"] = [{"utilization": 0, "score": 10}, {"utilization": 100, "score": 0}]
     if name == "DynamicResources" and version is not None:
         from kschedx.core.config.versions import default_dynamic_resources_args
 

@@ -210,7 +210,13 @@ def build_profile(prof: Dict, global_percentage: int, registry: dict[str, Any],
     for pname in sorted(needed):
         validator = FACTORY_VALIDATORS.get(pname)
         if pname in ext_points and validator is not None:
-            errs = validator(args_by_name.get(pname) or default_args(pname, None, version), "")
+            a = args_by_name.get(pname) or default_args(pname, None, version)
+            if pname == "VolumeBinding":  # its shape is valid only with StorageCapacityScoring
+                from kschedx.core.config.validation import validate_volume_binding_args
+
+                errs = validate_volume_binding_args(a, "", version.enabled("StorageCapacityScoring"))
+            else:
+                errs = validator(a, "")
             if errs:
                 raise fail(f"initializing plugin {go_quote(pname)}: {aggregate(errs)}")
 
@@ -354,7 +360,7 @@ def configuration_from_dict(raw: Dict, registry: dict[str, Any], path: str | Non
         _decode_args(prof or {}, i, version)
 
     cfg = default_configuration(raw, version)
-    verrs = dynamic_resources_args_errors(cfg, validate_configuration(cfg), version)
+    verrs = dynamic_resources_args_errors(cfg, validate_configuration(cfg, version), version)
     if verrs:
         raise ConfigError(aggregate(verrs))
 

@@ -630,7 +630,7 @@ def validate_extenders(extenders: list[Dict]) -> list[FieldError]:
     return errs
 
 
-def validate_configuration(cfg: Dict) -> list[FieldError]:
+def validate_configuration(cfg: Dict, version: Any = None) -> list[FieldError]:
     """``ValidateKubeSchedulerConfiguration`` on the defaulted configuration."""
     errs: list[FieldError] = []
     errs.extend(_validate_leader_election(cfg.get("leaderElection") or {}))
@@ -646,7 +646,7 @@ def validate_configuration(cfg: Dict) -> list[FieldError]:
         seen: dict[str, int] = {}
         for i, prof in enumerate(profiles):
             p = index("profiles", i)
-            errs.extend(validate_profile(p, prof))
+            errs.extend(validate_profile(p, prof, version))
             name = prof.get("schedulerName") or ""
             if name in seen:
                 errs.append(duplicate(child(p, "schedulerName"), name))
@@ -663,7 +663,7 @@ def validate_configuration(cfg: Dict) -> list[FieldError]:
     return errs
 
 
-def validate_profile(path: str, prof: Dict) -> list[FieldError]:
+def validate_profile(path: str, prof: Dict, version: Any = None) -> list[FieldError]:
     errs: list[FieldError] = []
     if not prof.get("schedulerName"):
         errs.append(required(child(path, "schedulerName")))
@@ -690,7 +690,11 @@ def validate_profile(path: str, prof: Dict) -> list[FieldError]:
             continue
         validator = CONFIG_VALIDATORS.get(name)
         if validator is not None:
-            errs.extend(validator(pc.get("args") or {}, child(p, "args")))
+            if name == "VolumeBinding":
+                errs.extend(validate_volume_binding_args(pc.get("args") or {}, child(p, "args"),
+                                                         bool(version and version.enabled("StorageCapacityScoring"))))
+            else:
+                errs.extend(validator(pc.get("args") or {}, child(p, "args")))
     return errs
 
 

@@ -271,6 +271,9 @@ def score_details(result: CycleResult, plugins: PluginSet, pod: PodInfo, ni: Nod
                 d.facts = _spread_facts(pl, pod, ni, snapshot)
             elif ps.name == "InterPodAffinity":
                 d.facts = _pod_affinity_facts(pod, ni, snapshot)
+            elif ps.name == "VolumeBinding":
+                # StorageCapacityScoring: the classes the plugin's last Score weighed here.
+                d.facts = list(getattr(pl, "facts", {}).get(ni.name, []))
         out.append(d)
     return out
 

@@ -8,6 +8,13 @@ node's pods already use are counted once (by driver and handle) and are not new;
 fits while, for every driver the pod adds volumes to, used + new <= limit.
 
 PreFilter skips pods without PVC, ephemeral or migratable in-tree volumes.
+
+With VolumeLimitScaling (alpha in v1.36, on in 1.37) a node fails whose CSINode lacks the
+driver of one of the pod's new volumes ("<driver> CSI driver is not installed on the
+node", Unschedulable: preemption may still help elsewhere) when the driver's CSIDriver
+asks for it with ``spec.preventPodSchedulingIfMissing`` (v1.35 has no such field: any
+CSIDriver object asks). A node without a CSINode has none of them; the check comes before
+the node's limits are read, so a node without limits is checked too.
 """
 
 from __future__ import annotations
@@ -94,6 +101,10 @@ class NodeVolumeLimits(Plugin):
             return Status.error(str(e))
         if not new:
             return Status.success()
+        if self.version.enabled("VolumeLimitScaling"):
+            for driver in dict.fromkeys(new.values()):  # pod volume order (upstream: a map's)
+                if not _driver_installed(vo, driver, csinode, self.version.at_least(36)):
+                    return Status.unschedulable(f"{driver} CSI driver is not installed on the node")
         limits = csinode.limits if csinode is not None else {}
         if not limits:
             return Status.success()
@@ -124,6 +135,18 @@ class NodeVolumeLimits(Plugin):
                 verdict.exceeded = driver
                 return Status.unschedulable(ERR_REASON_MAX_VOLUME_COUNT)
         return Status.success()
+
+
+def _driver_installed(vo: VolumeObjects, driver: str, csinode: CSINodeInfo | None, opt_in: bool) -> bool:
+    """Whether ``driver`` may serve the pod on the node: it has no CSIDriver object, its
+    CSIDriver does not ask to keep pods off nodes without it (``opt_in``: from v1.36 only
+    ``preventPodSchedulingIfMissing: true`` asks), or the node's CSINode lists it."""
+    raw = vo.csidrivers.get(driver)
+    if raw is None:
+        return True
+    if opt_in and (raw.get("spec") or {}).get("preventPodSchedulingIfMissing") is not True:
+        return True
+    return csinode is not None and driver in csinode.drivers
 
 
 def _existing_volumes(vo: VolumeObjects, pod: PodInfo, csinode: CSINodeInfo | None, node_name: str) -> dict[str, str]:

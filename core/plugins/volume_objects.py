@@ -258,6 +258,10 @@ class CapacityInfo:
     storage_class: str
     limit: Fraction | None
     topology: LabelSelector | None
+    # For StorageCapacityScoring: the object's name and its ``capacity`` (not maximumVolumeSize).
+    name: str = ""
+    namespace: str = ""
+    capacity: Fraction | None = None
 
 
 def _capacity(raw: Dict) -> CapacityInfo:
@@ -269,7 +273,11 @@ def _capacity(raw: Dict) -> CapacityInfo:
         sel = parse_label_selector(topo) if topo is not None else None
     except SelectorError:
         sel = None
-    return CapacityInfo(str(raw.get("storageClassName") or ""), parse_quantity(limit) if limit is not None else None, sel)
+    cap = raw.get("capacity")
+    meta = _meta(raw)
+    return CapacityInfo(str(raw.get("storageClassName") or ""), parse_quantity(limit) if limit is not None else None, sel,
+                        str(meta.get("name") or ""), str(meta.get("namespace") or ""),
+                        parse_quantity(cap) if cap is not None else None)
 
 
 _KINDS = ("PersistentVolumeClaim", "PersistentVolume", "StorageClass", "CSINode", "CSIDriver", "CSIStorageCapacity")

@@ -24,6 +24,7 @@ from fractions import Fraction
 from typing import Any
 
 from kschedx.core.api.model import PodInfo
+from kschedx.core.api.quantity import format_amount
 from kschedx.core.api.selectors import LabelSelector, SelectorError, parse_node_selector
 from kschedx.core.framework.interface import CycleState, Plugin, PreFilterResult, Status
 from kschedx.core.plugins import volume_intree as intree
@@ -75,6 +76,9 @@ class PodVolumes:
 
     static_bindings: list[tuple[str, str]] = field(default_factory=list)  # (claim key, PV name)
     dynamic_provisions: list[str] = field(default_factory=list)  # claim keys
+    # For StorageCapacityScoring: the objects behind the two lists above.
+    static_objects: list[tuple[Claim, Volume]] = field(default_factory=list)
+    dynamic_objects: list[tuple[Claim, Any]] = field(default_factory=list)  # (claim, CapacityInfo | None)
 
 
 @dataclass
@@ -128,6 +132,7 @@ class VolumeBinding(Plugin):
         if err is not None:
             return None, Status.unresolvable(err)
         if not has:
+            state.data[NAME] = VolumeBindingState([], [])
             return None, Status.skip()
 
         bound: list[Claim] = []
@@ -240,12 +245,14 @@ class VolumeBinding(Plugin):
                 unbound_ok = False
             else:
                 if to_match:
-                    unbound_ok, bindings, unmatched = self._find_matching(to_match, labels)
+                    unbound_ok, bindings, unmatched, sobjs = self._find_matching(to_match, labels)
                     result.static_bindings = bindings
+                    result.static_objects = sobjs
                     to_provision.extend(unmatched)
                 if to_provision:
                     unbound_ok, enough_space, provisions = self._check_provisions(vo, to_provision, node)
-                    result.dynamic_provisions = provisions
+                    result.dynamic_provisions = [c.key for c, _ in provisions]
+                    result.dynamic_objects = provisions
 
         reasons: list[str] = []
         if not bound_ok:
@@ -274,11 +281,12 @@ class VolumeBinding(Plugin):
     @staticmethod
     def _find_matching(
         claims: list[_DelayedClaim], labels: dict[str, str]
-    ) -> tuple[bool, list[tuple[str, str]], list[Claim]]:
+    ) -> tuple[bool, list[tuple[str, str]], list[Claim], list[tuple[Claim, Volume]]]:
         """``findMatchingVolumes``: smallest claims first, each takes the smallest fitting PV."""
         chosen: set[str] = set()
         bindings: list[tuple[str, str]] = []
         unmatched: list[Claim] = []
+        objs: list[tuple[Claim, Volume]] = []
         found_all = True
         for d in sorted(claims, key=lambda d: d.claim.request_sort_key()):
             if d.candidates is None:
@@ -290,13 +298,14 @@ class VolumeBinding(Plugin):
                 continue
             chosen.add(pv.name)
             bindings.append((d.claim.key, pv.name))
-        return found_all, bindings, unmatched
+            objs.append((d.claim, pv))
+        return found_all, bindings, unmatched, objs
 
     @staticmethod
-    def _check_provisions(vo: VolumeObjects, claims: list[Claim], node: NodeInfo) -> tuple[bool, bool, list[str]]:
+    def _check_provisions(vo: VolumeObjects, claims: list[Claim], node: NodeInfo) -> tuple[bool, bool, list[tuple[Claim, Any]]]:
         """``checkVolumeProvisions``: (provisionable, enough capacity, claims to provision)."""
         labels = node.node.labels
-        out: list[str] = []
+        out: list[tuple[Claim, Any]] = []
         for claim in claims:
             cls_name = claim.storage_class
             if not cls_name:
@@ -308,19 +317,106 @@ class VolumeBinding(Plugin):
                 return False, True, []
             if not sc.topology_allows(labels):
                 return False, True, []
-            if not _has_enough_capacity(vo, sc.provisioner, claim, cls_name, labels):
+            enough, cap = _has_enough_capacity(vo, sc.provisioner, claim, cls_name, labels)
+            if not enough:
                 return True, False, []
-            out.append(claim.key)
+            out.append((claim, cap))
         return True, True, out
 
     # ------------------------------------------------------------------ PreScore / Score
 
+    def _shape(self) -> list[tuple[int, int]] | None:
+        """The scoring shape as (utilization, score × 10) points, None without
+        StorageCapacityScoring (no scorer: PreScore skips)."""
+        if not self.version.enabled("StorageCapacityScoring"):
+            return None
+        points = self.args.get("shape") or DEFAULT_SHAPE
+        return [(int(p.get("utilization") or 0), int(p.get("score") or 0) * 10) for p in points]
+
     def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status:
-        # Without StorageCapacityScoring (alpha, off) there is no scorer, so PreScore skips.
-        return Status.skip()
+        self.facts: dict[str, list[str]] = {}
+        if self._shape() is None:
+            return Status.skip()
+        if state.data.get(NAME) is None:
+            return Status.error(f'reading "{NAME}" from cycleState: not found')
+        return Status.success()
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> tuple[int, Status]:
-        return 0, Status.success()
+        """StorageCapacityScoring: per storage class, how full the node's volumes would be
+        (the static PVs Filter matched, else the pools its provisioning found room in),
+        mapped through the shape; the node's score is the classes' average, rounded half up.
+        A node with nothing to bind or provision scores 0."""
+        shape = self._shape()
+        st: VolumeBindingState | None = state.data.get(NAME)
+        found = st.pod_volumes_by_node.get(node.name) if st is not None else None
+        facts = getattr(self, "facts", None)
+        if shape is None or found is None:
+            return 0, Status.success()
+        # class -> [requested, capacity, what]
+        classes: dict[str, list[Any]] = {}
+        if found.static_objects:
+            for claim, vol in found.static_objects:
+                row = classes.setdefault(vol.spec_class, [0, 0, []])
+                row[0] += _value(claim.request)
+                row[1] += _value(vol.capacity)
+                row[2].append(f"PV {vol.name} ({_size(_value(vol.capacity))}) for claim {claim.key}")
+        else:
+            for claim, cap in found.dynamic_objects:
+                if cap is None:
+                    continue  # a driver without capacity tracking: not scored
+                row = classes.setdefault(claim.spec_class or "", [0, 0, []])
+                row[1] = _value(cap.capacity)  # the last claim's pool stands (upstream assigns)
+                row[0] += _value(claim.request)
+                row[2].append(f"claim {claim.key} provisioned from CSIStorageCapacity {cap.namespace}/{cap.name} "
+                              f"({_size(row[1])})")
+        total = 0
+        for cls, (requested, capacity, what) in classes.items():
+            used = 100 if capacity == 0 or requested > capacity else requested * 100 // capacity
+            part = _broken_linear(shape, used)
+            total += part
+            if facts is not None:
+                facts.setdefault(node.name, []).append(
+                    f"class {cls or '(none)'}: {'; '.join(what)}: {_size(requested)} of {_size(capacity)} "
+                    f"requested, utilization {used} %, score {part}")
+        if not classes:
+            if facts is not None:
+                facts[node.name] = ["nothing to bind or provision with tracked capacity here: 0"]
+            return 0, Status.success()
+        return (2 * total + len(classes)) // (2 * len(classes)), Status.success()
+
+
+# VolumeBindingArgs' shape when StorageCapacityScoring is on and none is given: the emptier
+# the better.
+DEFAULT_SHAPE = [{"utilization": 0, "score": 10}, {"utilization": 100, "score": 0}]
+
+
+def _value(q: Fraction | None) -> int:
+    """A quantity as ``Quantity.Value()`` gives it: rounded up to an integer; none is 0."""
+    if q is None:
+        return 0
+    return -((-q.numerator) // q.denominator)
+
+
+def _size(amount: int) -> str:
+    return format_amount("ephemeral-storage", amount)
+
+
+def _go_div(a: int, b: int) -> int:
+    """Integer division truncating toward zero, as Go's."""
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b > 0) else -q
+
+
+def _broken_linear(shape: list[tuple[int, int]], p: int) -> int:
+    """The shape as a piecewise linear function of utilization ``p``: flat before the
+    first point and after the last, interpolated (truncated) between."""
+    for i, (u, s) in enumerate(shape):
+        if p <= u:
+            if i == 0:
+                return s
+            pu, ps = shape[i - 1]
+            return ps + _go_div((s - ps) * (p - pu), u - pu)
+    return shape[-1][1]
 
 
 class _FilterError(Exception):
@@ -363,13 +459,15 @@ def _translated_affinity_matches(pv: Volume, csinode: Any, labels: dict[str, str
     return sel is None or sel.matches("", labels)
 
 
-def _has_enough_capacity(vo: VolumeObjects, provisioner: str, claim: Claim, cls_name: str, labels: dict[str, str]) -> bool:
-    """``hasEnoughCapacity``: only CSI drivers that opt into storage capacity tracking are checked."""
+def _has_enough_capacity(vo: VolumeObjects, provisioner: str, claim: Claim, cls_name: str,
+                         labels: dict[str, str]) -> tuple[bool, Any]:
+    """``hasEnoughCapacity``: only CSI drivers that opt into storage capacity tracking are
+    checked; with the CSIStorageCapacity that has room (None: not checked)."""
     if claim.request is None:
-        return True
+        return True, None
     driver = vo.csidrivers.get(provisioner)
     if driver is None or not (driver.get("spec") or {}).get("storageCapacity"):
-        return True
+        return True, None
     size = -((-claim.request.numerator) // claim.request.denominator)
     for cap in vo.capacities:
         if cap.storage_class != cls_name or cap.limit is None:
@@ -378,5 +476,5 @@ def _has_enough_capacity(vo: VolumeObjects, provisioner: str, claim: Claim, cls_
         if limit < size:
             continue
         if cap.topology is not None and cap.topology.matches(labels):
-            return True
-    return False
+            return True, cap
+    return False, None

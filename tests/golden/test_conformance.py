@@ -29,9 +29,7 @@ CASES = Path(__file__).parent / "cases"
 # is a strict expected failure: one that starts to pass fails the run until it leaves the
 # list. A pending family (a new one arrives failing in most, not all, of its cases) is a
 # lenient one: its cases may pass or fail, and the summary counts how many agree.
-PENDING_FAMILIES: dict[str, str] = {
-    "gates137": "issue 46: what Kubernetes 1.37 turns on, under v1.36.3 with those gates",
-}
+PENDING_FAMILIES: dict[str, str] = {}
 PENDING_CASES: dict[str, str] = {}
 
 

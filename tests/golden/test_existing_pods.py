@@ -90,18 +90,24 @@ def test_existing_pod_gives_the_golden_answer(case: Path) -> None:
     running = _running_node(expected, objects)
     # The scale family's clusters (up to 19,000 pods) take seconds per snapshot: there each
     # placement is explained one way only (Running by reference, Pending by manifest).
-    big = json.loads((case / "meta.json").read_text())["family"] == "scale"
+    meta = json.loads((case / "meta.json").read_text())
+    big = meta["family"] == "scale"
+    # meta.json's featureGates, as --feature-gates passes them (the gates137 family).
+    gates = meta.get("featureGates") or {}
+    options = engine.Options(feature_gates=",".join(f"{k}={'true' if v else 'false'}"
+                                                    for k, v in sorted(gates.items()))) if gates else None
     for node in (running, None):
         cluster = _variant(objects, pod, extras, node)
         results = []
         if not big or node is not None:
             results.append(("reference", engine.explain_objects(f"pod/{name}", cluster, namespace=ns,
-                                                                config=config).steps[0]))
+                                                                config=config, options=options).steps[0]))
         if not big or node is None:
             manifest = copy.deepcopy(pod)
             manifest["spec"].pop("nodeName", None)
             manifest.setdefault("status", {})["phase"] = "Pending" if node is None else "Running"
-            results.append(("manifest", engine.explain_object(manifest, "<manifest>", cluster, config=config).steps[0]))
+            results.append(("manifest", engine.explain_object(manifest, "<manifest>", cluster, config=config,
+                                                              options=options).steps[0]))
         for how, result in results:
             diffs = compare(expected, result.to_json())
             where = "Running on " + node if node else "Pending"

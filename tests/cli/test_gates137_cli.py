@@ -1,0 +1,82 @@
+"""What Kubernetes 1.37 turns on, under v1.36.3 with its gates (issue 46): VolumeBinding's
+storage capacity score (StorageCapacityScoring), the CSI driver check of NodeVolumeLimits
+(VolumeLimitScaling), shown as a person reads them; the golden family gates137 holds the
+real scheduler's numbers."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from .test_explain_cli import run, write
+
+CASES = Path(__file__).resolve().parents[1] / "golden" / "cases"
+V136 = ("--kubernetes-version", "1.36")
+
+
+def _explain(case: str, *args: str) -> Any:
+    d = CASES / case
+    return run("explain", str(d / "pod.yaml"), "--snapshot", str(d / "cluster.yaml.gz"), *V136, *args)
+
+
+def _volume_binding(out: str) -> dict[str, int]:
+    data = json.loads(out)
+    (vb,) = [s for s in data["scorePlugins"] if s["name"] == "VolumeBinding"]
+    return {} if vb["skipped"] else {n: s["raw"] for n, s in vb["scores"].items()}
+
+
+def test_capacity_scoring_with_static_pvs_prefers_the_emptier_pv() -> None:
+    node = "gke-prod-blue-general-e6c82c56-2xpe"
+    res = _explain("gates137-0", "--feature-gates", "StorageCapacityScoring=true", "-o", "json")
+    assert res.exit_code == 0, res.output
+    assert _volume_binding(res.stdout)[node] == 84  # a 120Gi claim on a 750Gi local PV: 16 % used
+    assert _volume_binding(_explain("gates137-0", "-o", "json").stdout) == {}  # gate off: PreScore skips
+    text = " ".join(_explain("gates137-0", "--feature-gates", "StorageCapacityScoring=true", "--node",
+                             node).stdout.split())
+    assert "class local-nvme: PV local-pv-fb901dc3-3 (750Gi) for claim monitoring/nvme-elasticsearch-0" in text
+    assert "utilization 16 %, score 84" in text
+
+
+def test_capacity_scoring_with_csi_storage_capacity_reads_the_pools() -> None:
+    res = _explain("gates137-3", "--feature-gates", "StorageCapacityScoring=true", "-o", "json")
+    assert res.exit_code == 0, res.output
+    scores = _volume_binding(res.stdout)
+    assert scores and set(scores.values()) == {12, 96}
+    expected = json.loads((CASES / "gates137-3" / "expected.json").read_text())
+    (vb,) = [s for s in expected["scorePlugins"] if s["name"] == "VolumeBinding"]
+    assert scores == {n: s["raw"] for n, s in vb["scores"].items()}
+
+
+def test_a_custom_shape_needs_the_gate(tmp_path: Path) -> None:
+    config = write(tmp_path, "config.yaml", """\
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+  pluginConfig:
+  - name: VolumeBinding
+    args:
+      shape: [{utilization: 0, score: 0}, {utilization: 100, score: 10}]
+""")
+    node = "gke-prod-blue-general-e6c82c56-2xpe"
+    res = _explain("gates137-0", "--feature-gates", "StorageCapacityScoring=true", "--config", config, "-o", "json")
+    assert res.exit_code == 0, res.output
+    assert _volume_binding(res.stdout)[node] == 16  # the fuller, the better: 16 % used
+    refused = _explain("gates137-0", "--config", config)
+    assert refused.exit_code == 2
+    assert "unexpected field `shape`, remove it or turn on the feature gate StorageCapacityScoring" in \
+        " ".join(refused.output.split())
+
+
+def test_a_node_without_the_csi_driver_fails_when_the_driver_asks() -> None:
+    res = _explain("gates137-15", "--feature-gates", "VolumeLimitScaling=true", "-o", "json")
+    assert res.exit_code == 1, res.output
+    data = json.loads(res.stdout)
+    node = data["nodes"]["gke-core-main-general-30f7c562-dgtj"]
+    assert (node["plugin"], node["reasons"]) == ("NodeVolumeLimits", ["pd.csi.storage.gke.io CSI driver is not "
+                                                                      "installed on the node"])
+    assert data["fitError"].startswith("0/5 nodes are available: 2 pd.csi.storage.gke.io CSI driver is not installed "
+                                       "on the node, 3 node(s) didn't match PersistentVolume's node affinity.")
+    off = json.loads(_explain("gates137-15", "-o", "json").stdout)
+    assert off["nodes"]["gke-core-main-general-30f7c562-dgtj"].get("plugin") != "NodeVolumeLimits"
