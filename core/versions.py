@@ -21,8 +21,32 @@ from typing import Any
 from kschedx.core.errors import InputError
 from kschedx.core.feature_gates_data import GATES
 
-SUPPORTED_VERSIONS: tuple[str, ...] = ("v1.33", "v1.34", "v1.35", "v1.36")
-NEWEST = SUPPORTED_VERSIONS[-1]
+SUPPORTED_VERSIONS: tuple[str, ...] = ("v1.33", "v1.34", "v1.35", "v1.36", "v1.37")
+# The newest release reproduced from its own source: the one taken when nothing says which.
+NEWEST = "v1.36"
+# Releases run as the newest checked scheduler with their own default gates, until their
+# source can be read: 1.37 turns on what v1.36.3 has behind gates (StorageCapacityScoring and
+# VolumeLimitScaling beta and on, DRADeviceTaints and DRADeviceTaintRules GA), and
+# kubernetes#138951 counts image volumes in ImageLocality's threshold.
+PROVISIONAL: dict[str, tuple[str, dict[str, tuple[bool, bool, str]]]] = {
+    "v1.37": ("v1.36", {
+        "StorageCapacityScoring": (True, False, "BETA"),
+        "VolumeLimitScaling": (True, False, "BETA"),
+        "DRADeviceTaints": (True, True, "GA"),
+        "DRADeviceTaintRules": (True, True, "GA"),
+    }),
+}
+RELEASE_GATES: dict[str, dict[str, tuple[bool, bool, str]]] = {
+    **GATES, **{name: {**GATES[base], **changes} for name, (base, changes) in PROVISIONAL.items()}}
+
+
+def provisional_note(name: str) -> str | None:
+    """The line a provisional release carries wherever it is used."""
+    if name not in PROVISIONAL:
+        return None
+    base = PROVISIONAL[name][0]
+    return (f"{name[1:]}: {base[1:]}.3's scheduler with {name[1:]}'s defaults; exact once {name[1:]}'s source is "
+            "checked")
 # What the engine assumes when nobody chose a version (the Python API without one).
 BASELINE = "v1.35"
 
@@ -67,12 +91,12 @@ class SchedulerVersion:
     def enabled(self, gate: str) -> bool:
         if gate in self.overrides:
             return self.overrides[gate]
-        spec = GATES[self.name].get(gate)
+        spec = RELEASE_GATES[self.name].get(gate)
         return bool(spec and spec[0])
 
     def gate_values(self) -> dict[str, bool]:
         """Every gate of the release with its effective value."""
-        return {g: self.enabled(g) for g in GATES[self.name]}
+        return {g: self.enabled(g) for g in RELEASE_GATES[self.name]}
 
 
 def baseline() -> SchedulerVersion:
@@ -84,7 +108,7 @@ def parse_feature_gates(text: str | None, version: str) -> dict[str, bool]:
     out: dict[str, bool] = {}
     if not text:
         return out
-    known = GATES[version]
+    known = RELEASE_GATES[version]
     errors: list[str] = []
     for item in text.split(","):
         item = item.strip()
@@ -154,6 +178,15 @@ def _newest_kubelet(nodes: list[dict[str, Any]]) -> tuple[tuple[int, int], str] 
 def choose_version(explicit: str | None, server_version: str | None, nodes: list[dict[str, Any]],
                    source: str = "the cluster") -> VersionChoice:
     """The release to reproduce; see the module docstring for the order."""
+    choice = _choose(explicit, server_version, nodes, source)
+    extra = provisional_note(choice.name)
+    if extra is None:
+        return choice
+    return VersionChoice(choice.name, f"{choice.note}; {extra}" if choice.note else extra)
+
+
+def _choose(explicit: str | None, server_version: str | None, nodes: list[dict[str, Any]],
+            source: str) -> VersionChoice:
     supported = ", ".join(SUPPORTED_VERSIONS)
     if explicit:
         return VersionChoice(parse_version(explicit))
@@ -172,7 +205,8 @@ def choose_version(explicit: str | None, server_version: str | None, nodes: list
             return VersionChoice(name, f"Kubernetes {name}: inferred from the newest kubelet ({raw}) among the "
                                  "nodes (the control plane is never older); set --kubernetes-version to change it")
         # Kubelets newer than every supported release: the newest one is the closest.
-        pick = NEWEST if (major, minor) > (1, 36) else SUPPORTED_VERSIONS[0]
+        last = SUPPORTED_VERSIONS[-1]
+        pick = last if (major, minor) > (1, int(last.rsplit(".", 1)[1])) else SUPPORTED_VERSIONS[0]
         return VersionChoice(pick, f"Kubernetes {pick}: the newest kubelet is {raw}, which kschedx does not "
                              f"reproduce (supported: {supported}); set --kubernetes-version to change it")
     return VersionChoice(NEWEST, f"Kubernetes {NEWEST}: no server or kubelet version in {source}, so the newest "

@@ -41,12 +41,16 @@ class ImageLocality(Plugin):
         """The images the pod pulls, and its number of containers."""
         containers = (pod.spec.get("initContainers") or []) + (pod.spec.get("containers") or [])
         images = [str(c.get("image") or "") for c in containers]
+        count = len(containers)
         if self.version.at_least(36):
-            # kubernetes#130231 (v1.36): image volumes' images count too (the threshold
-            # still scales with the containers only).
-            images += [str((v.get("image") or {}).get("reference") or "") for v in pod.spec.get("volumes") or []
+            # kubernetes#130231 (v1.36): image volumes' images count too; the threshold
+            # scales with the containers only until kubernetes#138951 (1.37) counts them.
+            volumes = [str((v.get("image") or {}).get("reference") or "") for v in pod.spec.get("volumes") or []
                        if isinstance(v, dict) and v.get("image") is not None]
-        return tuple(images), len(containers)
+            images += volumes
+            if self.version.at_least(37):
+                count += len(volumes)
+        return tuple(images), count
 
     def pod_signature(self, pod: PodInfo) -> Hashable:
         """What Score reads of the pod (core/framework/shared_answers.py); the image spread it

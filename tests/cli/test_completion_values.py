@@ -48,8 +48,8 @@ def test_manifest_paths() -> None:
 
 
 def test_versions_and_profiles(tmp_path: Path) -> None:
-    assert complete("explain", POD, "--kubernetes-version", "") == ["1.33", "1.34", "1.35", "1.36"]
-    assert complete("check", POD, "--compare-version", "1.3") == ["1.33", "1.34", "1.35", "1.36"]
+    assert complete("explain", POD, "--kubernetes-version", "") == ["1.33", "1.34", "1.35", "1.36", "1.37"]
+    assert complete("check", POD, "--compare-version", "1.3") == ["1.33", "1.34", "1.35", "1.36", "1.37"]
     assert complete("explain", POD, "--profile", "") == ["default-scheduler"]
     config = tmp_path / "config.yaml"
     config.write_text("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"

@@ -80,3 +80,45 @@ def test_a_node_without_the_csi_driver_fails_when_the_driver_asks() -> None:
                                        "on the node, 3 node(s) didn't match PersistentVolume's node affinity.")
     off = json.loads(_explain("gates137-15", "-o", "json").stdout)
     assert off["nodes"]["gke-core-main-general-30f7c562-dgtj"].get("plugin") != "NodeVolumeLimits"
+
+
+NODES_137 = """\
+apiVersion: v1
+kind: List
+items:
+""" + "".join(
+    f"- apiVersion: v1\n  kind: Node\n  metadata: {{name: {n}, labels: {{kubernetes.io/hostname: {n}}}}}\n"
+    f"  status: {{allocatable: {{cpu: \"4\", memory: 8Gi, pods: \"110\"}}, nodeInfo: {{kubeletVersion: v1.37.1}}}}\n"
+    for n in ("node-a", "node-b"))
+
+
+def test_a_137_dump_runs_136_with_137s_defaults_and_says_so(tmp_path: Path) -> None:
+    cluster = write(tmp_path, "cluster.yaml", NODES_137)
+    pod = write(tmp_path, "pod.yaml", "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n"
+                                      "spec: {containers: [{name: c, image: nginx}]}\n")
+    res = run("explain", pod, "--snapshot", cluster, "-o", "json")
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert data["kubernetesVersion"] == "v1.37"
+    assert any("1.37: 1.36.3's scheduler with 1.37's defaults; exact once 1.37's source is checked" in n
+               for n in data["notes"])
+    # StorageCapacityScoring is on: VolumeBinding scores (0 for a pod without claims).
+    (vb,) = [s for s in data["scorePlugins"] if s["name"] == "VolumeBinding"]
+    assert not vb["skipped"] and {s["raw"] for s in vb["scores"].values()} == {0}
+    gates = run("plugins", "--kubernetes-version", "1.37", "--feature-gates", "DRADeviceTaintRules=false")
+    assert gates.exit_code == 2 and "feature is locked to true" in gates.output
+
+
+def test_compare_136_with_137_on_a_storage_heavy_release(tmp_path: Path) -> None:
+    # gates137-0's cluster: a StatefulSet's claim on local PVs of different sizes. 1.37's
+    # capacity scoring moves the pod to the emptier PV's node.
+    d = CASES / "gates137-0"
+    res = run("explain", str(d / "pod.yaml"), "--snapshot", str(d / "cluster.yaml.gz"), "--kubernetes-version",
+              "1.36", "--compare-version", "1.37", "-o", "json")
+    assert res.exit_code in (0, 1), res.output
+    data = json.loads(res.stdout)
+    assert data["base"]["kubernetesVersion"] == "v1.36" and data["compare"]["kubernetesVersion"] == "v1.37"
+    base_vb = [s for s in data["base"]["scorePlugins"] if s["name"] == "VolumeBinding"][0]
+    new_vb = [s for s in data["compare"]["scorePlugins"] if s["name"] == "VolumeBinding"][0]
+    assert base_vb["skipped"] and not new_vb["skipped"]
+    assert data["changes"], "turning capacity scoring on changes the totals"

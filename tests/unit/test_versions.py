@@ -46,7 +46,7 @@ def test_parse_version_accepts_prefix_and_patch_and_names_the_supported_ones() -
     assert parse_version("1.33") == "v1.33"
     assert parse_version("v1.36.3") == "v1.36"
     assert parse_version("1.34.7-gke.100") == "v1.34"
-    with pytest.raises(InputError, match=r"v1\.32 is not supported \(supported: v1\.33, v1\.34, v1\.35, v1\.36\)"):
+    with pytest.raises(InputError, match=r"v1\.32 is not supported \(supported: v1\.33, v1\.34, v1\.35, v1\.36, v1\.37\)"):
         parse_version("1.32")
     with pytest.raises(InputError, match="not a Kubernetes version"):
         parse_version("latest")
@@ -273,6 +273,9 @@ def test_image_volumes_count_for_image_locality_from_v1_36() -> None:
 
     assert score("v1.35") == 0
     assert score("v1.36") > 0
+    # kubernetes#138951 (1.37): the image volume raises the score's threshold too, so the same
+    # image is worth less than on v1.36 (one container and one image volume: twice the bar).
+    assert 0 < score("v1.37") < score("v1.36")
 
 
 def test_rwop_conflict_wording_before_kubernetes_129145() -> None:
