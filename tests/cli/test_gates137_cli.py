@@ -122,3 +122,13 @@ def test_compare_136_with_137_on_a_storage_heavy_release(tmp_path: Path) -> None
     new_vb = [s for s in data["compare"]["scorePlugins"] if s["name"] == "VolumeBinding"][0]
     assert base_vb["skipped"] and not new_vb["skipped"]
     assert data["changes"], "turning capacity scoring on changes the totals"
+
+
+def test_check_compares_a_release_from_136_to_137() -> None:
+    d = CASES / "gates137-0"
+    res = run("check", str(d / "pod.yaml"), "--cluster", str(d / "cluster.yaml.gz"), "--kubernetes-version", "1.36",
+              "--compare-version", "1.37")
+    text = " ".join(res.stdout.split())
+    assert "Compare: Kubernetes v1.37" in text
+    assert "selected node gke-prod-blue-compute-c9d8917f-ek7l → gke-prod-blue-general-e6c82c56-2xpe" in text
+    assert "VolumeBinding +0 → +64" in text
