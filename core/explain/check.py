@@ -63,7 +63,7 @@ from kschedx.core.explain.front import (
     resolve_version,
 )
 from kschedx.core.explain.orders import OrderChance, Sample, auto_check_samples
-from kschedx.core.explain.replicas import hpa_status_as_applied, reset_by_apply
+from kschedx.core.explain.replicas import hpa_status_as_applied, reset_by_apply, scales_down
 from kschedx.core.explain.report import FAILED_CREATE, DaemonNodeVerdict, Explanation
 from kschedx.core.explain.rollout import any_may_run
 from kschedx.core.explain.rollout_run import RolloutOutcome
@@ -1222,7 +1222,7 @@ def _sample(shown: _Played, ordered: list[tuple[str, Dict, CheckEntry]], objects
     shuffles = len(set(levels)) < len(levels) or any(e.hpa_sync is not None for e in shown.entries)
     try:
         for _ in range(count):
-            order = _shuffled(ordered, rng)
+            order = _shuffled(ordered, rng, objects, kwargs.get("namespace"))
             # Fresh entries: the sample's verdicts are its own (earlier keeps their ids).
             copies = [(path, obj, _fresh(entry)) for path, obj, entry in order]
             before = {id(c[2]): earlier[id(e[2])] for c, e in zip(copies, order, strict=True) if id(e[2]) in earlier}
@@ -1240,16 +1240,18 @@ def _sample(shown: _Played, ordered: list[tuple[str, Dict, CheckEntry]], objects
     return out
 
 
-def _shuffled(ordered: list[tuple[str, Dict, CheckEntry]],
-              rng: random.Random) -> list[tuple[str, Dict, CheckEntry]]:
+def _shuffled(ordered: list[tuple[str, Dict, CheckEntry]], rng: random.Random, objects: ClusterObjects,
+              namespace: str | None) -> list[tuple[str, Dict, CheckEntry]]:
     """``ordered`` with the documents of each queue level (priority; CronJobs apart) in a
-    random order: their pods reach the queue together."""
+    random order: their pods reach the queue together. A scale-down of a running workload
+    stays first in its level: its controller deletes pods at once, and a pod that found no
+    room before is tried again when they go."""
     out: list[tuple[str, Dict, CheckEntry]] = []
     level: list[tuple[str, Dict, CheckEntry]] = []
     for doc in [*ordered, None]:
         if doc is None or (level and _queue_key(doc) != _queue_key(level[0])):
             rng.shuffle(level)
-            out.extend(level)
+            out.extend(sorted(level, key=lambda d: not scales_down(d[1], objects, namespace)))
             level = []
         if doc is not None:
             level.append(doc)

@@ -191,6 +191,28 @@ def resolve_replica_count(obj: Dict, objects: ClusterObjects, namespace: str | N
     return dict(obj, spec=spec), why
 
 
+def scales_down(obj: Dict, objects: ClusterObjects, namespace: str | None = None) -> bool:
+    """Whether applying ``obj`` lowers the replica count of a workload the cluster runs (its
+    controller deletes pods at once: the room is free before any new pod can race for it)."""
+    kind = str(obj.get("kind") or "")
+    if kind not in SCALED_KINDS:
+        return False
+    name, ns = _name_ns(obj, namespace or "default")
+    if namespace:
+        ns = namespace
+    live = _live(objects, kind, ns, name)
+    if live is None and kind == "Deployment":
+        live = _from_replicasets(objects, ns, name)
+    running = _count(_field(live, "spec").get("replicas")) if live is not None else None
+    if running is None:
+        return False
+    count, _ = _after_apply(obj, live, kind)
+    hpas = _targeting(objects, kind, ns, name)
+    if len(hpas) == 1:
+        count = min(count, _hpa_count(hpas[0], count)[0])
+    return count < running
+
+
 def reset_by_apply(obj: Dict, objects: ClusterObjects, namespace: str | None = None,
                    applied_before: Sequence[Dict] = ()) -> tuple[int, int, str] | None:
     """A running workload whose manifest writes a count its HPA then changes: ``kubectl
