@@ -103,6 +103,13 @@ def baseline() -> SchedulerVersion:
     return SchedulerVersion(BASELINE)
 
 
+# Gates that kube-scheduler's flag parsing refuses on without the gates they build on
+# (component-base featuregate dependencies; the DRA ones kschedx reads).
+GATE_DEPENDENCIES: dict[str, tuple[str, ...]] = {
+    "DRADeviceTaintRules": ("DRADeviceTaints",),
+}
+
+
 def parse_feature_gates(text: str | None, version: str) -> dict[str, bool]:
     """``KEY=BOOL,...`` as kube-scheduler's ``--feature-gates`` takes it; the errors in its words."""
     out: dict[str, bool] = {}
@@ -131,6 +138,13 @@ def parse_feature_gates(text: str | None, version: str) -> dict[str, bool]:
         elif spec[1] and value != spec[0]:
             errors.append(f"cannot set feature gate {key} to {str(value).lower()}, feature is locked to "
                           f"{str(spec[0]).lower()}")
+    effective = {g: out.get(g, spec[0]) for g, spec in known.items()}
+    # Declared dependencies came with v1.36's feature specs.
+    mm = minor_of(version)
+    for gate, needs in sorted(GATE_DEPENDENCIES.items()) if mm is not None and mm >= (1, 36) else []:
+        off = [n for n in needs if n in effective and not effective[n]]
+        if effective.get(gate) and off:
+            errors.append(f"{gate} is enabled, but depends on features that are disabled: [{', '.join(off)}]")
     if errors:
         joined = errors[0] if len(errors) == 1 else "[" + ", ".join(errors) + "]"
         raise InputError(f'invalid argument "{text}" for "--feature-gates" flag: {joined} '

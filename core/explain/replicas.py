@@ -164,15 +164,9 @@ def resolve_replica_count(obj: Dict, objects: ClusterObjects, namespace: str | N
     changes), and the line saying where that count came from. ``applied_before``: earlier
     documents of the run for the same object, applied first in this order. Without
     ``hpa``: the count the apply itself leaves, before an HPA's next sync."""
-    kind = str(obj.get("kind") or "")
-    if kind not in SCALED_KINDS:
+    if str(obj.get("kind") or "") not in SCALED_KINDS:
         return obj, None
-    name, ns = _name_ns(obj, namespace or "default")
-    if namespace:
-        ns = namespace
-    live = _live(objects, kind, ns, name)
-    if live is None and kind == "Deployment":
-        live = _from_replicasets(objects, ns, name)
+    kind, ns, name, live = _target(obj, objects, namespace)
     for earlier in applied_before:
         # What the earlier apply left is the object the next apply merges into.
         left, _ = _after_apply(earlier, live, kind)
@@ -191,18 +185,25 @@ def resolve_replica_count(obj: Dict, objects: ClusterObjects, namespace: str | N
     return dict(obj, spec=spec), why
 
 
-def scales_down(obj: Dict, objects: ClusterObjects, namespace: str | None = None) -> bool:
-    """Whether applying ``obj`` lowers the replica count of a workload the cluster runs (its
-    controller deletes pods at once: the room is free before any new pod can race for it)."""
+def _target(obj: Dict, objects: ClusterObjects, namespace: str | None) -> tuple[str, str, str, Dict | None]:
+    """The scaled workload ``obj`` names: (kind, namespace, name, the live object: its own,
+    or for a Deployment what its ReplicaSets record; None when the cluster has none)."""
     kind = str(obj.get("kind") or "")
-    if kind not in SCALED_KINDS:
-        return False
     name, ns = _name_ns(obj, namespace or "default")
     if namespace:
         ns = namespace
     live = _live(objects, kind, ns, name)
     if live is None and kind == "Deployment":
         live = _from_replicasets(objects, ns, name)
+    return kind, ns, name, live
+
+
+def scales_down(obj: Dict, objects: ClusterObjects, namespace: str | None = None) -> bool:
+    """Whether applying ``obj`` lowers the replica count of a workload the cluster runs (its
+    controller deletes pods at once: the room is free before any new pod can race for it)."""
+    if str(obj.get("kind") or "") not in SCALED_KINDS:
+        return False
+    kind, ns, name, live = _target(obj, objects, namespace)
     running = _count(_field(live, "spec").get("replicas")) if live is not None else None
     if running is None:
         return False
@@ -220,15 +221,9 @@ def reset_by_apply(obj: Dict, objects: ClusterObjects, namespace: str | None = N
     it), and the HPA's next sync, up to its sync period (15 s) later, sets its own count.
     Returns (the count applied, the HPA's, the HPA's name), or None when the apply leaves
     the HPA's count (the manifest writes none, or the same) or no single HPA scales it."""
-    kind = str(obj.get("kind") or "")
-    if kind not in SCALED_KINDS:
+    if str(obj.get("kind") or "") not in SCALED_KINDS:
         return None
-    name, ns = _name_ns(obj, namespace or "default")
-    if namespace:
-        ns = namespace
-    live = _live(objects, kind, ns, name)
-    if live is None and kind == "Deployment":
-        live = _from_replicasets(objects, ns, name)
+    kind, ns, name, live = _target(obj, objects, namespace)
     hpas = _targeting(objects, kind, ns, name)
     if live is None or len(hpas) != 1 or _count(_field(obj, "spec").get("replicas")) is None:
         return None

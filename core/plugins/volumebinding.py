@@ -28,6 +28,7 @@ from kschedx.core.api.quantity import format_amount
 from kschedx.core.api.selectors import LabelSelector, SelectorError, parse_node_selector
 from kschedx.core.framework.interface import CycleState, Plugin, PreFilterResult, Status
 from kschedx.core.plugins import volume_intree as intree
+from kschedx.core.plugins.noderesources_allocation import broken_linear
 from kschedx.core.plugins.volume_objects import (
     Claim,
     Volume,
@@ -372,7 +373,7 @@ class VolumeBinding(Plugin):
         total = 0
         for cls, (requested, capacity, what) in classes.items():
             used = 100 if capacity == 0 or requested > capacity else requested * 100 // capacity
-            part = _broken_linear(shape, used)
+            part = broken_linear(shape)(used)
             total += part
             if facts is not None:
                 facts.setdefault(node.name, []).append(
@@ -399,24 +400,6 @@ def _value(q: Fraction | None) -> int:
 
 def _size(amount: int) -> str:
     return format_amount("ephemeral-storage", amount)
-
-
-def _go_div(a: int, b: int) -> int:
-    """Integer division truncating toward zero, as Go's."""
-    q = abs(a) // abs(b)
-    return q if (a >= 0) == (b > 0) else -q
-
-
-def _broken_linear(shape: list[tuple[int, int]], p: int) -> int:
-    """The shape as a piecewise linear function of utilization ``p``: flat before the
-    first point and after the last, interpolated (truncated) between."""
-    for i, (u, s) in enumerate(shape):
-        if p <= u:
-            if i == 0:
-                return s
-            pu, ps = shape[i - 1]
-            return ps + _go_div((s - ps) * (p - pu), u - pu)
-    return shape[-1][1]
 
 
 class _FilterError(Exception):

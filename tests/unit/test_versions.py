@@ -328,3 +328,12 @@ def test_invalid_pools_fail_v1_34_allocation() -> None:
     assert r35.nodes["a"].reasons == ["invalid resource pools were encountered"]
     r34 = _run("v1.34", node("a"), *objs, incoming=incoming)
     assert "pool a is invalid: duplicate device name gpu-0" in json.dumps(r34.to_json())
+
+
+def test_device_taint_rules_need_device_taints_from_v1_36() -> None:
+    """kube-scheduler refuses DRADeviceTaintRules on with DRADeviceTaints off (issue 46)."""
+    with pytest.raises(InputError, match=r"DRADeviceTaintRules is enabled, but depends on features that are "
+                                         r"disabled: \[DRADeviceTaints\] \(kube-scheduler v1.36\)"):
+        parse_feature_gates("DRADeviceTaintRules=true,DRADeviceTaints=false", "v1.36")
+    assert parse_feature_gates("DRADeviceTaintRules=true", "v1.36") == {"DRADeviceTaintRules": True}
+    assert parse_feature_gates("DRADeviceTaints=false", "v1.36") == {"DRADeviceTaints": False}
