@@ -200,10 +200,19 @@ class DynamicResources(Plugin):
         from kschedx.core.plugins.dynamicresources_allocator import SliceIndex
 
         slices = self.handle.objects.of("ResourceSlice")
+        rules = self.handle.objects.of("DeviceTaintRule")
         if self.version.enabled("DRADeviceTaintRules"):
             from kschedx.core.plugins.dynamicresources_taintrules import apply_taint_rules
 
-            slices = apply_taint_rules(slices, self.handle.objects.of("DeviceTaintRule"))
+            slices = apply_taint_rules(slices, rules)
+        elif rules and not getattr(self, "_rules_noted", False):
+            # The objects are there but this release's defaults leave them unread: say so.
+            self._rules_noted = True
+            warnings = getattr(self.handle, "warnings", None)
+            if isinstance(warnings, list):
+                warnings.append(f"DynamicResources: {len(rules)} DeviceTaintRule(s) not applied: DRADeviceTaintRules is "
+                                f"off in kube-scheduler {self.version.name} (--feature-gates DRADeviceTaintRules=true "
+                                "turns it on)")
         return SliceIndex(slices, partitionable=partitionable, sort=sort)
 
     def _extended_claim(self, pod: PodInfo, s: DRAState) -> dict[str, Any] | None:

@@ -132,3 +132,11 @@ def test_check_compares_a_release_from_136_to_137() -> None:
     assert "Compare: Kubernetes v1.37" in text
     assert "selected node gke-prod-blue-compute-c9d8917f-ek7l → gke-prod-blue-general-e6c82c56-2xpe" in text
     assert "VolumeBinding +0 → +64" in text
+
+
+def test_device_taint_rules_left_unread_by_the_release_are_named() -> None:
+    off = json.loads(_explain("gates137-30", "-o", "json").stdout)
+    assert any("DeviceTaintRule(s) not applied: DRADeviceTaintRules is off in kube-scheduler v1.36" in w
+               for w in off["warnings"])
+    on = json.loads(_explain("gates137-30", "--feature-gates", "DRADeviceTaintRules=true", "-o", "json").stdout)
+    assert not any("DeviceTaintRule" in w for w in on["warnings"])
