@@ -64,6 +64,14 @@ class ClusterObjects:
         if kind in WORKLOAD_KINDS:
             self.workloads[kind].append(obj)
 
+    def find_workload(self, kind: str, namespace: str, name: str) -> Dict | None:
+        """The first workload object of ``kind`` with this namespace (unset: default) and name."""
+        for o in self.workloads.get(kind, ()):
+            meta = o.get("metadata") or {}
+            if meta.get("name") == name and (meta.get("namespace") or "default") == namespace:
+                return o
+        return None
+
     def copy(self) -> ClusterObjects:
         return ClusterObjects(defaultdict(list, {k: list(v) for k, v in self.by_kind.items()}), dict(self.skipped_kinds),
                               defaultdict(list, {k: list(v) for k, v in self.workloads.items()}),

@@ -106,7 +106,7 @@ def replica_chance(snapshot: Snapshot, incoming: Any, profile: Profile, replicas
         added: list[PodInfo] = []
         chain = replace(options, scan_start=rng.randrange(num_all) if num_all else 0, rng=rng, odds=False)
         try:
-            steps = run_replicas(snapshot, incoming, profile, replicas, chain, path, added, chance=True)
+            steps = run_replicas(snapshot, incoming, profile, replicas, chain, path, added)
         finally:
             for pod in added:
                 snapshot.remove_pod(pod)

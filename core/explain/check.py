@@ -112,14 +112,14 @@ class CheckEntry:
     # the release's, or (checked separately) the workload's own.
     chance: OrderChance | None = None
     # Release mode, a running workload whose HPA scales it after kubectl apply set the
-    # manifest's count: (the count applied, the HPA's, the HPA's name), and what the apply
-    # alone did (its explanation, the pods its controller deleted).
+    # manifest's count: (the count applied, the HPA's, the HPA's name), and the pods its
+    # controller deleted when the apply set that count.
     hpa_sync: tuple[int, int, str] | None = None
-    reset: tuple[Explanation | None, int] | None = None
+    reset_deleted: int = 0
     # Release mode, a workload whose earlier document of the run asked for more replicas
-    # of the same template: that document's run (its explanation, the count it asked for,
-    # its pods placed), applied and placed first, then scaled down by this one.
-    first: tuple[Explanation | None, int, int] | None = None
+    # of the same template: (the count that document asked for, its pods placed), applied
+    # and placed first, then scaled down by this one.
+    first: tuple[int, int] | None = None
     # ... and the nodes of its placed pods that stay after the scale-down.
     first_stay: list[str] = field(default_factory=list)
     # Release mode: its running pods that the release's pods preempted and whose new pods
@@ -151,7 +151,7 @@ class CheckEntry:
         if self.first is None or self.explanation is None or self.explanation.workload is None:
             return None
         keep = self.explanation.workload.replicas
-        placed = min(keep, self.first[2])
+        placed = min(keep, self.first[1])
         return placed, keep - placed
 
     @property
@@ -285,13 +285,13 @@ class CheckEntry:
         if e is not None and e.replicas_from and (e.workload is None or e.workload.rule == "new"):
             text += f" [{e.replicas_from}]"
         if self.first is not None:
-            _, count, placed = self.first
+            count, placed = self.first
             text += (f"; its earlier document was applied first: {count} replica(s), {placed} placed, then scaled "
                      f"down by this one (the ReplicaSet's deletion ranking chose which stay)")
         if self.hpa_sync is not None:
             applied, scaled, hpa = self.hpa_sync
-            deleted = self.reset[1] if self.reset is not None else 0
-            text += (f"; kubectl apply set replicas {applied} first (its controller deleted {deleted} pod(s)), then "
+            text += (f"; kubectl apply set replicas {applied} first (its controller deleted {self.reset_deleted} "
+                     f"pod(s)), then "
                      f"HorizontalPodAutoscaler {hpa}'s next sync set {scaled}: placed after the release's other pods")
         if self.evicted_pending:
             text += (f"; {self.evicted_pending} of its running pod(s) preempted by {', '.join(self.evicted_by)} "
@@ -356,10 +356,10 @@ class CheckEntry:
         if self.evicted_pending:
             out["evictedPending"] = self.evicted_pending
         if self.first is not None:
-            out["appliedFirst"] = {"replicas": self.first[1], "placed": self.first[2], "stayOn": list(self.first_stay)}
+            out["appliedFirst"] = {"replicas": self.first[0], "placed": self.first[1], "stayOn": list(self.first_stay)}
         if self.hpa_sync is not None:
             out["hpaAfterApply"] = {"applied": self.hpa_sync[0], "hpa": self.hpa_sync[1], "name": self.hpa_sync[2],
-                                    "deleted": self.reset[1] if self.reset is not None else 0}
+                                    "deleted": self.reset_deleted}
         if self.chance is not None and not self.on_schedule:
             out.update(self.chance.entry_json(self.workload))
         if self.not_created:
@@ -882,11 +882,14 @@ def _latest_documents(docs: list[tuple[str, Dict, CheckEntry]],
 def _more_pods(old: Dict, new: Dict) -> bool:
     """Whether ``new`` asks for a higher spec.replicas than ``old`` (a missing count: the
     default 1, or what the cluster keeps; only a written higher one counts as growth)."""
-    def count(obj: Dict) -> int | None:
-        value = obj["spec"].get("replicas") if isinstance(obj.get("spec"), dict) else None
-        return value if isinstance(value, int) and not isinstance(value, bool) else None
-    a, b = count(old), count(new)
+    a, b = _written_replicas(old), _written_replicas(new)
     return b is not None and (a is None or b > a)
+
+
+def _written_replicas(obj: Dict) -> int | None:
+    """The document's own spec.replicas, None when it writes none (or no integer)."""
+    value = obj["spec"].get("replicas") if isinstance(obj.get("spec"), dict) else None
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _pod_template(obj: Dict) -> Any:
@@ -956,6 +959,25 @@ def _place_release(
     return play.entries, chance
 
 
+def _take_off(snapshot: Snapshot, runs: list[Kept]) -> None:
+    """Undo ``runs`` on the snapshot, the last first: their pods off, the pods their
+    controllers deleted back."""
+    for run in reversed(runs):
+        for p in run.bound:
+            snapshot.remove_pod(p)
+        for p in run.removed:
+            snapshot.add_pod(p)
+
+
+def _put_back(snapshot: Snapshot, runs: list[Kept]) -> None:
+    """Redo ``runs`` after :func:`_take_off`, in their order."""
+    for run in runs:
+        for p in run.removed:
+            snapshot.remove_pod(p)
+        for p in run.bound:
+            snapshot.add_pod(p)
+
+
 @dataclass
 class _Played:
     """One release played on the shared snapshot: its entries in the order placed, what
@@ -971,11 +993,7 @@ class _Played:
 
     def undo(self, snapshot: Snapshot, per_run: dict[str, Any]) -> None:
         """Take the release off the snapshot again: the cluster as loaded."""
-        for run in reversed(self.kept):
-            for p in run.bound:
-                snapshot.remove_pod(p)
-            for p in run.removed:
-                snapshot.add_pod(p)
+        _take_off(snapshot, self.kept)
         snapshot.objects = self.base_objects
         admission = per_run.get("admission")
         if admission is not None and self.ledger is not None:
@@ -984,11 +1002,7 @@ class _Played:
     def redo(self, snapshot: Snapshot, final_objects: ClusterObjects, final_ledger: Any,
              per_run: dict[str, Any]) -> None:
         """Put the release back as :meth:`undo` found it."""
-        for run in self.kept:
-            for p in run.removed:
-                snapshot.remove_pod(p)
-            for p in run.bound:
-                snapshot.add_pod(p)
+        _put_back(snapshot, self.kept)
         snapshot.objects = final_objects
         admission = per_run.get("admission")
         if admission is not None and final_ledger is not None:
@@ -1071,10 +1085,7 @@ def _play(ordered: list[tuple[str, Dict, CheckEntry]], objects: ClusterObjects, 
         _carry(current, snapshot.objects)
         if entry.on_schedule:
             # Nothing of it exists once the release is applied: checked, then taken off.
-            for p in run.bound:
-                snapshot.remove_pod(p)
-            for p in run.removed:
-                snapshot.add_pod(p)
+            _take_off(snapshot, [run])
             run = Kept()
         played.kept.append(run)
         played.owners.append(entry.workload)
@@ -1084,13 +1095,13 @@ def _play(ordered: list[tuple[str, Dict, CheckEntry]], objects: ClusterObjects, 
         if phase == FIRST:
             first_runs[id(entry)] = run
             if entry.explanation is not None and entry.rejected is None and entry.error is None:
-                entry.first = (entry.explanation, entry.explanation.replicas_requested, len(run.bound))
+                entry.first = (entry.explanation.replicas_requested, len(run.bound))
             entry.explanation = None
             entry.rejected = entry.error = None
             continue
         if phase == RESET:
             reset_runs[id(entry)] = run
-            entry.reset = (entry.explanation, len(run.removed))
+            entry.reset_deleted = len(run.removed)
             played.entries.append(entry)
             continue
         if alone and entry.explanation is not None and entry.verdict in (PARTIAL, UNSCHEDULABLE) \
@@ -1117,11 +1128,9 @@ def _scaled_down_by(obj: Dict, before: Sequence[Dict]) -> bool:
     prev = before[-1]
     if _pod_template(prev) != _pod_template(obj):
         return False
-
-    def count(o: Dict) -> int:
-        value = o["spec"].get("replicas", 1) if isinstance(o.get("spec"), dict) else 1
-        return value if isinstance(value, int) and not isinstance(value, bool) else 1
-    return count(prev) > count(obj)
+    # No count written (or none the API server would take): the default 1.
+    written = _written_replicas(prev), _written_replicas(obj)
+    return (1 if written[0] is None else written[0]) > (1 if written[1] is None else written[1])
 
 
 def _steps(ordered: list[tuple[str, Dict, CheckEntry]], objects: ClusterObjects, earlier: dict[int, list[Dict]],
@@ -1139,7 +1148,7 @@ def _steps(ordered: list[tuple[str, Dict, CheckEntry]], objects: ClusterObjects,
         reset = None
         if not entry.on_schedule and entry.rejected is None:
             reset = reset_by_apply(obj, objects, namespace, earlier.get(id(entry), ()))
-        if reset is None or reset[0] >= reset[1]:
+        if reset is None:
             out.append((path, obj, entry, APPLY))
             continue
         entry.hpa_sync = reset
@@ -1158,21 +1167,22 @@ def _with_pods(objects: ClusterObjects, pods: list[PodInfo]) -> ClusterObjects:
     """``objects`` with the pods a run bound, as their controller's reads find them."""
     if not pods:
         return objects
-    by_kind = defaultdict(list, objects.by_kind)
-    by_kind["Pod"] = [*objects.of("Pod"), *(dict(p.raw, spec=dict(p.raw.get("spec") or {}, nodeName=p.node_name))
-                                            for p in pods)]
-    return ClusterObjects(by_kind, objects.skipped_kinds, defaultdict(list, objects.workloads),
-                          objects.server_version, early_pods=objects.early_pods)
+    return _pod_list(objects, [*objects.of("Pod"), *(dict(p.raw, spec=dict(p.raw.get("spec") or {},
+                                                                            nodeName=p.node_name)) for p in pods)])
 
 
 def _without_pods(objects: ClusterObjects, uids: set[str]) -> ClusterObjects:
     """``objects`` without the pods of ``uids`` (deleted by a controller)."""
     if not uids:
         return objects
-    by_kind = defaultdict(list, objects.by_kind)
-    by_kind["Pod"] = [p for p in objects.of("Pod") if pod_uid(p) not in uids]
-    return ClusterObjects(by_kind, objects.skipped_kinds, defaultdict(list, objects.workloads),
-                          objects.server_version, early_pods=objects.early_pods)
+    return _pod_list(objects, [p for p in objects.of("Pod") if pod_uid(p) not in uids])
+
+
+def _pod_list(objects: ClusterObjects, pods: list[Dict]) -> ClusterObjects:
+    """An overlay of ``objects`` whose pod list is ``pods`` (the other lists shared)."""
+    out = objects.overlay()
+    out.by_kind["Pod"] = pods
+    return out
 
 
 def _samples_for(entries: list[CheckEntry], num_nodes: int, samples: int | None) -> int:
@@ -1220,9 +1230,11 @@ def _sample(shown: _Played, ordered: list[tuple[str, Dict, CheckEntry]], objects
     levels = [_queue_key(d) for d in ordered]
     # (An HPA's sync after an apply is placed at random too.)
     shuffles = len(set(levels)) < len(levels) or any(e.hpa_sync is not None for e in shown.entries)
+    # The scale-downs among them, which keep their place (once for every sample).
+    down = {id(entry) for _, obj, entry in ordered if scales_down(obj, objects, kwargs.get("namespace"))}
     try:
         for _ in range(count):
-            order = _shuffled(ordered, rng, objects, kwargs.get("namespace"))
+            order = _shuffled(ordered, rng, down)
             # Fresh entries: the sample's verdicts are its own (earlier keeps their ids).
             copies = [(path, obj, _fresh(entry)) for path, obj, entry in order]
             before = {id(c[2]): earlier[id(e[2])] for c, e in zip(copies, order, strict=True) if id(e[2]) in earlier}
@@ -1240,18 +1252,18 @@ def _sample(shown: _Played, ordered: list[tuple[str, Dict, CheckEntry]], objects
     return out
 
 
-def _shuffled(ordered: list[tuple[str, Dict, CheckEntry]], rng: random.Random, objects: ClusterObjects,
-              namespace: str | None) -> list[tuple[str, Dict, CheckEntry]]:
+def _shuffled(ordered: list[tuple[str, Dict, CheckEntry]], rng: random.Random,
+              down: set[int]) -> list[tuple[str, Dict, CheckEntry]]:
     """``ordered`` with the documents of each queue level (priority; CronJobs apart) in a
     random order: their pods reach the queue together. A scale-down of a running workload
-    stays first in its level: its controller deletes pods at once, and a pod that found no
-    room before is tried again when they go."""
+    (its entry's id in ``down``) stays first in its level: its controller deletes pods at
+    once, and a pod that found no room before is tried again when they go."""
     out: list[tuple[str, Dict, CheckEntry]] = []
     level: list[tuple[str, Dict, CheckEntry]] = []
     for doc in [*ordered, None]:
         if doc is None or (level and _queue_key(doc) != _queue_key(level[0])):
             rng.shuffle(level)
-            out.extend(sorted(level, key=lambda d: not scales_down(d[1], objects, namespace)))
+            out.extend(sorted(level, key=lambda d: id(d[2]) not in down))
             level = []
         if doc is not None:
             level.append(doc)
@@ -1262,7 +1274,7 @@ def _fresh(entry: CheckEntry) -> CheckEntry:
     """A copy of ``entry`` before it was placed (what reading and admitting the document
     decided stays)."""
     return replace(entry, explanation=None, error=None, alone=None, after=[], not_applied=None, hpa_sync=None,
-                   reset=None, first=None, first_stay=[], evicted_pending=0, evicted_by=[])
+                   reset_deleted=0, first=None, first_stay=[], evicted_pending=0, evicted_by=[])
 
 
 def _recreate_preempted(victims: list[tuple[PodInfo, str]], current: ClusterObjects, snapshot: Snapshot,
@@ -1311,14 +1323,10 @@ def _workload_of(raw: Dict, ref: tuple[str, str], objects: ClusterObjects) -> st
     Deployment that owns its ReplicaSet."""
     ns = str((raw.get("metadata") or {}).get("namespace") or "default")
     kind, name = ref
-    if kind == "ReplicaSet":
-        for rs in objects.of("ReplicaSet"):
-            meta = rs.get("metadata") or {}
-            if meta.get("name") == name and (meta.get("namespace") or "default") == ns:
-                up = _controller_ref(rs)
-                if up is not None and up[0] == "Deployment":
-                    kind, name = up
-                break
+    rs = objects.find_workload(kind, ns, name) if kind == "ReplicaSet" else None
+    up = _controller_ref(rs) if rs is not None else None
+    if up is not None and up[0] == "Deployment":
+        kind, name = up
     return f"{kind}/{ns}/{name}"
 
 
@@ -1357,11 +1365,7 @@ def _check_alone(entry: CheckEntry, path: str, obj: Dict, objects: ClusterObject
     """Check ``entry``'s workload alone on the cluster as loaded (the release's pods taken
     off, the pods its controllers deleted put back, then the other way round again); when
     more of it fits there, name the earlier workloads whose pods sit where it went alone."""
-    for run in reversed(kept):
-        for p in run.bound:
-            snapshot.remove_pod(p)
-        for p in run.removed:
-            snapshot.add_pod(p)
+    _take_off(snapshot, kept)
     base_objects = snapshot.objects
     try:
         # The cluster as loaded: a fresh admission state too, so no per-run context here.
@@ -1371,11 +1375,7 @@ def _check_alone(entry: CheckEntry, path: str, obj: Dict, objects: ClusterObject
         return
     finally:
         snapshot.objects = base_objects
-        for run in kept:
-            for p in run.removed:
-                snapshot.remove_pod(p)
-            for p in run.bound:
-                snapshot.add_pod(p)
+        _put_back(snapshot, kept)
     placed_alone = alone.wanted - alone.unplaced
     if alone.verdict != FITS and placed_alone <= entry.wanted - entry.unplaced:
         return

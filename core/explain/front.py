@@ -1356,7 +1356,6 @@ def run_replicas(
     refusal_stops_all: bool = True,
     evicted: list[PodInfo] | None = None,
     known: list[tuple[Dict, CycleResult]] | None = None,
-    chance: bool = False,
 ) -> list[CycleResult]:
     """Place ``replicas`` copies one after another, each bound to its cycle's selected node
     (the bound copies are appended to ``added`` when given). ``stored_pending``: the
@@ -1384,14 +1383,12 @@ def run_replicas(
     # The copies differ only by name and uid: node-local answers carry over between cycles,
     # and each cycle updates the previous copy's (kschedx.core.framework.replica_inc).
     memo = ReplicaMemo()
-    # A scan start given (a sampled release in check, core/explain/orders.py) plays the
-    # copies as a chain too.
-    chance = chance or (options is not None and options.scan_start is not None)
-    if replicas >= ENGINE_FROM and not chance:
+    # ``options.scan_start`` given (a chain of core/explain/chance.py, a sampled release in
+    # check): the copies are one chain of the scheduler's draws, each copy's scan starting
+    # where the last one's stopped.
+    start = options.scan_start if options is not None else None
+    if replicas >= ENGINE_FROM and start is None:
         memo.engine = ReplicaEngine()
-    # ``chance`` (a chain of core/explain/chance.py): each copy's scan starts where the last
-    # one's stopped (options.scan_start for the first).
-    start = options.scan_start if chance and options is not None else None
     ordinals = incoming.ordinals or list(range(replicas))
     for i in range(replicas):
         report(f"placing {base_name}: copy {i + 1} of {replicas}", i, replicas)

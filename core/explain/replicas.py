@@ -219,8 +219,9 @@ def reset_by_apply(obj: Dict, objects: ClusterObjects, namespace: str | None = N
     """A running workload whose manifest writes a count its HPA then changes: ``kubectl
     apply`` sets spec.replicas to the manifest's count at once (its controller scales to
     it), and the HPA's next sync, up to its sync period (15 s) later, sets its own count.
-    Returns (the count applied, the HPA's, the HPA's name), or None when the apply leaves
-    the HPA's count (the manifest writes none, or the same) or no single HPA scales it."""
+    Returns (the count applied, the HPA's, the HPA's name) when the HPA then raises the
+    count; None when the apply leaves the HPA's count (the manifest writes none, or the
+    same), the HPA lowers it (the end state is the HPA's count), or no single HPA scales it."""
     if str(obj.get("kind") or "") not in SCALED_KINDS:
         return None
     kind, ns, name, live = _target(obj, objects, namespace)
@@ -232,7 +233,7 @@ def reset_by_apply(obj: Dict, objects: ClusterObjects, namespace: str | None = N
         live = {"spec": {"replicas": left}, APPLIED_EARLIER: earlier}
     applied, _ = _after_apply(obj, live, kind)
     scaled, _ = _hpa_count(hpas[0], applied)
-    if scaled == applied:
+    if scaled <= applied:
         return None
     return applied, scaled, _name_ns(hpas[0], ns)[0]
 

@@ -165,11 +165,7 @@ def _created(obj: Dict) -> str:
 
 
 def _find(objects: ClusterObjects, kind: str, ns: str, name: str) -> Dict | None:
-    for o in objects.workloads.get(kind, ()):
-        m = o.get("metadata") or {}
-        if m.get("name") == name and (m.get("namespace") or "default") == ns:
-            return o
-    return None
+    return objects.find_workload(kind, ns, name)
 
 
 def _template_of(obj: Dict) -> Dict:

@@ -262,7 +262,7 @@ def test_the_scan_moves_on_by_the_nodes_processed() -> None:
     snap = Snapshot(cluster_objects(*objs))
     inc = engine.IncomingPod(pod("p", cpu="100m"), "Pod", "p", "")
     steps = engine.run_replicas(snap, inc, engine.select_profile(inc.pod, None), 2,
-                                engine.Options(scan_start=0, rng=random.Random(3)), "<test>", chance=True)
+                                engine.Options(scan_start=0, rng=random.Random(3)), "<test>")
     first, second = steps
     # From start 0 the scan meets n000..n099 (100 feasible nodes to find): 100 processed.
     assert (first.draw.start, first.draw.processed, first.draw.whole) == (0, 100, False)
