@@ -23,10 +23,14 @@ def _location(f: Finding, cwd: Path) -> dict[str, Any] | None:
         return None
     path = Path(f.file)
     absolute = path if path.is_absolute() else cwd / path
-    try:
-        artifact: dict[str, Any] = {"uri": absolute.resolve().relative_to(cwd.resolve()).as_posix(), "uriBaseId": SRCROOT}
-    except ValueError:  # outside the working directory: its own file URI
-        artifact = {"uri": absolute.resolve().as_uri()}
+    # The path as the user named it first (a folder of the repository may be a symbolic link
+    # to elsewhere: code scanning knows the file by its place in the checkout), then with the
+    # links followed (the working directory itself may be reached through one).
+    artifact: dict[str, Any] = {"uri": absolute.resolve().as_uri()}  # outside the working directory
+    for file, base in ((Path(os.path.normpath(absolute)), Path(os.path.normpath(cwd))), (absolute.resolve(), cwd.resolve())):
+        if file.is_relative_to(base):
+            artifact = {"uri": file.relative_to(base).as_posix(), "uriBaseId": SRCROOT}
+            break
     physical: dict[str, Any] = {"artifactLocation": artifact}
     if f.line is not None:
         physical["region"] = {"startLine": f.line}

@@ -94,6 +94,23 @@ def test_sarif_is_valid_and_points_at_the_manifest_line(tmp_path: Path, monkeypa
     assert len(run0["results"]) == 3
 
 
+def test_sarif_names_a_symlinked_folder_as_the_checkout_does(tmp_path: Path, monkeypatch: Any) -> None:
+    # deploy/ is a symbolic link to a folder outside the working directory: code scanning
+    # knows the file as deploy/worker.yaml in the checkout, not by where the link points.
+    import json
+
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    shutil.copytree(RELEASE, elsewhere / "release")
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "deploy").symlink_to(elsewhere / "release")
+    monkeypatch.chdir(repo)
+    res = run("check", "deploy", "--cluster", CLUSTER, "-o", "sarif")
+    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in json.loads(res.stdout)["runs"][0]["results"]}
+    assert uris == {"deploy/worker.yaml", "deploy/search.yaml"}, uris
+
+
 def test_annotations_only_on_github_actions(tmp_path: Path, monkeypatch: Any) -> None:
     _release(tmp_path)
     monkeypatch.chdir(tmp_path)
