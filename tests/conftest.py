@@ -17,6 +17,8 @@ import re
 from typing import Any
 
 import pytest
+import typer.main
+import typer.testing
 
 from tests.golden import summary as golden_summary
 
@@ -37,8 +39,10 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
 # Golden runs of one case: test_golden_case, test_golden_version_given, the existing-pod tests.
 _GOLDEN_CASE = re.compile(r"^tests/golden/test_(?:conformance|existing_pods)\.py::test_\w+\[([^\]]+)\]$")
 
-# Modules whose tests share one costly module-scoped fixture.
-_WHOLE_MODULES = ("tests/cli/test_cluster_info_dump.py",)
+# Modules whose tests share one costly module-scoped fixture. The documentation's commands
+# also run in page order there: a page's later command may read what an earlier one wrote
+# (`kschedx snapshot -o F`, then `--snapshot F`), and a command two pages show runs once.
+_WHOLE_MODULES = ("tests/cli/test_cluster_info_dump.py", "tests/e2e/test_docs_commands.py")
 
 
 def scope_of(nodeid: str) -> str:
@@ -92,6 +96,24 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: Any) -> None:
     gc.unfreeze()
     gc.collect()
     _collected_at[0] = _rss()
+
+
+# Typer's test runner turns the Typer app into its click command on every invoke: about
+# 70 ms of the 80 ms a small `explain` takes in-process, and the suite invokes the CLI
+# thousands of times. The command is the same each time for the same app (the app is not
+# changed after it is built), so each app is turned into its command once per process.
+_commands: dict[int, tuple[Any, Any]] = {}
+
+
+def _command_of(app: Any) -> Any:
+    known = _commands.get(id(app))
+    if known is None or known[0] is not app:
+        known = (app, typer.main.get_command(app))
+        _commands[id(app)] = known
+    return known[1]
+
+
+typer.testing._get_command = _command_of  # type: ignore[attr-defined]
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:

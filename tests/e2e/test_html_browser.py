@@ -2,9 +2,11 @@
 report from a ``file://`` path, its script runs without a console message, and the
 screenshot is a picture, not a blank page — in light and dark mode; printing gives a PDF.
 
-CI installs Chromium (``.ci/run``); there, a missing browser fails the test rather than
-skipping it. ``KSCHEDX_SCREENSHOT_DIR=DIR`` keeps the screenshots (the README's picture
-comes from this run).
+One browser serves every page of a worker (tests/e2e/cdp.py: the DevTools protocol on a
+pipe), where a browser per page and per screenshot took a minute. CI installs Chromium
+(``.ci/run``); there, a missing browser fails the test rather than skipping it.
+``KSCHEDX_SCREENSHOT_DIR=DIR`` keeps the screenshots (the documentation's picture comes from
+this run).
 """
 
 from __future__ import annotations
@@ -13,50 +15,18 @@ import os
 import re
 import shutil
 import struct
-import subprocess
 import zlib
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.cli.html_reports import Report
+from tests.e2e.cdp import Browser, chromium
 
 WINDOW = (1000, 1300)
 NAMES = ["explain", "unschedulable", "replicas", "focus", "preemption", "dra", "daemonset", "hostile", "check", "pending",
          "pending-dump", "pending-hostile"]
-
-
-def chromium() -> str:
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        found = shutil.which(name)
-        if found:
-            return found
-    message = "headless Chromium is not installed (Debian: apt-get install chromium; .ci/run installs it)"
-    if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-        pytest.fail(message)
-    pytest.skip(message)
-
-
-def browser_flags(profile: Path) -> list[str]:
-    """The flags of the README's screenshot command, plus a throw-away profile and the
-    console log on stderr (where the test looks for messages)."""
-    flags = ["--headless", "--hide-scrollbars", "--disable-gpu", "--no-first-run", f"--user-data-dir={profile}",
-             "--enable-logging=stderr", "--v=0"]
-    if hasattr(os, "geteuid") and os.geteuid() == 0:
-        flags.append("--no-sandbox")  # Chromium refuses to run sandboxed as root
-    return flags
-
-
-def run_chromium(tmp: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    profile = tmp / "chromium-profile"
-    proc = subprocess.run([chromium(), *browser_flags(profile), *args], capture_output=True, text=True, timeout=180)
-    return proc
-
-
-def console_messages(stderr: str) -> list[str]:
-    # Chromium logs every console message, uncaught exception and blocked load (CSP) as
-    # "...:CONSOLE(line)] ..." or "...:CONSOLE:line] ...". The page itself logs nothing.
-    return [line for line in stderr.splitlines() if re.search(r":CONSOLE[(:]", line)]
 
 
 # --------------------------------------------------------------------------- PNG
@@ -124,6 +94,12 @@ def colours(rows: list[bytes], bpp: int) -> dict[tuple[int, ...], int]:
 
 
 @pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with Browser() as b:
+        yield b
+
+
+@pytest.fixture(scope="module")
 def pages(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> dict[str, tuple[Report, Path]]:
     chromium()  # fail (CI) or skip early, before making the reports
     tmp = tmp_path_factory.mktemp("browser")
@@ -137,28 +113,22 @@ def pages(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureReque
     return out
 
 
-def screenshot(tmp: Path, page: Path, png: Path, *extra: str) -> None:
-    proc = run_chromium(tmp, *extra, f"--window-size={WINDOW[0]},{WINDOW[1]}", f"--screenshot={png}",
-                        page.resolve().as_uri())
-    assert png.exists() and png.stat().st_size > 0, proc.stderr[-2000:]
-    assert console_messages(proc.stderr) == [], console_messages(proc.stderr)
-
-
 @pytest.mark.parametrize("name", NAMES)
 def test_report_opens_runs_its_script_and_is_not_blank(pages: dict[str, tuple[Report, Path]], name: str,
-                                                       tmp_path: Path) -> None:
+                                                       browser: Browser, tmp_path: Path) -> None:
     _, page = pages[name]
     assert page.resolve().as_uri().startswith("file://")
-    dom = run_chromium(tmp_path, "--dump-dom", page.resolve().as_uri())
-    assert dom.returncode == 0, dom.stderr[-2000:]
-    assert console_messages(dom.stderr) == [], console_messages(dom.stderr)
+    tab = browser.open(page.resolve().as_uri(), *WINDOW)
+    dom = tab.dom()
     # The script ran to its end (it marks the page) and showed the filter boxes it drives.
-    assert 'data-kschedx="ready"' in dom.stdout
+    assert 'data-kschedx="ready"' in dom
     if 'data-filter="' in page.read_text(encoding="utf-8"):
-        assert re.search(r'<input type="search" placeholder', dom.stdout)
-
+        assert re.search(r'<input type="search" placeholder', dom)
     png = tmp_path / f"{name}.png"
-    screenshot(tmp_path, page, png)
+    png.write_bytes(tab.screenshot())
+    tab.close()
+    # The page logs nothing: no console message, no uncaught exception, no blocked load (CSP).
+    assert tab.logs == [], tab.logs
     width, height, bpp, rows = png_rows(png.read_bytes(), max_rows=420)
     assert (width, height) == WINDOW
     seen = colours(rows, bpp)
@@ -173,39 +143,40 @@ def test_report_opens_runs_its_script_and_is_not_blank(pages: dict[str, tuple[Re
         shutil.copy(png, Path(keep) / f"html-report-{name}.png")
 
 
-def test_dark_mode(pages: dict[str, tuple[Report, Path]], tmp_path: Path) -> None:
+def test_dark_mode(pages: dict[str, tuple[Report, Path]], browser: Browser) -> None:
     _, page = pages["explain"]
-    png = tmp_path / "dark.png"
-    screenshot(tmp_path, page, png, "--force-dark-mode")
-    _, _, bpp, rows = png_rows(png.read_bytes(), max_rows=300)
+    tab = browser.open(page.resolve().as_uri(), *WINDOW, dark=True)
+    png = tab.screenshot()
+    tab.close()
+    assert tab.logs == [], tab.logs
+    _, _, bpp, rows = png_rows(png, max_rows=300)
     seen = colours(rows, bpp)
     background = max(seen.items(), key=lambda kv: kv[1])[0]
     assert sum(background) < 3 * 60, background
     assert len(seen) >= 20
 
 
-def print_pages(tmp: Path, page: Path) -> tuple[int, int]:
+def print_pages(browser: Browser, page: Path) -> tuple[int, int]:
     """The number of pages and the size of the PDF Chromium prints of ``page``."""
-    pdf = tmp / f"{page.stem}.pdf"
-    proc = run_chromium(tmp, "--no-pdf-header-footer", f"--print-to-pdf={pdf}", page.resolve().as_uri())
-    assert pdf.exists(), proc.stderr[-2000:]
-    assert console_messages(proc.stderr) == []
-    data = pdf.read_bytes()
+    tab = browser.open(page.resolve().as_uri(), *WINDOW)
+    data = tab.pdf()
+    tab.close()
+    assert tab.logs == [], tab.logs
     assert data.startswith(b"%PDF")
     return len(re.findall(rb"/Type\s*/Page[^s]", data)), len(data)
 
 
 def test_printing_opens_the_collapsed_sections_with_or_without_javascript(pages: dict[str, tuple[Report, Path]],
-                                                                          tmp_path: Path) -> None:
+                                                                          browser: Browser, tmp_path: Path) -> None:
     report, page = pages["check"]
-    with_script, size = print_pages(tmp_path, page)
+    with_script, size = print_pages(browser, page)
     assert with_script >= 2
     # The same page without its script: the print stylesheet alone opens the node tables.
     bare = tmp_path / "check-without-script.html"
     bare.write_text(re.sub(r"<script>.*?</script>", "", report.html, flags=re.S), encoding="utf-8")
-    assert print_pages(tmp_path, bare)[0] == with_script
+    assert print_pages(browser, bare)[0] == with_script
     # ... which are a good part of the printout: with them closed, much less is printed.
     closed = tmp_path / "check-closed.html"
     closed.write_text(re.sub(r"<script>.*?</script>", "", report.html, flags=re.S)
                       .replace("details::details-content{content-visibility:visible}", ""), encoding="utf-8")
-    assert print_pages(tmp_path, closed)[1] < size * 0.8
+    assert print_pages(browser, closed)[1] < size * 0.8

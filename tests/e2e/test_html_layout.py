@@ -4,13 +4,13 @@ table (browsers break after a hyphen: ``ip-10-42-5-17.eu-`` / ``west-1.compute.i
 and "Where the nodes went" adds up to the nodes.
 
 A small page of the test's own loads each report in a frame and measures its layout (the
-report's own Content-Security-Policy allows no other script), then Chromium dumps what it
-measured."""
+report's own Content-Security-Policy allows no other script); the test reads what it
+measured once it is there (one browser for the module, tests/e2e/cdp.py)."""
 
 from __future__ import annotations
 
-import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +22,7 @@ from kschedx.cli.app import app
 from tests.cli.test_narrow_render import DEPLOYMENT, NAMES, POD, cluster
 from tests.cli.test_pending_narrow import pending_cluster
 
-from .test_html_browser import chromium, run_chromium
+from .cdp import Browser, chromium
 
 EKS = NAMES["eks"]
 
@@ -91,19 +91,25 @@ def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return out
 
 
-def measure(page: Path, tmp: Path) -> dict[str, Any]:
-    proc = run_chromium(tmp, "--allow-file-access-from-files", "--virtual-time-budget=5000", "--window-size=700,900",
-                        "--dump-dom", page.resolve().as_uri())
-    m = re.search(r'<pre id="out">(.*?)</pre>', proc.stdout, re.S)
-    assert m and m.group(1) != "pending", proc.stderr[-2000:]
-    import html
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    # The measuring page reads its frame's document: both are files.
+    with Browser("--allow-file-access-from-files") as b:
+        yield b
 
-    return dict(json.loads(html.unescape(m.group(1))))
+
+def measure(browser: Browser, page: Path) -> dict[str, Any]:
+    tab = browser.open(page.resolve().as_uri(), 700, 900)
+    try:
+        seen = tab.wait_for("(t => t !== 'pending' && JSON.parse(t))(document.getElementById('out').textContent)")
+    finally:
+        tab.close()
+    return dict(seen)
 
 
 @pytest.mark.parametrize("name", ["explain", "replicas", "check", "pending"])
-def test_no_node_name_breaks_or_is_cut(reports: dict[str, Path], name: str, tmp_path: Path) -> None:
-    seen = measure(reports[name], tmp_path)
+def test_no_node_name_breaks_or_is_cut(reports: dict[str, Path], name: str, browser: Browser) -> None:
+    seen = measure(browser, reports[name])
     assert seen["nodeCells"] > 0
     assert seen["broken"] == []
     assert not [t for t in seen["labels"] if "…" in t]
@@ -115,10 +121,10 @@ def test_no_node_name_breaks_or_is_cut(reports: dict[str, Path], name: str, tmp_
         assert shown and all(re.fullmatch(r"ip-10-42-\d-17", t) for t in shown), shown
 
 
-def test_where_the_nodes_went_adds_up(reports: dict[str, Path], tmp_path: Path) -> None:
+def test_where_the_nodes_went_adds_up(reports: dict[str, Path], browser: Browser) -> None:
     text = reports["big"].with_name("big.html").read_text(encoding="utf-8")
     assert "Insufficient cpu; Insufficient memory" in text  # four nodes short of both
-    seen = measure(reports["big"], tmp_path)
+    seen = measure(browser, reports["big"])
     rows = dict(seen["funnel"][:1])
     total = rows["all nodes"]
     assert total == 10
