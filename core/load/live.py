@@ -341,7 +341,7 @@ def load_live(kubeconfig: str | None = None, context: str | None = None, page_si
                 raise ClusterAccessError(f"the cluster at {host} refused the credentials (401 Unauthorized)")
             if kind in REQUIRED_KINDS:
                 raise ClusterAccessError(f"cannot list {plural}: {message or 'HTTP ' + code} "
-                                         f"(kschedx needs list on nodes and pods; see the README's RBAC)")
+                                         f"(kschedx needs list on nodes and pods; its RBAC: docs/guides/live-clusters.md)")
             if code == "403":
                 what = _WITHOUT.get(kind, f"explained without {plural}")
                 out.warnings.append(f"no permission to list {plural}: {what}")

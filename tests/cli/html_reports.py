@@ -17,7 +17,7 @@ from typing import Any
 from .test_explain_cli import CLUSTER, GPU, ROOT, TOO_BIG, run, write
 
 # Paths relative to the checkout (the reports are made from there), as a user types them:
-# the page shows the cluster path, and the README's screenshot comes from these reports.
+# the page shows the cluster path, and the documentation's screenshot comes from these reports.
 GOLDEN = Path("tests", "golden", "cases")
 ZONE_SPREAD = "examples/pods/zone-spread.yaml"
 PREFERRED = "examples/pods/preferred-affinity.yaml"
