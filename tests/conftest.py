@@ -42,7 +42,9 @@ _GOLDEN_CASE = re.compile(r"^tests/golden/test_(?:conformance|existing_pods)\.py
 # Modules whose tests share one costly module-scoped fixture. The documentation's commands
 # also run in page order there: a page's later command may read what an earlier one wrote
 # (`kschedx snapshot -o F`, then `--snapshot F`), and a command two pages show runs once.
-_WHOLE_MODULES = ("tests/cli/test_cluster_info_dump.py", "tests/e2e/test_docs_commands.py")
+# tests/test_static.py is one group only so that mypy's half-minute is handed out among the
+# groups, early, and not among the single tests last, where it kept one worker busy alone.
+_WHOLE_MODULES = ("tests/cli/test_cluster_info_dump.py", "tests/e2e/test_docs_commands.py", "tests/test_static.py")
 
 
 def scope_of(nodeid: str) -> str:
