@@ -149,7 +149,8 @@ class FakeAPIServer:
         ctx.load_cert_chain(str(certs[1]), str(certs[2]))
         self.httpd.socket = ctx.wrap_socket(self.httpd.socket, server_side=True)
         self.url = f"https://127.0.0.1:{self.httpd.server_address[1]}"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.02},
+                                       daemon=True)  # shutdown() waits a poll: 0.5 s by default
 
     def namespaced(self, path: str, query: dict[str, list[str]]) -> tuple[int, dict[str, Any]] | None:
         """A GET of one object, or a namespace's events list; None for other paths."""
