@@ -134,7 +134,7 @@ def _api_client(kubeconfig: str | None, context: str | None) -> tuple[Any, str |
         raise InputError("no such file", path=kubeconfig)
     kubeconfig = kubeconfig or os.environ.get("KUBECONFIG") or None
     try:
-        config.load_kube_config(  # type: ignore[no-untyped-call]
+        config.load_kube_config(
             config_file=kubeconfig, context=context, client_configuration=cfg)
     except (ConfigException, OSError, ValueError, TypeError, yaml.YAMLError) as e:
         if kubeconfig and not any(os.path.exists(p) for p in kubeconfig.split(os.pathsep) if p):
@@ -143,7 +143,7 @@ def _api_client(kubeconfig: str | None, context: str | None) -> tuple[Any, str |
             where = f"kubeconfig {kubeconfig}" if kubeconfig else "kubeconfig"
             raise ClusterAccessError(f"{where}: {kubectl_words(e, kubeconfig)}") from None
         try:
-            config.load_incluster_config(client_configuration=cfg)  # type: ignore[no-untyped-call]
+            config.load_incluster_config(client_configuration=cfg)
         except ConfigException:
             default = os.path.expanduser("~/.kube/config")
             if os.path.exists(default):  # there, but unusable (empty, say), and not inside a cluster

@@ -121,9 +121,10 @@ def install_exec_plugin_runner(timeout: float | None) -> None:
     from kubernetes.config import kube_config
     from kubernetes.config.exec_provider import ExecProvider
 
-    class BoundedExecProvider(ExecProvider):
+    # The client is not read by mypy (pyproject.toml): its classes are Any here.
+    class BoundedExecProvider(ExecProvider):  # type: ignore[misc]
         def __init__(self, exec_config: Any, cwd: Any, cluster: Any = None) -> None:
-            super().__init__(exec_config, cwd, cluster)  # type: ignore[no-untyped-call]
+            super().__init__(exec_config, cwd, cluster)
             self.interactive_mode = exec_config.safe_get("interactiveMode") or "IfAvailable"
             self.install_hint = exec_config.safe_get("installHint") or ""
 
