@@ -54,6 +54,7 @@ LIVE_MARK = re.compile(r"<!--\s*docs-test:\s*live-cluster\s+(\S+)\s*-->")
 # What a command is, by how it starts (after any VAR=value prefixes).
 SETUP = re.compile(r"^(python3? -m (pip|pytest|venv|mkdocs)\b|pip3? install\b|mkdocs\b|\. \S+/activate\b|cd\b|git clone\b)")
 KSCHEDX = re.compile(r"(^|\|\s*|\$\()(kschedx|kubectl kschedx)\s")
+SHELL_FENCES = ("bash", "sh", "shell")
 
 
 @dataclass(frozen=True)
@@ -63,12 +64,12 @@ class Command:
     text: str
     shown: tuple[str, ...] | None  # the output a console block claims; None for a bash block
     live: str | None = None  # the dump a live-cluster page serves
-    source: str | None = None  # the file a page includes whole (pymdownx.snippets), the command's own
+    source: str | None = None  # FILE:LINE of a command in a file the page includes whole
 
     @property
     def where(self) -> str:
         at = f"{self.page.relative_to(REPO)}:{self.line}"
-        return f"{at}:{self.source}:{self.text.split(' -o ')[-1].split()[0]}" if self.source else at
+        return f"{at}:{self.source}" if self.source else at
 
     @property
     def kind(self) -> str:
@@ -107,7 +108,7 @@ def _commands_of(page: Path, lines: list[str], live: str | None) -> list[Command
         current, shown = None, []
 
     for number, raw in enumerate(lines, 1):
-        text = raw.strip() if fence is not None and fence.startswith(("bash", "sh")) else raw
+        text = raw.strip() if fence in SHELL_FENCES else raw
         if raw.lstrip().startswith("```"):
             if fence is None:
                 fence = raw.lstrip()[3:].strip().split(" ")[0]
@@ -126,7 +127,7 @@ def _commands_of(page: Path, lines: list[str], live: str | None) -> list[Command
                 current = (number, text[2:])
             elif current is not None:
                 shown.append(text)
-        elif fence in ("bash", "sh", "shell"):
+        elif fence in SHELL_FENCES:
             if pending is not None:
                 start, head = pending
                 text = head + " " + text
@@ -144,10 +145,10 @@ def _commands_of(page: Path, lines: list[str], live: str | None) -> list[Command
 
 def _commands_of_file(page: Path, line: int, path: Path, live: str | None) -> list[Command]:
     found = []
-    for text in path.read_text(encoding="utf-8").splitlines():
+    for number, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         body = text.strip().removeprefix("- ").strip()
         if body.startswith(("kschedx ", "kubectl kschedx ")):
-            found.append(Command(page, line, body, None, live, source=path.relative_to(REPO).as_posix()))
+            found.append(Command(page, line, body, None, live, source=f"{path.relative_to(REPO).as_posix()}:{number}"))
     return found
 
 
@@ -190,12 +191,13 @@ def live_cluster(where: Scratch, dump: str) -> Iterator[dict[str, str]]:
     from kschedx.core.load.files import load_objects
     from tests.live.fake_apiserver import FakeAPIServer, make_certs
 
-    certs_dir = where.path / ".certs"
-    certs_dir.mkdir(exist_ok=True)
-    certs = make_certs(certs_dir)
+    # A folder of its own for each server's certificates and kubeconfig: two live pages
+    # serve two dumps at once.
+    own = Path(tempfile.mkdtemp(prefix="live-", dir=where.path))
+    certs = make_certs(own)
     objects = [o for o, _line in load_objects(str(REPO / dump))]
     with FakeAPIServer(objects, certs) as server:
-        config = where.path / ".home" / "kubeconfig"
+        config = own / "kubeconfig"
         config.write_text(yaml.safe_dump({
             "apiVersion": "v1", "kind": "Config", "current-context": "prod",
             "clusters": [{"name": "prod", "cluster": {"server": server.url, "certificate-authority": str(certs[0])}}],

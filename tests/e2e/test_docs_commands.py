@@ -34,7 +34,7 @@ _results: dict[tuple[str, str | None], subprocess.CompletedProcess[str]] = {}
 
 @pytest.fixture(scope="module")
 def live_envs(scratch: ds.Scratch) -> Iterator[dict[str, dict[str, str]]]:
-    # One local API server per dump a live-cluster page names, started when first asked for.
+    # One local API server per dump a live-cluster page names, each with its own kubeconfig.
     envs: dict[str, dict[str, str]] = {}
     with ExitStack() as stack:
         for dump in sorted({c.live for c in RUNNABLE if c.live}):
