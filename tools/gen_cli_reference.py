@@ -53,10 +53,9 @@ def _names(param: Any) -> str:
     return ", ".join(f"`{o}`" for o in [*opts, *param.secondary_opts])
 
 
-def _value(param: Any, ctx: Any) -> str:
-    if getattr(param, "is_flag", False):
-        return ""
-    metavar = param.make_metavar(ctx) if _is_argument(param) else (getattr(param, "metavar", None) or "")
+def _value(param: Any) -> str:
+    """An option's value name (none for a flag)."""
+    metavar = None if getattr(param, "is_flag", False) else getattr(param, "metavar", None)
     return f"`{metavar}`" if metavar else ""
 
 
@@ -74,18 +73,17 @@ def _help(param: Any) -> str:
 
 
 def missing_help(app: typer.Typer) -> list[str]:
-    """Every argument or option of every command that has no help text."""
+    """Every argument or option of the app and of its commands that has no help text."""
     group = typer.main.get_command(app)
-    missing = [f"kschedx {p.opts[0]}" for p in group.params if not _help(p)]
-    for name, command in group.commands.items():
-        for param in command.params:
-            if not getattr(param, "hidden", False) and not _help(param).strip():
-                missing.append(f"kschedx {name} {param.opts[-1] if param.opts else param.name}")
-    return missing
+    places = [("kschedx", group.params), *((f"kschedx {n}", c.params) for n, c in group.commands.items())]
+    return [f"{where} {p.opts[-1] if p.opts else p.name}" for where, params in places for p in params
+            if not getattr(p, "hidden", False) and not _help(p).strip()]
 
 
-def _table(params: list[Any], ctx: Any) -> list[str]:
-    lines = ["| Option | Value | Default | What it does |", "|---|---|---|---|"]
+def _rows(params: list[Any]) -> list[str]:
+    """One table row per shown parameter: an argument's name and help, an option's names,
+    value name, default and help."""
+    rows = []
     for param in params:
         if getattr(param, "hidden", False):
             continue
@@ -93,10 +91,14 @@ def _table(params: list[Any], ctx: Any) -> list[str]:
         if getattr(param, "multiple", False) and "repeatable" not in text.lower():
             text += " Repeatable."
         if _is_argument(param):
-            lines.append(f"| {_names(param)} | {_cell(text)} |")
+            rows.append(f"| {_names(param)} | {_cell(text)} |")
         else:
-            lines.append(f"| {_names(param)} | {_value(param, ctx)} | {_default(param)} | {_cell(text)} |")
-    return lines
+            rows.append(f"| {_names(param)} | {_value(param)} | {_default(param)} | {_cell(text)} |")
+    return rows
+
+
+ARGUMENTS = ["| Argument | What it is |", "|---|---|"]
+OPTIONS = ["| Option | Value | Default | What it does |", "|---|---|---|---|"]
 
 
 def render(app: typer.Typer) -> str:
@@ -104,8 +106,7 @@ def render(app: typer.Typer) -> str:
     root = group.context_class(group, info_name="kschedx")
     out = [INTRO, "## kschedx", "", "```text", group.get_usage(root).replace("Usage: ", ""), "```", ""]
     out += [_cell(group.help or ""), "", "Commands: " + ", ".join(f"[`{n}`](#kschedx-{n})" for n in group.commands), ""]
-    out += _table([p for p in group.params if p.name != "help"], root)
-    out.append("")
+    out += [*OPTIONS, *_rows(group.params), ""]
     for name, command in group.commands.items():
         ctx = command.context_class(command, info_name=f"kschedx {name}")
         out += [f"## kschedx {name}", "", "```text", command.get_usage(ctx).replace("Usage: ", ""), "```", ""]
@@ -116,12 +117,9 @@ def render(app: typer.Typer) -> str:
         arguments = [p for p in command.params if _is_argument(p)]
         options = [p for p in command.params if not _is_argument(p)]
         if arguments:
-            out += ["| Argument | What it is |", "|---|---|"]
-            out += _table(arguments, ctx)[2:]
-            out.append("")
+            out += [*ARGUMENTS, *_rows(arguments), ""]
         if options:
-            out += _table(options, ctx)
-            out.append("")
+            out += [*OPTIONS, *_rows(options), ""]
         out += ["`-h`, `--help` prints this in the terminal.", ""]
     return "\n".join(out).rstrip("\n") + "\n"
 

@@ -78,6 +78,7 @@ class Browser:
         self._next_id = 0
         self._answers: dict[int, dict[str, Any]] = {}
         self._events: queue.Queue[dict[str, Any]] = queue.Queue()
+        self._tabs: dict[str, Tab] = {}  # by session
         self._lock = threading.Condition()
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
@@ -108,8 +109,13 @@ class Browser:
                     with self._lock:
                         self._answers[message["id"]] = message
                         self._lock.notify_all()
-                else:
-                    self._events.put(message)
+                    continue
+                # What a page logs is kept on its tab as it arrives; every event is queued
+                # for whoever waits for one (a page's load).
+                tab = self._tabs.get(message.get("sessionId", ""))
+                if tab is not None:
+                    tab.record(message)
+                self._events.put(message)
 
     def send(self, method: str, params: dict[str, Any] | None = None, session: str | None = None) -> dict[str, Any]:
         self._next_id += 1
@@ -132,7 +138,7 @@ class Browser:
         return result
 
     def event(self, session: str, method: str, timeout: float | None = None) -> dict[str, Any]:
-        """Wait for the next event METHOD of the session (other events are kept as logs)."""
+        """Wait for the next event METHOD of the session (other events are passed over)."""
         deadline = time.monotonic() + (timeout or self.timeout)
         while True:
             left = deadline - time.monotonic()
@@ -142,16 +148,13 @@ class Browser:
                 message = self._events.get(timeout=left)
             except queue.Empty:
                 continue
-            tab = Tab.by_session.get(message.get("sessionId", ""))
-            if tab is not None:
-                tab.record(message)
             if message.get("sessionId") == session and message.get("method") == method:
                 return message.get("params", {})
 
     def open(self, url: str, width: int = 1000, height: int = 1300, dark: bool = False) -> Tab:
         target = self.send("Target.createTarget", {"url": "about:blank"})["targetId"]
         session = self.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
-        tab = Tab(self, target, session)
+        tab = self._tabs[session] = Tab(self, target, session)
         for domain in ("Page", "Runtime", "Log"):
             self.send(f"{domain}.enable", session=session)
         self.send("Emulation.setDeviceMetricsOverride",
@@ -172,7 +175,9 @@ class Browser:
         except subprocess.TimeoutExpired:
             self._proc.kill()
             self._proc.wait()
+        self._reader.join(timeout=10)  # it ends at the pipe's end, once the browser is gone
         os.close(self._to_browser)
+        os.close(self._from_browser)
         self._profile.cleanup()
 
     def __enter__(self) -> Browser:
@@ -183,12 +188,9 @@ class Browser:
 
 
 class Tab:
-    by_session: dict[str, Tab] = {}
-
     def __init__(self, browser: Browser, target: str, session: str) -> None:
         self.browser, self.target, self.session = browser, target, session
-        self.logs: list[str] = []
-        Tab.by_session[session] = self
+        self.logs: list[str] = []  # what the page logged, filled by the browser's reader
 
     def record(self, message: dict[str, Any]) -> None:
         method, params = message.get("method"), message.get("params", {})
@@ -201,17 +203,6 @@ class Tab:
         elif method == "Log.entryAdded":
             entry = params.get("entry", {})
             self.logs.append(f"{entry.get('source')} {entry.get('level')}: {entry.get('text')}")
-
-    def drain(self) -> list[str]:
-        """Every message the page logged so far."""
-        while True:
-            try:
-                message = self.browser._events.get_nowait()
-            except queue.Empty:
-                return self.logs
-            tab = Tab.by_session.get(message.get("sessionId", ""))
-            if tab is not None:
-                tab.record(message)
 
     def evaluate(self, expression: str) -> Any:
         answer = self.browser.send("Runtime.evaluate", {"expression": expression, "returnByValue": True,
@@ -244,6 +235,5 @@ class Tab:
         return base64.b64decode(data)
 
     def close(self) -> None:
-        self.drain()
         self.browser.send("Target.closeTarget", {"targetId": self.target})
-        Tab.by_session.pop(self.session, None)
+        self.browser._tabs.pop(self.session, None)
