@@ -30,6 +30,7 @@ from kschedx.core.config.validation import (
     DecodeErrors,
     decode,
     index,
+    validate_args,
     validate_configuration,
 )
 from kschedx.core.config.versions import (
@@ -208,15 +209,9 @@ def build_profile(prof: Dict, global_percentage: int, registry: dict[str, Any],
         needed.update(_names(plugins.get(point), "enabled"))
     # Plugin factories run first; some validate their args only there.
     for pname in sorted(needed):
-        validator = FACTORY_VALIDATORS.get(pname)
-        if pname in ext_points and validator is not None:
+        if pname in ext_points and pname in FACTORY_VALIDATORS:
             a = args_by_name.get(pname) or default_args(pname, None, version)
-            if pname == "VolumeBinding":  # its shape is valid only with StorageCapacityScoring
-                from kschedx.core.config.validation import validate_volume_binding_args
-
-                errs = validate_volume_binding_args(a, "", version.enabled("StorageCapacityScoring"))
-            else:
-                errs = validator(a, "")
+            errs = validate_args(FACTORY_VALIDATORS, pname, a, "", version)
             if errs:
                 raise fail(f"initializing plugin {go_quote(pname)}: {aggregate(errs)}")
 

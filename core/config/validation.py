@@ -532,7 +532,7 @@ def validate_dynamic_resources_args(args: Dict, path: str) -> list[FieldError]:
 # Validators ``validatePluginConfig`` applies to every pluginConfig entry.  NodeResourcesFit
 # is missing on purpose: upstream's table keys it as "NodeResourcesFitArgs", so its args are
 # only checked when the plugin is instantiated (see ``FACTORY_VALIDATORS``).
-CONFIG_VALIDATORS: dict[str, Callable[[Dict, str], list[FieldError]]] = {
+CONFIG_VALIDATORS: dict[str, Callable[..., list[FieldError]]] = {
     "DefaultPreemption": validate_default_preemption_args,
     "InterPodAffinity": validate_inter_pod_affinity_args,
     "NodeAffinity": validate_node_affinity_args,
@@ -543,7 +543,7 @@ CONFIG_VALIDATORS: dict[str, Callable[[Dict, str], list[FieldError]]] = {
 }
 
 # Validators the plugins' factories run (with a nil path) when a profile enables them.
-FACTORY_VALIDATORS: dict[str, Callable[[Dict, str], list[FieldError]]] = {
+FACTORY_VALIDATORS: dict[str, Callable[..., list[FieldError]]] = {
     "NodeResourcesFit": validate_node_resources_fit_args,
     "NodeResourcesBalancedAllocation": validate_balanced_allocation_args,
     "PodTopologySpread": validate_pod_topology_spread_args,
@@ -552,6 +552,24 @@ FACTORY_VALIDATORS: dict[str, Callable[[Dict, str], list[FieldError]]] = {
     "InterPodAffinity": validate_inter_pod_affinity_args,
     "DefaultPreemption": validate_default_preemption_args,
 }
+
+# Validators whose checks depend on a feature gate, which they take as a third argument:
+# VolumeBinding's shape is valid only with StorageCapacityScoring.
+ARGS_GATES = {"VolumeBinding": "StorageCapacityScoring"}
+
+
+def validate_args(table: dict[str, Callable[..., list[FieldError]]], name: str, args: Dict, path: str,
+                  version: Any = None) -> list[FieldError]:
+    """The errors ``table``'s validator for plugin ``name`` finds in ``args`` (none without
+    one), with the gate it depends on as ``version`` sets it."""
+    validator = table.get(name)
+    if validator is None:
+        return []
+    gate = ARGS_GATES.get(name)
+    if gate is None:
+        return validator(args, path)
+    return validator(args, path, bool(version is not None and version.enabled(gate)))
+
 
 # Plugins removed from the v1 API; naming them is a validation error rather than "does not exist".
 INVALID_PLUGINS = ("AzureDiskLimits", "CinderLimits", "EBSLimits", "GCEPDLimits")
@@ -688,13 +706,7 @@ def validate_profile(path: str, prof: Dict, version: Any = None) -> list[FieldEr
         if name in INVALID_PLUGINS:
             errs.append(invalid(p, name, _invalid_plugin_detail()))
             continue
-        validator = CONFIG_VALIDATORS.get(name)
-        if validator is not None:
-            if name == "VolumeBinding":
-                errs.extend(validate_volume_binding_args(pc.get("args") or {}, child(p, "args"),
-                                                         bool(version and version.enabled("StorageCapacityScoring"))))
-            else:
-                errs.extend(validator(pc.get("args") or {}, child(p, "args")))
+        errs.extend(validate_args(CONFIG_VALIDATORS, name, pc.get("args") or {}, child(p, "args"), version))
     return errs
 
 
