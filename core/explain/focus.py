@@ -273,7 +273,7 @@ def score_details(result: CycleResult, plugins: PluginSet, pod: PodInfo, ni: Nod
                 d.facts = _pod_affinity_facts(pod, ni, snapshot)
             elif ps.name == "VolumeBinding":
                 # StorageCapacityScoring: the classes the plugin's last Score weighed here.
-                d.facts = list(getattr(pl, "facts", {}).get(ni.name, []))
+                d.facts = pl.score_facts(ni.name)  # type: ignore[attr-defined]
         out.append(d)
     return out
 

@@ -43,6 +43,7 @@ from kschedx.core.plugins.volume_objects import (
 from kschedx.core.snapshot import NodeInfo
 
 NAME = "VolumeBinding"
+SCORER = NAME + "/scorer"  # PreScore's shape function, for Score
 
 ERR_REASON_BIND_CONFLICT = "node(s) didn't find available persistent volumes to bind"
 ERR_REASON_NODE_CONFLICT = "node(s) didn't match PersistentVolume's node affinity"
@@ -335,11 +336,15 @@ class VolumeBinding(Plugin):
         return [(int(p.get("utilization") or 0), int(p.get("score") or 0) * 10) for p in points]
 
     def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status:
-        self.facts: dict[str, list[str]] = {}
-        if self._shape() is None:
+        # What each node's Score weighed, for --node (score_facts): kept as numbers and
+        # formatted only when asked for.
+        self.weighed: dict[str, list[tuple[str, int, int, list[tuple[Any, ...]], int, int]]] = {}
+        shape = self._shape()
+        if shape is None:
             return Status.skip()
         if state.data.get(NAME) is None:
             return Status.error(f'reading "{NAME}" from cycleState: not found')
+        state.data[SCORER] = broken_linear(shape)  # once per cycle, not per node
         return Status.success()
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> tuple[int, Status]:
@@ -347,20 +352,20 @@ class VolumeBinding(Plugin):
         (the static PVs Filter matched, else the pools its provisioning found room in),
         mapped through the shape; the node's score is the classes' average, rounded half up.
         A node with nothing to bind or provision scores 0."""
-        shape = self._shape()
+        scorer = state.data.get(SCORER)
         st: VolumeBindingState | None = state.data.get(NAME)
         found = st.pod_volumes_by_node.get(node.name) if st is not None else None
-        facts = getattr(self, "facts", None)
-        if shape is None or found is None:
+        if scorer is None or found is None:
             return 0, Status.success()
-        # class -> [requested, capacity, what]
+        # class -> [requested, capacity, what it weighed: ("pv", name, size, claim) or
+        # ("pool", claim, namespace, name, size)]
         classes: dict[str, list[Any]] = {}
         if found.static_objects:
             for claim, vol in found.static_objects:
                 row = classes.setdefault(vol.spec_class, [0, 0, []])
                 row[0] += _value(claim.request)
                 row[1] += _value(vol.capacity)
-                row[2].append(f"PV {vol.name} ({_size(_value(vol.capacity))}) for claim {claim.key}")
+                row[2].append(("pv", vol.name, _value(vol.capacity), claim.key))
         else:
             for claim, cap in found.dynamic_objects:
                 if cap is None:
@@ -368,22 +373,36 @@ class VolumeBinding(Plugin):
                 row = classes.setdefault(claim.spec_class or "", [0, 0, []])
                 row[1] = _value(cap.capacity)  # the last claim's pool stands (upstream assigns)
                 row[0] += _value(claim.request)
-                row[2].append(f"claim {claim.key} provisioned from CSIStorageCapacity {cap.namespace}/{cap.name} "
-                              f"({_size(row[1])})")
+                row[2].append(("pool", claim.key, cap.namespace, cap.name, row[1]))
+        weighed = getattr(self, "weighed", None)
         total = 0
         for cls, (requested, capacity, what) in classes.items():
             used = 100 if capacity == 0 or requested > capacity else requested * 100 // capacity
-            part = broken_linear(shape)(used)
+            part = scorer(used)
             total += part
-            if facts is not None:
-                facts.setdefault(node.name, []).append(
-                    f"class {cls or '(none)'}: {'; '.join(what)}: {_size(requested)} of {_size(capacity)} "
-                    f"requested, utilization {used} %, score {part}")
+            if weighed is not None:
+                weighed.setdefault(node.name, []).append((cls, requested, capacity, what, used, part))
         if not classes:
-            if facts is not None:
-                facts[node.name] = ["nothing to bind or provision with tracked capacity here: 0"]
+            if weighed is not None:
+                weighed[node.name] = []
             return 0, Status.success()
         return (2 * total + len(classes)) // (2 * len(classes)), Status.success()
+
+    def score_facts(self, node_name: str) -> list[str]:
+        """What the last cycle's Score weighed on the node, in words (none: not scored)."""
+        rows = getattr(self, "weighed", {}).get(node_name)
+        if rows is None:
+            return []
+        if not rows:
+            return ["nothing to bind or provision with tracked capacity here: 0"]
+        out = []
+        for cls, requested, capacity, what, used, part in rows:
+            items = [f"PV {w[1]} ({_size(w[2])}) for claim {w[3]}" if w[0] == "pv"
+                     else f"claim {w[1]} provisioned from CSIStorageCapacity {w[2]}/{w[3]} ({_size(w[4])})"
+                     for w in what]
+            out.append(f"class {cls or '(none)'}: {'; '.join(items)}: {_size(requested)} of {_size(capacity)} "
+                       f"requested, utilization {used} %, score {part}")
+        return out
 
 
 # VolumeBindingArgs' shape when StorageCapacityScoring is on and none is given: the emptier
