@@ -46,6 +46,11 @@ def test_capacity_scoring_with_csi_storage_capacity_reads_the_pools() -> None:
     expected = json.loads((CASES / "gates137-3" / "expected.json").read_text())
     (vb,) = [s for s in expected["scorePlugins"] if s["name"] == "VolumeBinding"]
     assert scores == {n: s["raw"] for n, s in vb["scores"].items()}
+    # --node says which pool it weighed and how full the claim leaves it.
+    text = " ".join(_explain("gates137-3", "--feature-gates", "StorageCapacityScoring=true", "--node",
+                             "general-01").stdout.split())
+    assert ("class topolvm-ssd: claim monitoring/data-postgres-ssd-0 provisioned from CSIStorageCapacity "
+            "topolvm-system/csisc-lc459 (90Gi): 80Gi of 90Gi requested, utilization 88 %, score 12") in text
 
 
 def test_a_custom_shape_needs_the_gate(tmp_path: Path) -> None:
