@@ -167,10 +167,7 @@ def resolve_replica_count(obj: Dict, objects: ClusterObjects, namespace: str | N
     if str(obj.get("kind") or "") not in SCALED_KINDS:
         return obj, None
     kind, ns, name, live = _target(obj, objects, namespace)
-    for earlier in applied_before:
-        # What the earlier apply left is the object the next apply merges into.
-        left, _ = _after_apply(earlier, live, kind)
-        live = {"spec": {"replicas": left}, APPLIED_EARLIER: earlier}
+    live = _after_earlier(applied_before, live, kind)
     count, why = _after_apply(obj, live, kind)
     hpas = _targeting(objects, kind, ns, name) if hpa else []
     if len(hpas) > 1:
@@ -196,6 +193,15 @@ def _target(obj: Dict, objects: ClusterObjects, namespace: str | None) -> tuple[
     if live is None and kind == "Deployment":
         live = _from_replicasets(objects, ns, name)
     return kind, ns, name, live
+
+
+def _after_earlier(applied_before: Sequence[Dict], live: Dict | None, kind: str) -> Dict | None:
+    """The object the next apply merges into: what the earlier documents' applies left of
+    ``live``, in their order."""
+    for earlier in applied_before:
+        left, _ = _after_apply(earlier, live, kind)
+        live = {"spec": {"replicas": left}, APPLIED_EARLIER: earlier}
+    return live
 
 
 def scales_down(obj: Dict, objects: ClusterObjects, namespace: str | None = None) -> bool:
@@ -228,10 +234,7 @@ def reset_by_apply(obj: Dict, objects: ClusterObjects, namespace: str | None = N
     hpas = _targeting(objects, kind, ns, name)
     if live is None or len(hpas) != 1 or _count(_field(obj, "spec").get("replicas")) is None:
         return None
-    for earlier in applied_before:
-        left, _ = _after_apply(earlier, live, kind)
-        live = {"spec": {"replicas": left}, APPLIED_EARLIER: earlier}
-    applied, _ = _after_apply(obj, live, kind)
+    applied, _ = _after_apply(obj, _after_earlier(applied_before, live, kind), kind)
     scaled, _ = _hpa_count(hpas[0], applied)
     if scaled <= applied:
         return None
