@@ -470,6 +470,8 @@ def main() -> None:
                     help="only the row of check's sampled orders (the release with --samples 4 against 0)")
     ap.add_argument("--shapes-only", action="store_true",
                     help="only the per-copy rows by pod shape (explain --replicas COPIES+1)")
+    ap.add_argument("--small-yaml-only", action="store_true",
+                    help="only the rows of small YAML dumps (64 KiB to 1 MiB) loaded by the fast path and the exact one")
     args = ap.parse_args()
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
           f"{os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**30:.0f} GiB, Python {platform.python_version()}")
@@ -488,6 +490,8 @@ def main() -> None:
         elif args.orders_only:
             mdir, _ = manifests(tmp)
             orders_row(dump(args.nodes), mdir, args.runs)
+        elif args.small_yaml_only:
+            small_yaml_rows(tmp)
         elif args.shapes_only:
             for what, f in shape_rows(args, tmp, dump(args.nodes)):
                 print(f"  {what}: {'met' if f['per_copy'] <= 0.003 else 'NOT MET'} (<= 3 ms)")
@@ -535,6 +539,42 @@ def orders_row(path: Path, mdir: Path, runs: int) -> None:
     print(f"  check over {plain['n']:.0f} manifests ({plain['new']:.0f} new pods) as one release: {plain['check']:.1f} s "
           f"in the order shown, {sampled['check']:.1f} s with 4 sampled orders: each sample {each:.1f} s = "
           f"{each / plain['check']:.2f}x the release; peak {plain['rss']:.0f} MB and {sampled['rss']:.0f} MB")
+
+
+# Loading a YAML cluster dump, whole (parse, decode, ClusterObjects), with the fast path from
+# its threshold (core/load/yamlload.py FAST_FROM) and with the exact path only, alternating in
+# one process: the best of ``runs`` each.
+SMALL_YAML = """
+import time
+from kschedx.core.explain.front import load_cluster_files
+from kschedx.core.load import yamlload
+path, runs = sys.argv[1], int(sys.argv[2])
+fast_from = yamlload.FAST_FROM
+best = {"fast": 1e9, "exact": 1e9}
+for _ in range(runs):
+    for way, limit in (("fast", fast_from), ("exact", 1 << 62)):
+        yamlload.FAST_FROM = limit
+        t = time.perf_counter()
+        load_cluster_files([path])
+        best[way] = min(best[way], time.perf_counter() - t)
+print(json.dumps(best))
+"""
+
+
+def small_yaml_rows(tmp: Path) -> None:
+    """Small YAML dumps (a few dozen nodes: what the golden scenarios and many test clusters
+    are) loaded through the fast path and through the exact path."""
+    dumps = [HERE.parent / "examples" / "cluster.yaml"]
+    for nodes in (10, 25):
+        path = tmp / f"cluster-{nodes}.yaml"
+        subprocess.run([sys.executable, str(HERE / "generate_cluster.py"), "--nodes", str(nodes), "--pods-per-node",
+                        "8", "--out", str(path)], check=True, capture_output=True)
+        dumps.append(path)
+    print("  small YAML dumps, whole load (best of 7 each, alternating in one process):")
+    for path in dumps:
+        f = child(SMALL_YAML, str(path), "7")
+        print(f"  {path.name} ({path.stat().st_size / 1024:.0f} KB): fast path {f['fast'] * 1000:.0f} ms, exact path "
+              f"{f['exact'] * 1000:.0f} ms: {f['fast'] / f['exact']:.2f}x")
 
 
 def odds_row(path: Path, pod: Path) -> None:
